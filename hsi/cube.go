@@ -1,0 +1,294 @@
+package hsi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Cube is a float32 hyperspectral image of H rows, W columns and B bands in
+// pixel-interleaved order: Data[(y*W+x)*B+b].
+type Cube struct {
+	H, W, B int
+	Data    []float32
+	Meta    Meta
+}
+
+// Meta is the metadata a cube carries from file to file.
+type Meta struct {
+	// Wavelengths holds the band centres in WavelengthUnits (nil when unknown).
+	Wavelengths     []float64
+	WavelengthUnits string // e.g. "Nanometers", "Micrometers"; "" when unknown
+	// FWHM holds the full width at half maximum of each band (nil when unknown).
+	FWHM []float64
+	// BadBands marks bands flagged bad (ENVI bbl = 0). nil when unknown.
+	BadBands []bool
+	// BandNames holds one name per band (nil when unknown).
+	BandNames []string
+	// DataIgnore is the no-data value, valid when HasDataIgnore.
+	DataIgnore    float64
+	HasDataIgnore bool
+	// Description is free text carried from the source file.
+	Description string
+	// Geo is the georeferencing of the pixel grid, nil when none.
+	Geo *Geo
+}
+
+// ErrEmpty is returned for a cube with a zero dimension.
+var ErrEmpty = errors.New("hsi: cube has a zero dimension")
+
+// New allocates a zeroed cube of h x w x b. It returns an error for
+// non-positive sizes or a size whose element count overflows.
+func New(h, w, b int) (*Cube, error) {
+	if h <= 0 || w <= 0 || b <= 0 {
+		return nil, fmt.Errorf("hsi: new cube %dx%dx%d: %w", h, w, b, ErrEmpty)
+	}
+	n, err := Elems(h, w, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Cube{H: h, W: w, B: b, Data: make([]float32, n)}, nil
+}
+
+// Elems returns h*w*b, or an error if the product overflows or exceeds
+// what one slice can hold.
+func Elems(h, w, b int) (int, error) {
+	if h <= 0 || w <= 0 || b <= 0 {
+		return 0, fmt.Errorf("hsi: size %dx%dx%d: %w", h, w, b, ErrEmpty)
+	}
+	const limit = math.MaxInt64 / 8
+	if h > limit/w || h*w > limit/b {
+		return 0, fmt.Errorf("hsi: size %dx%dx%d is too large", h, w, b)
+	}
+	return h * w * b, nil
+}
+
+// MustNew is New for sizes known to be valid (tests, internal buffers).
+// It panics on a non-positive size; never call it on user input.
+func MustNew(h, w, b int) *Cube {
+	c, err := New(h, w, b)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Validate checks that the dimensions and the data length agree and that the
+// cube is not empty.
+func (c *Cube) Validate() error {
+	if c == nil {
+		return errors.New("hsi: nil cube")
+	}
+	n, err := Elems(c.H, c.W, c.B)
+	if err != nil {
+		return err
+	}
+	if len(c.Data) != n {
+		return fmt.Errorf("hsi: cube %dx%dx%d holds %d values, want %d", c.H, c.W, c.B, len(c.Data), n)
+	}
+	return c.Meta.validate(c.B)
+}
+
+func (m *Meta) validate(b int) error {
+	check := func(name string, n int) error {
+		if n != 0 && n != b {
+			return fmt.Errorf("hsi: %s has %d entries for %d bands", name, n, b)
+		}
+		return nil
+	}
+	if err := check("wavelength", len(m.Wavelengths)); err != nil {
+		return err
+	}
+	if err := check("fwhm", len(m.FWHM)); err != nil {
+		return err
+	}
+	if err := check("bad band list", len(m.BadBands)); err != nil {
+		return err
+	}
+	return check("band names", len(m.BandNames))
+}
+
+// CheckFinite returns an error naming the first NaN or infinite value.
+func (c *Cube) CheckFinite() error {
+	for i, v := range c.Data {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			p, b := i/c.B, i%c.B
+			return fmt.Errorf("hsi: non-finite value %v at row %d, column %d, band %d", v, p/c.W, p%c.W, b)
+		}
+	}
+	return nil
+}
+
+// Spectrum returns the spectrum of pixel (y, x) as a slice into Data.
+func (c *Cube) Spectrum(y, x int) []float32 {
+	i := (y*c.W + x) * c.B
+	return c.Data[i : i+c.B]
+}
+
+// At returns the value at (y, x, b).
+func (c *Cube) At(y, x, b int) float32 { return c.Data[(y*c.W+x)*c.B+b] }
+
+// Set sets the value at (y, x, b).
+func (c *Cube) Set(y, x, b int, v float32) { c.Data[(y*c.W+x)*c.B+b] = v }
+
+// Band copies band b into a new H*W row-major slice.
+func (c *Cube) Band(b int) []float32 {
+	out := make([]float32, c.H*c.W)
+	for p := range out {
+		out[p] = c.Data[p*c.B+b]
+	}
+	return out
+}
+
+// SetBand copies a H*W row-major slice into band b.
+func (c *Cube) SetBand(b int, v []float32) {
+	for p := 0; p < c.H*c.W; p++ {
+		c.Data[p*c.B+b] = v[p]
+	}
+}
+
+// Clone returns a deep copy of the cube, metadata included.
+func (c *Cube) Clone() *Cube {
+	d := &Cube{H: c.H, W: c.W, B: c.B, Data: append([]float32(nil), c.Data...)}
+	d.Meta = c.Meta.Clone()
+	return d
+}
+
+// Clone returns a deep copy of the metadata.
+func (m Meta) Clone() Meta {
+	out := m
+	out.Wavelengths = append([]float64(nil), m.Wavelengths...)
+	out.FWHM = append([]float64(nil), m.FWHM...)
+	out.BadBands = append([]bool(nil), m.BadBands...)
+	out.BandNames = append([]string(nil), m.BandNames...)
+	if m.Wavelengths == nil {
+		out.Wavelengths = nil
+	}
+	if m.FWHM == nil {
+		out.FWHM = nil
+	}
+	if m.BadBands == nil {
+		out.BadBands = nil
+	}
+	if m.BandNames == nil {
+		out.BandNames = nil
+	}
+	if m.Geo != nil {
+		g := m.Geo.Clone()
+		out.Geo = &g
+	}
+	return out
+}
+
+// Crop returns a copy of the window of h x w pixels whose top-left pixel is
+// (y0, x0). Georeferencing is shifted to the window.
+func (c *Cube) Crop(y0, x0, h, w int) (*Cube, error) {
+	if y0 < 0 || x0 < 0 || h <= 0 || w <= 0 || y0+h > c.H || x0+w > c.W {
+		return nil, fmt.Errorf("hsi: crop %dx%d at (%d,%d) outside a %dx%d cube", h, w, y0, x0, c.H, c.W)
+	}
+	out, err := New(h, w, c.B)
+	if err != nil {
+		return nil, err
+	}
+	for y := 0; y < h; y++ {
+		copy(out.Data[y*w*c.B:(y+1)*w*c.B], c.Data[((y0+y)*c.W+x0)*c.B:((y0+y)*c.W+x0+w)*c.B])
+	}
+	out.Meta = c.Meta.Clone()
+	if out.Meta.Geo != nil {
+		out.Meta.Geo.Shift(float64(y0), float64(x0))
+	}
+	return out, nil
+}
+
+// SelectBands returns a cube with the listed bands in the given order, with
+// the per-band metadata selected alongside.
+func (c *Cube) SelectBands(idx []int) (*Cube, error) {
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("hsi: select bands: %w", ErrEmpty)
+	}
+	for _, b := range idx {
+		if b < 0 || b >= c.B {
+			return nil, fmt.Errorf("hsi: select bands: band %d outside 0..%d", b, c.B-1)
+		}
+	}
+	out, err := New(c.H, c.W, len(idx))
+	if err != nil {
+		return nil, err
+	}
+	nb := len(idx)
+	for p := 0; p < c.H*c.W; p++ {
+		src := c.Data[p*c.B : (p+1)*c.B]
+		dst := out.Data[p*nb : (p+1)*nb]
+		for i, b := range idx {
+			dst[i] = src[b]
+		}
+	}
+	m := c.Meta.Clone()
+	m.Wavelengths = pickF(m.Wavelengths, idx)
+	m.FWHM = pickF(m.FWHM, idx)
+	if m.BadBands != nil {
+		bb := make([]bool, nb)
+		for i, b := range idx {
+			bb[i] = c.Meta.BadBands[b]
+		}
+		m.BadBands = bb
+	}
+	if m.BandNames != nil {
+		bn := make([]string, nb)
+		for i, b := range idx {
+			bn[i] = c.Meta.BandNames[b]
+		}
+		m.BandNames = bn
+	}
+	out.Meta = m
+	return out, nil
+}
+
+func pickF(v []float64, idx []int) []float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float64, len(idx))
+	for i, b := range idx {
+		out[i] = v[b]
+	}
+	return out
+}
+
+// Range returns the smallest and largest finite values of the cube.
+func (c *Cube) Range() (lo, hi float32) {
+	lo, hi = float32(math.Inf(1)), float32(math.Inf(-1))
+	for _, v := range c.Data {
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return lo, hi
+}
+
+// NormalizeMax clamps negative values to zero and divides by the maximum
+// over all pixels and bands (SPEC section 4). It returns the divisor. A cube
+// whose maximum is not positive is left at zero and the divisor is 1.
+func (c *Cube) NormalizeMax() float32 {
+	var mx float32
+	for i, v := range c.Data {
+		if v < 0 || v != v {
+			v = 0
+			c.Data[i] = 0
+		}
+		if v > mx {
+			mx = v
+		}
+	}
+	if mx <= 0 {
+		return 1
+	}
+	inv := 1 / mx
+	for i := range c.Data {
+		c.Data[i] *= inv
+	}
+	return mx
+}

@@ -1,0 +1,21 @@
+// Package hsi holds the hyperspectral cube, the in-memory value every other
+// package of OmniHSR reads, writes and transforms.
+//
+// # Memory order
+//
+// A Cube is float32, H rows x W columns x B bands, stored pixel-interleaved
+// (ENVI "bip"): the spectrum of pixel (y, x) is the contiguous slice
+// Data[(y*W+x)*B : (y*W+x+1)*B]. The operations that dominate OmniHSR are
+// per-pixel spectral work: the band resampling C_B of CSM, r_n = sum_q k_nq x(q)
+// and Y(p) = sum_n w_n(p) r_n of COFR, which are dense vector operations over B
+// in this order. Band-sequential views are produced at the edges (file formats,
+// per-band metrics) where they are needed.
+//
+// # Metadata
+//
+// Meta carries band metadata (wavelengths with units, FWHM, bad-band list,
+// band names), the data-ignore value and georeferencing. Georeferencing is
+// passed through untouched by readers and writers of the same family, and
+// Geo.Scale adjusts it when the pixel grid is resampled, so an image upscaled
+// by s keeps its footprint on the ground with pixels s times smaller.
+package hsi

@@ -1,0 +1,36 @@
+package hsi
+
+// ReadOptions selects what a reader takes from a file.
+type ReadOptions struct {
+	// Var names the variable of a MATLAB file ("" = the largest numeric array).
+	Var string
+	// Layout overrides the memory layout of a MATLAB array: "HWB" (default
+	// for 3-D arrays), "B_HW_colmajor" (a bands x pixels matrix whose pixel n
+	// is row n mod Height, column n div Height) or "HDF5_BWH" (MAT v7.3 with
+	// MATLAB's dimensions reversed). "" = infer.
+	Layout string
+	// Height and Width give the image size of a bands x pixels matrix.
+	Height, Width int
+}
+
+// WriteOptions controls how a cube is written.
+type WriteOptions struct {
+	// DataType is the sample type on disk: "float32" (default), "float64",
+	// "uint8", "uint16", "int16", "int32". Values are rounded and must fit.
+	DataType string
+	// Interleave is the ENVI interleave: "bsq", "bil" or "bip" (default "bsq").
+	Interleave string
+	// Compression is the TIFF compression: "none" (default), "deflate", "lzw".
+	Compression string
+	// Var is the variable name of a MATLAB file (default "cube").
+	Var string
+}
+
+// SourceInfo describes where a cube came from, for `omnihsr info`.
+type SourceInfo struct {
+	Format   string // "ENVI", "MAT v5", "MAT v7.3", "NPY", "GeoTIFF", "TIFF", "PNG"
+	DataType string // sample type on disk, e.g. "uint16", "float32"
+	Layout   string // e.g. "bsq", "HWB", "B_HW_colmajor", "pages", "samples"
+	Variable string // MATLAB variable name, when any
+	Detail   string // anything else worth printing (byte order, compression)
+}

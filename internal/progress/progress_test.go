@@ -1,0 +1,45 @@
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestQuietWhenDisabled(t *testing.T) {
+	var buf bytes.Buffer
+	b := NewTo(&buf, "work", 10, false)
+	for i := 0; i < 10; i++ {
+		b.Add(1)
+	}
+	b.Done()
+	if buf.Len() != 0 {
+		t.Fatalf("disabled bar wrote %q", buf.String())
+	}
+	if !strings.Contains(b.Line(), "10/10") {
+		t.Fatalf("line %q lacks count", b.Line())
+	}
+}
+
+func TestTerminalLineHasETA(t *testing.T) {
+	var buf bytes.Buffer
+	b := NewTo(&buf, "train", 4, true)
+	b.start = time.Now().Add(-2 * time.Second)
+	b.Set(1)
+	out := buf.String()
+	if !strings.Contains(out, "1/4") || !strings.Contains(out, "ETA 0:06") {
+		t.Fatalf("line %q lacks count or ETA 0:06", out)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{0, "0:00"}, {61 * time.Second, "1:01"}, {3723 * time.Second, "1:02:03"}, {-5, "0:00"}} {
+		if got := FormatDuration(c.d); got != c.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
