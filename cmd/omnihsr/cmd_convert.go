@@ -1,0 +1,86 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+)
+
+func init() {
+	var rf readFlags
+	var in, out, typ, interleave, compress string
+	register(&command{
+		name:    "convert",
+		summary: "convert a hyperspectral file between ENVI, MAT, NumPy, TIFF (and write PNG previews)",
+		usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C]
+
+Reads IN and writes OUT, each in the format its extension names. Values are
+float32 in between: integer types up to 2^24 and float32 convert losslessly.
+The output is float32 unless -type names another sample type; integer types
+round to nearest and a value that does not fit is an error. A .png output is a
+false-colour preview (three bands chosen by wavelength, 2-98% stretch). NaN or
+infinite input values are an error naming their position. The output is
+written to a temporary file and renamed: on error no output is left.
+
+Formats, chosen by extension:
+` + formats.Help(),
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&in, "in", "", "input file (required)")
+			fs.StringVar(&out, "out", "", "output file (required)")
+			fs.StringVar(&typ, "type", "", "output sample type: float32 (default), float64, uint8, int8, int16, uint16, int32, uint32, int64, uint64 (as the format allows)")
+			fs.StringVar(&interleave, "interleave", "", "ENVI output interleave: bsq (default), bil or bip")
+			fs.StringVar(&compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw")
+			rf.register(fs)
+		},
+		run: func(fs *flag.FlagSet) error {
+			if fs.NArg() > 0 {
+				return usagef("unexpected arguments %q (use -in and -out)", fs.Args())
+			}
+			if in == "" || out == "" {
+				return usagef("-in and -out are required")
+			}
+			switch strings.ToLower(interleave) {
+			case "", "bsq", "bil", "bip":
+			default:
+				return usagef("-interleave %q: want bsq, bil or bip", interleave)
+			}
+			switch strings.ToLower(compress) {
+			case "", "none", "deflate", "lzw":
+			default:
+				return usagef("-compress %q: want none, deflate or lzw", compress)
+			}
+			opt, err := rf.options()
+			if err != nil {
+				return err
+			}
+			wo := hsi.WriteOptions{DataType: typ, Interleave: strings.ToLower(interleave), Compression: strings.ToLower(compress), Var: rf.variable}
+			return runConvert(in, out, opt, wo)
+		},
+	})
+}
+
+func runConvert(in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
+	f, err := formats.ForWrite(out)
+	if err != nil {
+		return err // before reading a large input
+	}
+	c, info, err := formats.Read(in, ro)
+	if err != nil {
+		return err
+	}
+	if err := formats.Write(out, c, wo); err != nil {
+		return err
+	}
+	typ := wo.DataType
+	if typ == "" {
+		typ = "float32"
+	}
+	if f.Name == "PNG" {
+		typ = "8-bit preview"
+	}
+	fmt.Fprintf(infoStdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, typ, info.Format, info.DataType)
+	return nil
+}

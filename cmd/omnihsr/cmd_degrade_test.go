@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+func rsTestCube(h, w, b int) *hsi.Cube {
+	c := hsi.MustNew(h, w, b)
+	r := rand.New(rand.NewPCG(uint64(h), uint64(w)))
+	for i := range c.Data {
+		c.Data[i] = r.Float32()
+	}
+	return c
+}
+
+// runRsCmd runs the omnihsr command line and returns the exit code and stderr.
+func runRsCmd(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	old := infoStdout
+	infoStdout = &out
+	defer func() { infoStdout = old }()
+	code := run(args, &out, &errb)
+	return code, errb.String()
+}
+
+func rsReadBack(t *testing.T, path string) *hsi.Cube {
+	t.Helper()
+	c, _, err := formats.Read(path, hsi.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func rsSameData(t *testing.T, what string, got, want *hsi.Cube) {
+	t.Helper()
+	if got.H != want.H || got.W != want.W || got.B != want.B {
+		t.Fatalf("%s: %dx%dx%d, want %dx%dx%d", what, got.H, got.W, got.B, want.H, want.W, want.B)
+	}
+	for i := range got.Data {
+		if got.Data[i] != want.Data[i] {
+			t.Fatalf("%s: value %d = %v, want %v", what, i, got.Data[i], want.Data[i])
+		}
+	}
+}
+
+func TestDegradeCommand(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "hr.npy")
+	hr := rsTestCube(37, 41, 3)
+	if err := formats.Write(in, hr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		opt  resample.DegradeOptions
+	}{
+		{[]string{"-scale", "2.5"}, resample.DegradeOptions{Scale: 2.5}},
+		{[]string{"-scale", "4", "-area"}, resample.DegradeOptions{Scale: 4, Area: true}},
+		{[]string{"-size", "10x13", "-blur", "0.4"}, resample.DegradeOptions{H: 10, W: 13, Blur: 0.4}},
+		{[]string{"-scale", "3.7", "-blur", "0.25", "-band-blur", "0.5", "-noise", "0.02", "-seed", "9"},
+			resample.DegradeOptions{Scale: 3.7, Blur: 0.25, BandKappa: 0.5, Noise: 0.02, Seed: 9}},
+	}
+	for i, tc := range tests {
+		out := filepath.Join(dir, fmt.Sprintf("lr%d.npy", i))
+		args := append([]string{"degrade", "-in", in, "-out", out}, tc.args...)
+		if code, stderr := runRsCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		want, err := resample.Degrade(hr, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rsSameData(t, strings.Join(tc.args, " "), rsReadBack(t, out), want)
+	}
+}
+
+func TestUpscaleCommand(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	lr := rsTestCube(9, 7, 4)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		h, w int
+	}{
+		{[]string{"-scale", "4"}, 36, 28},
+		{[]string{"-scale", "2.5"}, 23, 18}, // 22.5 -> 23, 17.5 -> 18: half away from zero
+		{[]string{"-size", "31x50", "-method", "bicubic"}, 31, 50},
+	} {
+		out := filepath.Join(dir, "sr.npy")
+		args := append([]string{"upscale", "-in", in, "-out", out}, tc.args...)
+		if code, stderr := runRsCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		want, err := resample.Upsample(lr, tc.h, tc.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rsSameData(t, strings.Join(tc.args, " "), rsReadBack(t, out), want)
+	}
+}
+
+func TestResampleCommandsScaleGeoreferencing(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "hr.hdr")
+	hr := rsTestCube(40, 60, 2)
+	hr.Meta.Geo = &hsi.Geo{MapInfo: "UTM, 1, 1, 500000, 4000000, 30, 30, 13, North, WGS-84"}
+	if err := formats.Write(in, hr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	lrPath, srPath := filepath.Join(dir, "lr.hdr"), filepath.Join(dir, "sr.hdr")
+	if code, stderr := runRsCmd(t, "degrade", "-in", in, "-out", lrPath, "-size", "10x20"); code != 0 {
+		t.Fatalf("degrade: exit %d: %s", code, stderr)
+	}
+	lr := rsReadBack(t, lrPath)
+	if lr.Meta.Geo == nil || !strings.Contains(lr.Meta.Geo.MapInfo, "90, 120") {
+		t.Fatalf("degraded map info %+v, want pixel size 90 (x) by 120 (y)", lr.Meta.Geo)
+	}
+	if code, stderr := runRsCmd(t, "upscale", "-in", lrPath, "-out", srPath, "-size", "40x60"); code != 0 {
+		t.Fatalf("upscale: exit %d: %s", code, stderr)
+	}
+	sr := rsReadBack(t, srPath)
+	f := strings.Split(sr.Meta.Geo.MapInfo, ",")
+	if len(f) < 7 || strings.TrimSpace(f[5]) != "30" || strings.TrimSpace(f[6]) != "30" || strings.TrimSpace(f[3]) != "500000" {
+		t.Fatalf("map info after the round trip %q, want the original grid", sr.Meta.Geo.MapInfo)
+	}
+}
+
+// rsWriteNaNNpy writes a float32 .npy of shape (h, w, b) with one NaN at
+// (y, x, band), by hand (a writer may refuse NaN).
+func rsWriteNaNNpy(t *testing.T, path string, h, w, b, y, x, band int) {
+	t.Helper()
+	hdr := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d, %d), }", h, w, b)
+	for (10+len(hdr)+1)%64 != 0 {
+		hdr += " "
+	}
+	hdr += "\n"
+	var buf bytes.Buffer
+	buf.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&buf, binary.LittleEndian, uint16(len(hdr)))
+	buf.WriteString(hdr)
+	for i := 0; i < h*w*b; i++ {
+		v := float32(0.5)
+		if i == (y*w+x)*b+band {
+			v = float32(math.NaN())
+		}
+		binary.Write(&buf, binary.LittleEndian, v)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestResampleCommandsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.npy")
+	if err := formats.Write(good, rsTestCube(12, 10, 2), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	nan := filepath.Join(dir, "nan.npy")
+	rsWriteNaNNpy(t, nan, 12, 10, 2, 7, 3, 1)
+	out := filepath.Join(dir, "out.npy")
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"degrade", "-out", out, "-scale", "2"}, 2, "-in and -out are required"},
+		{[]string{"degrade", "-in", good, "-out", out}, 2, "give -scale or -size"},
+		{[]string{"degrade", "-in", good, "-out", out, "-scale", "-2"}, 2, "-scale -2"},
+		{[]string{"degrade", "-in", good, "-out", out, "-scale", "NaN"}, 2, "-scale NaN"},
+		{[]string{"degrade", "-in", good, "-out", out, "-size", "0x5"}, 2, "-size \"0x5\""},
+		{[]string{"degrade", "-in", good, "-out", out, "-size", "7"}, 2, "HEIGHTxWIDTH"},
+		{[]string{"degrade", "-in", good, "-out", out, "-scale", "2", "-noise", "-1"}, 2, "-noise -1"},
+		{[]string{"degrade", "-in", good, "-out", out, "-scale", "30"}, 1, "must be at least 1"},
+		{[]string{"degrade", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
+		{[]string{"degrade", "-in", filepath.Join(dir, "missing.npy"), "-out", out, "-scale", "2"}, 1, "missing.npy"},
+		{[]string{"upscale", "-in", good, "-out", out}, 2, "exactly one of -scale and -size"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-size", "3x3"}, 2, "exactly one of -scale and -size"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "0"}, 2, "exactly one of -scale and -size"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "Inf"}, 2, "-scale +Inf"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "0.01"}, 1, "must be between 1 and 2^31"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "1e12"}, 1, "must be between 1 and 2^31"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-method", "nosuch"}, 2, "unknown"},
+		{[]string{"upscale", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
+		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "x.unknown"), "-scale", "2"}, 1, "x.unknown"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "100000"}, 1, "memory"},
+	}
+	for _, tc := range tests {
+		code, stderr := runRsCmd(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%v left %s behind", tc.args, out)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left in the directory: %v", names)
+	}
+}

@@ -1,0 +1,64 @@
+package envi
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+)
+
+// Sizes: Small 64x64x31 (0.5 MB float32), Medium 256x256x128 (32 MB),
+// Large 512x512x224 (224 MB).
+var benchSizes = []struct {
+	name    string
+	h, w, b int
+}{
+	{"Small", 64, 64, 31},
+	{"Medium", 256, 256, 128},
+	{"Large", 512, 512, 224},
+}
+
+func BenchmarkRead(b *testing.B) {
+	for _, sz := range benchSizes {
+		for _, il := range []string{"bsq", "bil", "bip"} {
+			b.Run(fmt.Sprintf("%s/%s/int16", sz.name, il), func(b *testing.B) {
+				if sz.name == "Large" && testing.Short() {
+					b.Skip("large")
+				}
+				c := testCube(sz.h, sz.w, sz.b, raw.Int16)
+				p := filepath.Join(b.TempDir(), "x.hdr")
+				if err := Write(p, c, hsi.WriteOptions{DataType: "int16", Interleave: il}); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(c.Data)) * 2)
+				for b.Loop() {
+					if _, _, err := Read(p, hsi.ReadOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	for _, sz := range benchSizes {
+		for _, il := range []string{"bsq", "bil", "bip"} {
+			b.Run(fmt.Sprintf("%s/%s/float32", sz.name, il), func(b *testing.B) {
+				if sz.name == "Large" && testing.Short() {
+					b.Skip("large")
+				}
+				c := testCube(sz.h, sz.w, sz.b, raw.Float32)
+				p := filepath.Join(b.TempDir(), "x.hdr")
+				b.SetBytes(int64(len(c.Data)) * 4)
+				for b.Loop() {
+					if err := Write(p, c, hsi.WriteOptions{Interleave: il}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,294 @@
+package envi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+)
+
+// DataExts are the data-file extensions searched beside a header, in order
+// after the bare stem (spectral's order, plus .bsq/.bil/.bip/.bin).
+var DataExts = []string{".img", ".IMG", ".dat", ".DAT", ".raw", ".RAW", ".bsq", ".bil", ".bip", ".bin", ".BSQ", ".BIL", ".BIP"}
+
+// IsHeader reports whether path names an ENVI header (by extension).
+func IsHeader(path string) bool { return strings.EqualFold(filepath.Ext(path), ".hdr") }
+
+// HeaderFor returns the header of an ENVI data file: path+".hdr" or the
+// stem with .hdr, whichever exists ("" when neither does).
+func HeaderFor(dataPath string) string {
+	ext := filepath.Ext(dataPath)
+	stem := strings.TrimSuffix(dataPath, ext)
+	for _, p := range []string{dataPath + ".hdr", dataPath + ".HDR", stem + ".hdr", stem + ".HDR"} {
+		if p != dataPath && isFile(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Pair returns the header and data file of the ENVI image that path names
+// (either of the two).
+func Pair(path string) (hdrPath, dataPath string, err error) {
+	if IsHeader(path) {
+		stem := path[:len(path)-len(filepath.Ext(path))]
+		tried := []string{stem}
+		if isFile(stem) {
+			return path, stem, nil
+		}
+		for _, e := range DataExts {
+			p := stem + e
+			tried = append(tried, filepath.Base(p))
+			if isFile(p) {
+				return path, p, nil
+			}
+		}
+		return "", "", fmt.Errorf("envi: %s: no data file beside the header (tried %s): %w",
+			path, strings.Join(tried, ", "), errNoPartner)
+	}
+	h := HeaderFor(path)
+	if h == "" {
+		ext := filepath.Ext(path)
+		return "", "", fmt.Errorf("envi: %s: no header beside the data file (tried %s.hdr and %s.hdr): %w",
+			path, filepath.Base(path), filepath.Base(strings.TrimSuffix(path, ext)), errNoPartner)
+	}
+	return h, path, nil
+}
+
+// Read reads an ENVI image given its header or data file. See the package
+// documentation for what it accepts. On NaN or infinite samples it returns
+// the cube together with a *raw.NonFiniteError.
+func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	var info hsi.SourceInfo
+	hdrPath, dataPath, err := Pair(path)
+	if err != nil {
+		return nil, info, err
+	}
+	hf, err := os.Open(hdrPath)
+	if err != nil {
+		return nil, info, fmt.Errorf("envi: %w", err)
+	}
+	text, err := readHeaderBytes(hf)
+	hf.Close()
+	if err != nil {
+		return nil, info, errHeader(hdrPath, err)
+	}
+	h, err := parseHeader(text)
+	if err != nil {
+		return nil, info, errHeader(hdrPath, err)
+	}
+	meta, err := h.meta()
+	if err != nil {
+		return nil, info, errHeader(hdrPath, err)
+	}
+	df, err := os.Open(dataPath)
+	if err != nil {
+		return nil, info, fmt.Errorf("envi: %w", err)
+	}
+	defer df.Close()
+	st, err := df.Stat()
+	if err != nil {
+		return nil, info, fmt.Errorf("envi: %w", err)
+	}
+	if st.IsDir() {
+		return nil, info, fmt.Errorf("envi: %s is a directory", dataPath)
+	}
+	c, err := readData(df, st.Size(), h, dataPath, hdrPath)
+	if c == nil {
+		return nil, info, err
+	}
+	c.Meta = meta
+	info = sourceInfo(h, hdrPath, dataPath)
+	return c, info, err
+}
+
+func sourceInfo(h *header, hdrPath, dataPath string) hsi.SourceInfo {
+	order := "0 (little-endian)"
+	if h.bigEndian {
+		order = "1 (big-endian)"
+	}
+	d := fmt.Sprintf("data type %d, byte order %s, header offset %d, data file %s", h.dataType, order, h.offset, filepath.Base(dataPath))
+	return hsi.SourceInfo{Format: "ENVI", DataType: h.sample.String(), Layout: h.interleave, Detail: d}
+}
+
+// ReadHeader parses the header of the ENVI image that path names and
+// returns its metadata, size and sample type without reading the data.
+func ReadHeader(path string) (h, w, b int, meta hsi.Meta, info hsi.SourceInfo, err error) {
+	hdrPath, dataPath, err := Pair(path)
+	if err != nil {
+		return
+	}
+	f, err := os.Open(hdrPath)
+	if err != nil {
+		err = fmt.Errorf("envi: %w", err)
+		return
+	}
+	text, err := readHeaderBytes(f)
+	f.Close()
+	if err != nil {
+		err = errHeader(hdrPath, err)
+		return
+	}
+	hd, err := parseHeader(text)
+	if err != nil {
+		err = errHeader(hdrPath, err)
+		return
+	}
+	if meta, err = hd.meta(); err != nil {
+		err = errHeader(hdrPath, err)
+		return
+	}
+	return hd.lines, hd.samples, hd.bands, meta, sourceInfo(hd, hdrPath, dataPath), nil
+}
+
+// readData converts the samples of r (size bytes, the data file name, with
+// header hdrName) into a new cube. On non-finite samples it returns the
+// cube and a *raw.NonFiniteError.
+func readData(r io.ReaderAt, size int64, h *header, name, hdrName string) (*hsi.Cube, error) {
+	H, W, B := h.lines, h.samples, h.bands
+	es := h.sample.Size()
+	dataBytes, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(es))
+	if !ok || dataBytes > (1<<62)-h.offset {
+		return nil, fmt.Errorf("envi: %s: %d samples x %d lines x %d bands is too large", name, W, H, B)
+	}
+	if need := h.offset + dataBytes; size < need {
+		return nil, fmt.Errorf("envi: %s: data file holds %d bytes, but header %s promises %d (%d samples x %d lines x %d bands x %d bytes + header offset %d): truncated file or wrong header",
+			name, size, hdrName, need, W, H, B, es, h.offset)
+	}
+	c, err := raw.NewCube(H, W, B)
+	if err != nil {
+		return nil, fmt.Errorf("envi: %s: %w", name, err)
+	}
+	var tr raw.FiniteTracker
+	switch h.interleave {
+	case "bip":
+		err = readBIP(r, h, c, &tr)
+	case "bil":
+		err = readBIL(r, h, c, &tr)
+	default:
+		err = readBSQ(r, h, c, &tr)
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("envi: %s: data ends early (file changed while reading?): %w", name, err)
+		}
+		return nil, fmt.Errorf("envi: %s: %w", name, err)
+	}
+	return c, tr.Err(name)
+}
+
+// readFull reads len(buf) bytes at off.
+func readFull(r io.ReaderAt, buf []byte, off int64) error {
+	n, err := r.ReadAt(buf, off)
+	if n == len(buf) {
+		return nil
+	}
+	if err == nil || errors.Is(err, fs.ErrClosed) {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readBIP: the file order is the cube order.
+func readBIP(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
+	es := h.sample.Size()
+	chunk := max(raw.ChunkBytes/es, 1)
+	total := len(c.Data)
+	buf := make([]byte, min(chunk, total)*es)
+	for i := 0; i < total; i += chunk {
+		n := min(chunk, total-i)
+		b := buf[:n*es]
+		if err := readFull(r, b, h.offset+int64(i)*int64(es)); err != nil {
+			return err
+		}
+		first, nbad := raw.Decode(c.Data[i:], 1, b, n, h.sample, h.bigEndian)
+		if nbad > 0 {
+			j := i + first
+			p := j / c.B
+			tr.Note(nbad, p/c.W, p%c.W, j%c.B, c.Data[j])
+		}
+	}
+	return nil
+}
+
+// readBIL: each line holds band 0's samples, then band 1's, ... Lines
+// are read a few MiB at a time and moved into the cube in groups of bands.
+func readBIL(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
+	es := h.sample.Size()
+	W, B := c.W, c.B
+	lineBytes := W * B * es
+	k := max(raw.ChunkBytes/lineBytes, 1)
+	buf := make([]byte, min(k, c.H)*lineBytes)
+	rows := make([]float32, min(B, raw.GroupBands)*W)
+	for y0 := 0; y0 < c.H; y0 += k {
+		n := min(k, c.H-y0)
+		b := buf[:n*lineBytes]
+		if err := readFull(r, b, h.offset+int64(y0)*int64(lineBytes)); err != nil {
+			return err
+		}
+		for l := 0; l < n; l++ {
+			y := y0 + l
+			line := b[l*lineBytes:]
+			for g := 0; g < B; g += raw.GroupBands {
+				kb := min(raw.GroupBands, B-g)
+				for j := 0; j < kb; j++ {
+					first, nbad := raw.Decode(rows[j*W:], 1, line[(g+j)*W*es:], W, h.sample, h.bigEndian)
+					if nbad > 0 {
+						tr.Note(nbad, y, first, g+j, rows[j*W+first])
+					}
+				}
+				raw.ToPixels(c.Data[y*W*B:], B, g, rows, W, kb)
+			}
+		}
+	}
+	return nil
+}
+
+// bsqPixels returns the number of pixels per block for band-sequential
+// I/O: each band segment is read or written whole, at most ChunkBytes/4
+// float32 values per group of bands.
+func bsqPixels(hw int) int {
+	return min(raw.ChunkBytes/(4*raw.GroupBands), hw)
+}
+
+// readBSQ: band 0's whole image, then band 1's, ... The cube is filled in
+// blocks of pixels; for each block and group of 16 bands, one read per band
+// and one transposition into the pixels' spectra.
+func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
+	es := h.sample.Size()
+	HW, B := c.H*c.W, c.B
+	np := bsqPixels(HW)
+	buf := make([]byte, np*es)
+	rows := make([]float32, min(B, raw.GroupBands)*np)
+	for p0 := 0; p0 < HW; p0 += np {
+		n := min(np, HW-p0)
+		b := buf[:n*es]
+		for g := 0; g < B; g += raw.GroupBands {
+			kb := min(raw.GroupBands, B-g)
+			for j := 0; j < kb; j++ {
+				off := h.offset + (int64(g+j)*int64(HW)+int64(p0))*int64(es)
+				if err := readFull(r, b, off); err != nil {
+					return err
+				}
+				first, nbad := raw.Decode(rows[j*n:], 1, b, n, h.sample, h.bigEndian)
+				if nbad > 0 {
+					p := p0 + first
+					tr.Note(nbad, p/c.W, p%c.W, g+j, rows[j*n+first])
+				}
+			}
+			raw.ToPixels(c.Data[p0*B:], B, g, rows, n, kb)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+// Package formats reads and writes hyperspectral cubes in every file format
+// OmniHSR knows, choosing the format by the file's extension.
+//
+//	ENVI  .hdr .img .dat .raw .bsq .bil .bip .bin   read, write (package envi)
+//	NPY   .npy                                       read, write (package npy)
+//	MAT   .mat                                       read (v5, v7.3), write v5 (package matfile)
+//	TIFF  .tif .tiff                                 read, write (package tiff)
+//	PNG   .png                                       read (RGB or grey), write a false-colour preview (package png)
+//
+// Formats lists them (for help text). A path with another extension, or
+// none, is read as ENVI when a header lies beside it (x.hdr or x.ext.hdr).
+//
+// Read applies one policy to every format: a NaN or infinite sample is an
+// error, a *raw.NonFiniteError naming the file and the first sample's row,
+// column and band, returned together with the cube so that a caller that
+// only inspects the file (omnihsr info) can still use it.
+//
+// WriteOptions.Interleave applies to ENVI only and WriteOptions.Compression
+// to MAT and TIFF only; giving either for another format is an error rather
+// than silently ignored.
+package formats

@@ -1,0 +1,171 @@
+package formats
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/matfile"
+	"github.com/omnihsr/omnihsr/hsi/npy"
+	"github.com/omnihsr/omnihsr/hsi/png"
+	"github.com/omnihsr/omnihsr/hsi/tiff"
+)
+
+// ReadFunc reads a cube from a file.
+type ReadFunc func(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
+
+// WriteFunc writes a cube to a file, atomically.
+type WriteFunc func(path string, c *hsi.Cube, opt hsi.WriteOptions) error
+
+// Format is one file format.
+type Format struct {
+	Name  string   // "ENVI", "NPY", ...
+	Exts  []string // lower-case extensions, with the dot
+	Read  ReadFunc
+	Write WriteFunc // nil when the format cannot be written
+	// Interleave and Compression report whether the writer uses
+	// WriteOptions.Interleave and WriteOptions.Compression.
+	Interleave, Compression bool
+	// Note says what the format keeps or how it writes, for help text.
+	Note string
+	// checksFinite is true when Read already reports NaN and infinite
+	// samples with a *raw.NonFiniteError.
+	checksFinite bool
+}
+
+// table is the dispatch table: one line per format.
+var table = []Format{
+	{Name: "ENVI", Exts: []string{".hdr", ".img", ".dat", ".raw", ".bsq", ".bil", ".bip", ".bin"}, Read: envi.Read, Write: envi.Write, Interleave: true, checksFinite: true,
+		Note: "keeps wavelengths, fwhm, bad bands, band names, data ignore value, map info"},
+	{Name: "NPY", Exts: []string{".npy"}, Read: npy.Read, Write: npy.Write, checksFinite: true,
+		Note: "(H,W,B) or (H,W) array; no metadata"},
+	{Name: "MAT", Exts: []string{".mat"}, Read: matfile.Read, Write: matfile.Write, Compression: true,
+		Note: "reads v5 and v7.3 (-var, -layout), writes v5"},
+	{Name: "TIFF", Exts: []string{".tif", ".tiff"}, Read: tiff.Read, Write: tiff.Write, Compression: true,
+		Note: "GeoTIFF tags kept"},
+	{Name: "PNG", Exts: []string{".png"}, Read: png.Read, Write: png.Write, checksFinite: true,
+		Note: "reads RGB/grey images; writes a false-colour preview (not lossless)"},
+}
+
+// Formats returns the supported formats, in a stable order.
+func Formats() []Format {
+	out := make([]Format, len(table))
+	for i, f := range table {
+		f.Exts = slices.Clone(f.Exts)
+		out[i] = f
+	}
+	return out
+}
+
+// Help returns one line per format for command help text.
+func Help() string {
+	wExt := 0
+	for _, f := range table {
+		wExt = max(wExt, len(strings.Join(f.Exts, " ")))
+	}
+	var b strings.Builder
+	for _, f := range table {
+		mode := "read, write"
+		if f.Write == nil {
+			mode = "read only"
+		}
+		fmt.Fprintf(&b, "  %-5s %-*s  %-11s  %s\n", f.Name, wExt, strings.Join(f.Exts, " "), mode, f.Note)
+	}
+	return b.String()
+}
+
+// Extensions returns every supported extension.
+func Extensions() []string {
+	var out []string
+	for _, f := range table {
+		out = append(out, f.Exts...)
+	}
+	return out
+}
+
+// ErrUnknownFormat marks a path whose format cannot be told.
+var ErrUnknownFormat = errors.New("unknown file format")
+
+func byExt(path string) (*Format, bool) {
+	ext := strings.ToLower(filepath.Ext(path))
+	for i := range table {
+		if slices.Contains(table[i].Exts, ext) {
+			return &table[i], true
+		}
+	}
+	return nil, false
+}
+
+// ForRead returns the format of an existing file: by extension, or ENVI
+// when a header lies beside it.
+func ForRead(path string) (*Format, error) {
+	if f, ok := byExt(path); ok {
+		return f, nil
+	}
+	if envi.HeaderFor(path) != "" {
+		return &table[0], nil
+	}
+	return nil, fmt.Errorf("%s: %w: extension %q (supported: %s; or any name with an ENVI .hdr beside it)",
+		path, ErrUnknownFormat, filepath.Ext(path), strings.Join(Extensions(), " "))
+}
+
+// ForWrite returns the format a new file gets from its extension.
+func ForWrite(path string) (*Format, error) {
+	f, ok := byExt(path)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: extension %q (supported: %s)", path, ErrUnknownFormat, filepath.Ext(path), strings.Join(Extensions(), " "))
+	}
+	if f.Write == nil {
+		return nil, fmt.Errorf("%s: writing %s files is not supported", path, f.Name)
+	}
+	return f, nil
+}
+
+// Read reads a cube from path in the format its extension names. A NaN or
+// infinite sample gives the cube together with a *raw.NonFiniteError.
+func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	f, err := ForRead(path)
+	if err != nil {
+		return nil, hsi.SourceInfo{}, err
+	}
+	c, info, err := f.Read(path, opt)
+	if err != nil {
+		var nf *raw.NonFiniteError
+		if c != nil && !errors.As(err, &nf) {
+			c = nil // only a non-finite error comes with a cube
+		}
+		return c, info, err
+	}
+	if c == nil {
+		return nil, info, fmt.Errorf("%s: the %s reader returned no cube", path, f.Name)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, info, fmt.Errorf("%s: %w", path, err)
+	}
+	if !f.checksFinite {
+		if err := raw.CheckFinite(path, c); err != nil {
+			return c, info, err
+		}
+	}
+	return c, info, nil
+}
+
+// Write writes c to path in the format its extension names, atomically.
+func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
+	f, err := ForWrite(path)
+	if err != nil {
+		return err
+	}
+	if opt.Interleave != "" && !f.Interleave {
+		return fmt.Errorf("%s: an interleave (%q) applies to ENVI output only", path, opt.Interleave)
+	}
+	if opt.Compression != "" && !strings.EqualFold(opt.Compression, "none") && !f.Compression {
+		return fmt.Errorf("%s: compression (%q) applies to MAT and TIFF output only", path, opt.Compression)
+	}
+	return f.Write(path, c, opt)
+}

@@ -1,0 +1,37 @@
+package npy_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/npy"
+)
+
+func Example() {
+	dir, err := os.MkdirTemp("", "npy-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	c := hsi.MustNew(2, 3, 2)
+	for i := range c.Data {
+		c.Data[i] = float32(i) / 2
+	}
+	p := filepath.Join(dir, "cube.npy") // np.load gives shape (2, 3, 2), float32
+	if err := npy.Write(p, c, hsi.WriteOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	got, info, err := npy.Read(p, hsi.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(info.Format, info.DataType, info.Layout)
+	fmt.Println(got.Spectrum(1, 2))
+	// Output:
+	// NPY float32 C order (2, 3, 2)
+	// [5 5.5]
+}

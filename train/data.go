@@ -1,0 +1,282 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// Image is one training image, normalised to [0, 1] by its maximum
+// (SPEC section 4). Rows [0, TrainRows) are for training; the rest, if any,
+// are held out for validation.
+type Image struct {
+	Name      string
+	Cube      *hsi.Cube
+	HSI       bool
+	TrainRows int
+}
+
+// Dataset holds the training images and the fixed validation samples.
+type Dataset struct {
+	Natural []*Image // RGB and grey photographs (3- and 1-band sensors)
+	HSI     []*Image // hyperspectral training scenes
+	Val     []*Sample
+}
+
+// DataOptions selects the training data.
+type DataOptions struct {
+	// RGBDir is ../shared/data/rgb (every image under it, recursively).
+	RGBDir string
+	// ScenesTSV is ../shared/data/hsi/scenes.tsv; only split "train" is used.
+	ScenesTSV string
+	// NaturalOnly skips the hyperspectral scenes (ablation).
+	NaturalOnly bool
+	// ValEvery holds out every ValEvery-th natural image for validation.
+	ValEvery int
+	// ValFrac is the fraction of rows at the bottom of every HSI scene that
+	// is held out for validation.
+	ValFrac float64
+	// ValFactors are the factors of the validation samples.
+	ValFactors []float64
+	// ValPatch is the high-resolution side of a validation sample.
+	ValPatch int
+}
+
+// DefaultDataOptions returns the data options used for the shipped model.
+func DefaultDataOptions(shared string) DataOptions {
+	return DataOptions{
+		RGBDir:     filepath.Join(shared, "data", "rgb"),
+		ScenesTSV:  filepath.Join(shared, "data", "hsi", "scenes.tsv"),
+		ValEvery:   25,
+		ValFrac:    0.25,
+		ValFactors: []float64{2, 3, 4, 6, 8},
+		ValPatch:   96,
+	}
+}
+
+// LoadDataset reads the natural images and the training scenes. Scenes of
+// split "eval" are never read.
+func LoadDataset(opt DataOptions) (*Dataset, error) {
+	if opt.ValEvery <= 1 {
+		return nil, fmt.Errorf("train: ValEvery must be at least 2, got %d", opt.ValEvery)
+	}
+	var paths []string
+	err := filepath.WalkDir(opt.RGBDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if !d.IsDir() && (ext == ".png" || ext == ".tif" || ext == ".tiff") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("train: list natural images: %w", err)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("train: no natural images under %s", opt.RGBDir)
+	}
+	sort.Strings(paths)
+	ds := &Dataset{}
+	var valNat []*Image
+	for i, p := range paths {
+		c, _, err := formats.Read(p, hsi.ReadOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		c.NormalizeMax()
+		c.Meta = hsi.Meta{}
+		rel, _ := filepath.Rel(opt.RGBDir, p)
+		im := &Image{Name: rel, Cube: c, TrainRows: c.H}
+		if i%opt.ValEvery == opt.ValEvery/2 {
+			valNat = append(valNat, im)
+			continue
+		}
+		ds.Natural = append(ds.Natural, im)
+	}
+	var valHSI []*Image
+	if !opt.NaturalOnly {
+		all, err := scenes.Parse(opt.ScenesTSV)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		for _, s := range scenes.Filter(all, "train") {
+			c, err := scenes.Load(s)
+			if err != nil {
+				return nil, fmt.Errorf("train: %w", err)
+			}
+			c.NormalizeMax()
+			c.Meta = hsi.Meta{}
+			tr := int(math.Round(float64(c.H) * (1 - opt.ValFrac)))
+			im := &Image{Name: s.Name(), Cube: c, HSI: true, TrainRows: tr}
+			ds.HSI = append(ds.HSI, im)
+			valHSI = append(valHSI, im)
+		}
+	}
+	ds.Val, err = validationSamples(valNat, valHSI, opt)
+	if err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// validationSamples cuts one centred patch from every held-out natural
+// image and from the held-out bottom rows of every HSI scene, cycling
+// through the validation factors. The set is fixed: no randomness.
+func validationSamples(nat, hs []*Image, opt DataOptions) ([]*Sample, error) {
+	var out []*Sample
+	k := 0
+	add := func(name string, c *hsi.Cube, y0, h int) error {
+		p := min(opt.ValPatch, h, c.W)
+		if p < 16 {
+			return nil
+		}
+		s := opt.ValFactors[k%len(opt.ValFactors)]
+		k++
+		hr, err := c.Crop(y0+(h-p)/2, (c.W-p)/2, p, p)
+		if err != nil {
+			return err
+		}
+		smp, err := makeSample(hr, s)
+		if err != nil {
+			return fmt.Errorf("train: validation sample %s: %w", name, err)
+		}
+		smp.Name = name
+		out = append(out, smp)
+		return nil
+	}
+	for _, im := range nat {
+		if err := add(im.Name, im.Cube, 0, im.Cube.H); err != nil {
+			return nil, err
+		}
+	}
+	for _, im := range hs {
+		if err := add(im.Name, im.Cube, im.TrainRows, im.Cube.H-im.TrainRows); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Sample is one training or validation pair.
+type Sample struct {
+	Name  string
+	HR    *hsi.Cube
+	LR    *hsi.Cube
+	Scale float64 // effective factor: mean of HR/LR sides
+}
+
+// makeSample degrades hr by the antialiased bicubic downsampling to
+// round(side/s).
+func makeSample(hr *hsi.Cube, s float64) (*Sample, error) {
+	lh, lw := resample.OutSize(hr.H, s), resample.OutSize(hr.W, s)
+	if lh < 1 || lw < 1 {
+		return nil, fmt.Errorf("factor %g leaves no pixel of a %dx%d patch", s, hr.H, hr.W)
+	}
+	lr, err := resample.Downsample(hr, lh, lw)
+	if err != nil {
+		return nil, err
+	}
+	eff := (float64(hr.H)/float64(lh) + float64(hr.W)/float64(lw)) / 2
+	return &Sample{HR: hr, LR: lr, Scale: eff}, nil
+}
+
+// SampleOptions controls random training samples.
+type SampleOptions struct {
+	Patch      int     // high-resolution patch side
+	MinScale   float64 // factors are drawn uniformly from [MinScale, MaxScale]
+	MaxScale   float64
+	HSIProb    float64 // probability of drawing a hyperspectral scene
+	BandSubset float64 // probability of a random band subset for an HSI patch
+}
+
+// Draw returns a random training sample: an image (hyperspectral with
+// probability HSIProb), a random patch from its training rows, a random
+// flip/rotation, for HSI scenes sometimes a random band subset (a new
+// "sensor"), and a factor drawn uniformly from [MinScale, MaxScale].
+func (d *Dataset) Draw(rng *rand.Rand, o SampleOptions) (*Sample, error) {
+	var pool []*Image
+	if len(d.HSI) > 0 && rng.Float64() < o.HSIProb {
+		pool = d.HSI
+	} else {
+		pool = d.Natural
+	}
+	if len(pool) == 0 {
+		return nil, fmt.Errorf("train: no training images")
+	}
+	im := pool[rng.IntN(len(pool))]
+	c := im.Cube
+	p := min(o.Patch, im.TrainRows, c.W)
+	y0 := rng.IntN(im.TrainRows - p + 1)
+	x0 := rng.IntN(c.W - p + 1)
+	hr, err := c.Crop(y0, x0, p, p)
+	if err != nil {
+		return nil, err
+	}
+	hr = dihedral(hr, rng.IntN(8))
+	if im.HSI && rng.Float64() < o.BandSubset {
+		hr, err = randomBands(hr, rng)
+		if err != nil {
+			return nil, err
+		}
+	}
+	s := o.MinScale + (o.MaxScale-o.MinScale)*rng.Float64()
+	smp, err := makeSample(hr, s)
+	if err != nil {
+		return nil, err
+	}
+	smp.Name = im.Name
+	return smp, nil
+}
+
+// randomBands keeps a random contiguous range of at least 8 bands, taking
+// every k-th band of it (k in 1..3), so that training sees many band counts
+// and spectral ranges.
+func randomBands(c *hsi.Cube, rng *rand.Rand) (*hsi.Cube, error) {
+	if c.B < 16 {
+		return c, nil
+	}
+	n := 8 + rng.IntN(c.B-7)
+	start := rng.IntN(c.B - n + 1)
+	step := 1 + rng.IntN(3)
+	var idx []int
+	for b := start; b < start+n; b += step {
+		idx = append(idx, b)
+	}
+	return c.SelectBands(idx)
+}
+
+// dihedral applies one of the 8 flips/rotations of a square cube.
+func dihedral(c *hsi.Cube, k int) *hsi.Cube {
+	if k == 0 {
+		return c
+	}
+	n, b := c.H, c.B
+	out := hsi.MustNew(n, n, b)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			sy, sx := y, x
+			if k&1 != 0 {
+				sx = n - 1 - sx
+			}
+			if k&2 != 0 {
+				sy = n - 1 - sy
+			}
+			if k&4 != 0 {
+				sy, sx = sx, sy
+			}
+			copy(out.Data[(y*n+x)*b:(y*n+x+1)*b], c.Data[(sy*n+sx)*b:(sy*n+sx+1)*b])
+		}
+	}
+	return out
+}
