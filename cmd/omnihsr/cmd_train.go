@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/omnihsr/omnihsr/gemm"
+	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/train"
+)
+
+func init() {
+	var (
+		out, shared                   string
+		steps, batch, patch, valEvery int
+		minS, maxS, hsiProb, bandSub  float64
+		lr, clip                      float64
+		seed                          uint64
+		resume, naturalOnly           bool
+		ckEvery                       time.Duration
+	)
+	d := train.DefaultOptions()
+	register(&command{
+		name:    "train",
+		summary: "train OmniHSR on ../shared/data (natural images + hsi/train scenes)",
+		usage: `omnihsr train -out DIR [-steps N] [-resume] [flags]
+
+Trains the OmniHSR model on the natural images of SHARED/data/rgb (an RGB
+image is a 3-band sensor, a grey one a 1-band sensor) and the training
+scenes of SHARED/data/hsi/scenes.tsv (split "train" only; "eval" scenes are
+never read). Every image is normalised by its maximum; random patches get a
+random flip/rotation, HSI patches sometimes a random band subset, and a
+factor drawn uniformly from [min-scale, max-scale]; the low-res input is the
+antialiased bicubic downsampling. Loss: Charbonnier + 0.1 degradation
+consistency + 0.1 spectral angle + 0.05 spectral curvature; Adam with the
+learning rate halved at 30%, 60% and 80% of the steps.
+
+DIR receives checkpoint.ckpt (every -checkpoint-every and on exit, Ctrl-C
+included), best.omw (best validation gain over bicubic), last.omw and
+log.csv (losses and validation PSNR). -resume continues a run exactly.`,
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&out, "out", "", "run directory (required)")
+			fs.StringVar(&shared, "shared", "", "the shared data directory (default: ../shared beside the module)")
+			fs.IntVar(&steps, "steps", d.Steps, "total optimizer steps (the schedule's length)")
+			fs.IntVar(&batch, "batch", d.Batch, "samples per step")
+			fs.IntVar(&patch, "patch", d.Sample.Patch, "high-resolution patch side")
+			fs.Float64Var(&minS, "min-scale", d.Sample.MinScale, "smallest training factor")
+			fs.Float64Var(&maxS, "max-scale", d.Sample.MaxScale, "largest training factor")
+			fs.Float64Var(&hsiProb, "hsi-prob", d.Sample.HSIProb, "probability of a hyperspectral training patch")
+			fs.Float64Var(&bandSub, "band-subset", d.Sample.BandSubset, "probability of a random band subset for a hyperspectral patch")
+			fs.Float64Var(&lr, "lr", d.LR, "base learning rate")
+			fs.Float64Var(&clip, "clip", d.ClipNorm, "gradient-norm clip (0 = none)")
+			fs.Uint64Var(&seed, "seed", d.Seed, "random seed")
+			fs.IntVar(&valEvery, "val-every", d.ValEvery, "steps between validations")
+			fs.DurationVar(&ckEvery, "checkpoint-every", d.CheckpointEvery, "wall time between checkpoints")
+			fs.BoolVar(&resume, "resume", false, "continue from DIR/checkpoint.ckpt")
+			fs.BoolVar(&naturalOnly, "natural-only", false, "train on natural images only (ablation)")
+		},
+		run: func(fs *flag.FlagSet) error {
+			if out == "" {
+				return usagef("-out DIR is required")
+			}
+			if shared == "" {
+				s, ok := scenes.SharedDir()
+				if !ok {
+					return usagef("no ../shared directory found; give -shared")
+				}
+				shared = s
+			}
+			o := d
+			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
+			o.Sample = train.SampleOptions{Patch: patch, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
+			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
+			o.Log = os.Stderr
+			if !(minS > 1) || !(maxS >= minS) {
+				return usagef("factors must satisfy 1 < min-scale <= max-scale")
+			}
+			if patch < 16 {
+				return usagef("-patch %d is too small (at least 16)", patch)
+			}
+			dopt := train.DefaultDataOptions(shared)
+			dopt.NaturalOnly = naturalOnly
+			fmt.Fprintf(os.Stderr, "train: loading data from %s (GEMM: %s)\n", shared, gemm.Backend())
+			ds, err := train.LoadDataset(dopt)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "train: %d natural images, %d HSI scenes, %d validation samples\n", len(ds.Natural), len(ds.HSI), len(ds.Val))
+			tr, err := train.NewTrainer(o, ds, naturalOnly)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			fmt.Fprintf(os.Stderr, "train: model with %d parameters, step %d of %d, writing to %s\n",
+				tr.Model().NumParams(), tr.Step(), o.Steps, filepath.Clean(out))
+			return tr.Run(ctx)
+		},
+	})
+}

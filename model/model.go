@@ -1,0 +1,367 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/omnihsr/omnihsr/cofr"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/nn"
+)
+
+// FormatVersion is the version of the model configuration stored in weight
+// files; a file of another version is refused.
+const FormatVersion = 1
+
+// Raw head channels: 6 geometry values then the 25 operator values.
+const (
+	rawOffY = iota
+	rawOffX
+	rawTheta
+	rawSigma1
+	rawSigma2
+	rawAlpha
+	rawK     // first of the 25 operator values
+	RawChans = rawK + cofr.Taps
+)
+
+// Primitive parameterisation bounds (SPEC section 2).
+const (
+	SigmaMin = 0.05
+	SigmaMax = 2.5
+)
+
+// Config is the architecture of an OmniHSR model. It is stored in every
+// weight file.
+type Config struct {
+	Version int           `json:"version"`
+	M       int           `json:"m"` // reference band positions of C_B
+	Encoder EncoderConfig `json:"encoder"`
+	// FiLMHidden is the hidden width of the FiLM MLP on log2 s.
+	FiLMHidden int `json:"film_hidden"`
+	// Neighbourhood is COFR's K x K primitive neighbourhood (truncation rule).
+	Neighbourhood int `json:"neighbourhood"`
+}
+
+// DefaultConfig is the shipped architecture: M = 31, the encoder of
+// DefaultEncoderConfig, FiLM hidden width 64, a 7 x 7 neighbourhood.
+func DefaultConfig() Config {
+	return Config{Version: FormatVersion, M: 31, Encoder: DefaultEncoderConfig(), FiLMHidden: 64, Neighbourhood: 7}
+}
+
+func (c Config) validate() error {
+	if c.Version != FormatVersion {
+		return fmt.Errorf("model: configuration version %d, this program reads version %d", c.Version, FormatVersion)
+	}
+	if c.M < 1 || c.Encoder.In != c.M {
+		return fmt.Errorf("model: %d reference positions but an encoder of %d inputs", c.M, c.Encoder.In)
+	}
+	if c.FiLMHidden < 1 {
+		return fmt.Errorf("model: FiLM hidden width %d", c.FiLMHidden)
+	}
+	if c.Neighbourhood < 1 || c.Neighbourhood%2 == 0 {
+		return fmt.Errorf("model: neighbourhood %d must be odd and positive", c.Neighbourhood)
+	}
+	return c.Encoder.validate()
+}
+
+// Model is CSM: the band map C_B and input scale, the encoder E_theta, FiLM
+// on log2 s, and the head that predicts one primitive per low-res pixel.
+//
+//	z = C_B x * scale                       (no parameter)
+//	E = Encoder(z)                          (independent of s)
+//	F = (1 + gamma(s)) * E + beta(s)        gamma, beta = MLP(log2 s)
+//	h = GELU(Conv3x3(C -> C)(F))
+//	geometry = Linear(C -> 6)(h)            offsets, angle, widths, opacity
+//	operator = Linear(C -> 25)(h)           zero-initialised weights and bias
+type Model struct {
+	Cfg  Config
+	Enc  *Encoder
+	FiLM *nn.MLP
+	Head *nn.Conv2DLayer
+	Geo  *nn.LinearLayer
+	Op   *nn.LinearLayer
+}
+
+// New builds a model with initialisation drawn from a PCG seeded by seed.
+// The operator layer starts at zero, so the new model renders bicubic
+// interpolation exactly; the last FiLM layer starts at zero too, so the
+// modulation starts as the identity.
+func New(cfg Config, seed uint64) (*Model, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, 0x0e1f2026))
+	enc, err := NewEncoder(cfg.Encoder, r)
+	if err != nil {
+		return nil, err
+	}
+	c := cfg.Encoder.C
+	m := &Model{
+		Cfg:  cfg,
+		Enc:  enc,
+		FiLM: nn.NewMLP(r, 1, cfg.FiLMHidden, 2*c),
+		Head: nn.NewConv2D(r, c, c, 3, nn.PadReplicate),
+		Geo:  nn.NewLinear(r, c, rawK),
+		Op:   nn.NewLinear(r, c, cofr.Taps),
+	}
+	clear(m.FiLM.L2.W.Data)
+	clear(m.FiLM.L2.B.Data)
+	clear(m.Op.W.Data)
+	clear(m.Op.B.Data)
+	return m, nil
+}
+
+// Params lists every parameter with its name, in a fixed order.
+func (m *Model) Params() []nn.Param {
+	ps := nn.Prefix("encoder", m.Enc.Params())
+	ps = append(ps, nn.Prefix("film", m.FiLM.Params())...)
+	ps = append(ps, nn.Prefix("head", m.Head.Params())...)
+	ps = append(ps, nn.Prefix("geometry", m.Geo.Params())...)
+	return append(ps, nn.Prefix("operator", m.Op.Params())...)
+}
+
+// NumParams is the number of learnable values.
+func (m *Model) NumParams() int { return nn.CountParams(m.Params()) }
+
+// Input maps a low-res cube to the network input: C_B onto M positions,
+// times the input scale (InputScale). It returns a 1 x h x w x M tensor.
+func (m *Model) Input(lr *hsi.Cube) (*nn.Tensor, error) {
+	if err := lr.Validate(); err != nil {
+		return nil, fmt.Errorf("model: input: %w", err)
+	}
+	bm, err := NewBandMap(lr.B, m.Cfg.M)
+	if err != nil {
+		return nil, err
+	}
+	z := nn.New(1, lr.H, lr.W, m.Cfg.M)
+	bm.Apply(z.Data, lr.Data, InputScale(lr))
+	return z, nil
+}
+
+// Encode runs the encoder on the network input; the features do not
+// depend on the factor, so several factors can share them.
+func (m *Model) Encode(g *nn.Graph, z *nn.Tensor) *nn.Tensor { return m.Enc.Forward(g, z) }
+
+// HeadRaw applies FiLM for factor s and the head to encoder features,
+// returning the raw head output (1 x h x w x RawChans): 6 geometry values
+// then 25 operator values per low-res pixel, before parameterisation.
+func (m *Model) HeadRaw(g *nn.Graph, feat *nn.Tensor, s float64) *nn.Tensor {
+	ls := nn.New(feat.N, 1, 1, 1)
+	for i := range ls.Data {
+		ls.Data[i] = float32(math.Log2(s))
+	}
+	gb := m.FiLM.Forward(g, ls)
+	c := m.Cfg.Encoder.C
+	f := g.FiLM(feat, g.Slice(gb, 0, c), g.Slice(gb, c, 2*c))
+	h := g.GELU(m.Head.Forward(g, f))
+	return g.Concat(m.Geo.Forward(g, h), m.Op.Forward(g, h))
+}
+
+// Primitives turns a raw head output of h x w pixels into COFR primitives
+// (SPEC section 2): offsets 0.5 tanh, angle pi tanh, widths
+// softplus + 0.05 clipped to [0.05, 2.5], opacity sigmoid, and the 25
+// operator values minus their mean.
+func Primitives(raw []float32, h, w int) (*cofr.Primitives, error) {
+	n := h * w
+	if len(raw) != n*RawChans {
+		return nil, fmt.Errorf("model: raw head output has %d values for %dx%d pixels", len(raw), h, w)
+	}
+	p := &cofr.Primitives{
+		H: h, W: w,
+		OffY: make([]float32, n), OffX: make([]float32, n),
+		Sigma1: make([]float32, n), Sigma2: make([]float32, n),
+		Theta: make([]float32, n), Alpha: make([]float32, n),
+		K: make([]float32, n*cofr.Taps),
+	}
+	for i := 0; i < n; i++ {
+		r := raw[i*RawChans : (i+1)*RawChans]
+		p.OffY[i] = float32(0.5 * math.Tanh(float64(r[rawOffY])))
+		p.OffX[i] = float32(0.5 * math.Tanh(float64(r[rawOffX])))
+		p.Theta[i] = float32(math.Pi * math.Tanh(float64(r[rawTheta])))
+		p.Sigma1[i] = float32(sigmaOf(float64(r[rawSigma1])))
+		p.Sigma2[i] = float32(sigmaOf(float64(r[rawSigma2])))
+		p.Alpha[i] = float32(sigmoid(float64(r[rawAlpha])))
+		k := r[rawK:]
+		var mean float64
+		for _, v := range k {
+			mean += float64(v)
+		}
+		mean /= cofr.Taps
+		dst := p.K[i*cofr.Taps : (i+1)*cofr.Taps]
+		for j, v := range k {
+			dst[j] = float32(float64(v) - mean)
+		}
+	}
+	return p, nil
+}
+
+// RawGrad maps COFR's gradients with respect to the primitives back to the
+// raw head output (the chain rule through Primitives).
+func RawGrad(raw []float32, gr *cofr.Grads) []float32 {
+	n := len(raw) / RawChans
+	out := make([]float32, len(raw))
+	for i := 0; i < n; i++ {
+		r := raw[i*RawChans : (i+1)*RawChans]
+		o := out[i*RawChans : (i+1)*RawChans]
+		ty := math.Tanh(float64(r[rawOffY]))
+		tx := math.Tanh(float64(r[rawOffX]))
+		tt := math.Tanh(float64(r[rawTheta]))
+		o[rawOffY] = float32(float64(gr.OffY[i]) * 0.5 * (1 - ty*ty))
+		o[rawOffX] = float32(float64(gr.OffX[i]) * 0.5 * (1 - tx*tx))
+		o[rawTheta] = float32(float64(gr.Theta[i]) * math.Pi * (1 - tt*tt))
+		o[rawSigma1] = float32(float64(gr.Sigma1[i]) * sigmaGrad(float64(r[rawSigma1])))
+		o[rawSigma2] = float32(float64(gr.Sigma2[i]) * sigmaGrad(float64(r[rawSigma2])))
+		a := sigmoid(float64(r[rawAlpha]))
+		o[rawAlpha] = float32(float64(gr.Alpha[i]) * a * (1 - a))
+		gk := gr.K[i*cofr.Taps : (i+1)*cofr.Taps]
+		var mean float64
+		for _, v := range gk {
+			mean += float64(v)
+		}
+		mean /= cofr.Taps
+		for j, v := range gk {
+			o[rawK+j] = float32(float64(v) - mean)
+		}
+	}
+	return out
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+func softplus(x float64) float64 {
+	if x > 20 {
+		return x
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+func sigmaOf(x float64) float64 { return min(max(softplus(x)+SigmaMin, SigmaMin), SigmaMax) }
+
+// sigmaGrad is d sigma / dx: the logistic function inside the clip range,
+// zero where the clip holds.
+func sigmaGrad(x float64) float64 {
+	v := softplus(x) + SigmaMin
+	if v >= SigmaMax {
+		return 0
+	}
+	return sigmoid(x)
+}
+
+// COFROptions are the renderer options matching the model's configuration.
+func (m *Model) COFROptions() cofr.Options {
+	return cofr.Options{Neighbourhood: m.Cfg.Neighbourhood}
+}
+
+// EffectiveFactor is the factor the network receives for an output of
+// outH x outW from h x w: the mean of the two axis factors (SPEC section 3).
+func EffectiveFactor(h, w, outH, outW int) float64 {
+	return (float64(outH)/float64(h) + float64(outW)/float64(w)) / 2
+}
+
+// Predict computes the primitives for one factor s from a low-res cube
+// (inference: no tape).
+func (m *Model) Predict(lr *hsi.Cube, s float64) (*cofr.Primitives, error) {
+	feat, err := m.Features(lr)
+	if err != nil {
+		return nil, err
+	}
+	return m.PrimitivesFor(feat, s)
+}
+
+// Features runs C_B and the encoder once (inference).
+func (m *Model) Features(lr *hsi.Cube) (*nn.Tensor, error) {
+	z, err := m.Input(lr)
+	if err != nil {
+		return nil, err
+	}
+	return m.Encode(nn.NewGraph(false), z), nil
+}
+
+// PrimitivesFor applies FiLM(s) and the head to cached features.
+func (m *Model) PrimitivesFor(feat *nn.Tensor, s float64) (*cofr.Primitives, error) {
+	if !(s > 0) || math.IsInf(s, 0) {
+		return nil, fmt.Errorf("model: factor %v must be positive and finite", s)
+	}
+	raw := m.HeadRaw(nn.NewGraph(false), feat, s)
+	return Primitives(raw.Data, feat.H, feat.W)
+}
+
+// Upscale super-resolves lr to outH x outW (inference, whole image).
+func (m *Model) Upscale(lr *hsi.Cube, outH, outW int) (*hsi.Cube, error) {
+	if outH < 1 || outW < 1 {
+		return nil, fmt.Errorf("model: output size %dx%d", outH, outW)
+	}
+	if err := lr.CheckFinite(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	p, err := m.Predict(lr, EffectiveFactor(lr.H, lr.W, outH, outW))
+	if err != nil {
+		return nil, err
+	}
+	out, err := cofr.Render(lr, p, outH, outW, m.COFROptions())
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	out.Meta = lr.Meta.Clone()
+	if out.Meta.Geo != nil {
+		if err := out.Meta.Geo.Scale(float64(outH)/float64(lr.H), float64(outW)/float64(lr.W)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// weightsMeta is the training metadata stored beside the weights.
+type weightsMeta = json.RawMessage
+
+// Save writes the model's weights (no optimizer state) with its
+// configuration and the given metadata (may be nil) to path (*.omw).
+func (m *Model) Save(path string, meta json.RawMessage) error {
+	cfg, err := json.Marshal(m.Cfg)
+	if err != nil {
+		return err
+	}
+	ck := nn.Checkpoint{Config: cfg, Meta: meta, Params: m.Params()}
+	if err := ck.Save(path); err != nil {
+		return fmt.Errorf("model: save %s: %w", path, err)
+	}
+	return nil
+}
+
+// FromCheckpoint builds a model from a decoded weight or checkpoint file.
+func FromCheckpoint(f *nn.CheckpointFile) (*Model, error) {
+	if len(f.Config) == 0 {
+		return nil, fmt.Errorf("model: %s holds no model configuration", f.Name)
+	}
+	var cfg Config
+	if err := json.Unmarshal(f.Config, &cfg); err != nil {
+		return nil, fmt.Errorf("model: %s: configuration: %w", f.Name, err)
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("model: %s: %w", f.Name, err)
+	}
+	m, err := New(cfg, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.LoadParams(m.Params()); err != nil {
+		return nil, fmt.Errorf("model: %s: %w", f.Name, err)
+	}
+	return m, nil
+}
+
+// Load reads a weight file (*.omw) or a training checkpoint.
+func Load(path string) (*Model, error) {
+	f, err := nn.ReadCheckpoint(path)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return FromCheckpoint(f)
+}
+
+// ErrNoDefault is returned when the binary carries no default model.
+var ErrNoDefault = errors.New("model: no default weights embedded")

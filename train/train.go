@@ -1,0 +1,424 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/omnihsr/omnihsr/cofr"
+	"github.com/omnihsr/omnihsr/gemm"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/progress"
+	"github.com/omnihsr/omnihsr/metrics"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/nn"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// Options configure a training run.
+type Options struct {
+	Model    model.Config
+	Steps    int     // total optimizer steps (the schedule's length)
+	Batch    int     // samples per step
+	LR       float64 // base learning rate (2e-4), halved at 30/60/80%
+	Seed     uint64
+	Sample   SampleOptions
+	Loss     LossWeights
+	ClipNorm float64 // gradient-norm clip (0 = none)
+
+	OutDir          string        // checkpoint.ckpt, best.omw, last.omw, log.csv
+	CheckpointEvery time.Duration // wall time between checkpoints
+	ValEvery        int           // steps between validations (0 = never)
+	Resume          bool          // continue from OutDir/checkpoint.ckpt
+	Log             io.Writer     // human log lines (nil = none)
+}
+
+// DefaultOptions are the settings of the shipped model's run.
+func DefaultOptions() Options {
+	return Options{
+		Model: model.DefaultConfig(),
+		Steps: 20000, Batch: 2, LR: 2e-4, Seed: 2026,
+		Sample:          SampleOptions{Patch: 96, MinScale: 1.5, MaxScale: 8, HSIProb: 0.3, BandSubset: 0.5},
+		Loss:            PaperLoss,
+		ClipNorm:        1,
+		CheckpointEvery: 5 * time.Minute,
+		ValEvery:        500,
+	}
+}
+
+// meta is the training metadata stored in checkpoints and weight files.
+type meta struct {
+	Trained     bool           `json:"trained"`
+	Step        int            `json:"step"`
+	Steps       int            `json:"steps"`
+	Batch       int            `json:"batch"`
+	Patch       int            `json:"patch"`
+	Scales      [2]float64     `json:"scales"`
+	HSIProb     float64        `json:"hsi_prob"`
+	BandSubset  float64        `json:"band_subset"`
+	NaturalOnly bool           `json:"natural_only"`
+	LR          float64        `json:"lr"`
+	Loss        LossWeights    `json:"loss"`
+	Seed        uint64         `json:"seed"`
+	WallSeconds float64        `json:"wall_seconds"`
+	Machine     string         `json:"machine"`
+	GEMM        string         `json:"gemm"`
+	Truncation  string         `json:"truncation"`
+	Params      int            `json:"params"`
+	Val         *ValResult     `json:"val,omitempty"`
+	History     []ValResult    `json:"history,omitempty"`
+	Extra       map[string]any `json:"extra,omitempty"`
+}
+
+// ValResult is one validation pass.
+type ValResult struct {
+	Step        int     `json:"step"`
+	PSNR        float64 `json:"psnr"`
+	BicubicPSNR float64 `json:"bicubic_psnr"`
+	Gain        float64 `json:"gain"`
+	SAM         float64 `json:"sam"`
+	BicubicSAM  float64 `json:"bicubic_sam"`
+}
+
+// trainerState is the opaque Extra of a checkpoint: everything beyond the
+// weights and Adam that a resumed run needs to continue exactly.
+type trainerState struct {
+	RNG      []byte      `json:"rng"`
+	Step     int         `json:"step"`
+	Wall     float64     `json:"wall"`
+	BestGain float64     `json:"best_gain"`
+	History  []ValResult `json:"history"`
+}
+
+// Trainer runs the training loop.
+type Trainer struct {
+	opt     Options
+	data    *Dataset
+	m       *model.Model
+	adam    *nn.Adam
+	sched   nn.StepSchedule
+	pcg     *rand.PCG
+	rng     *rand.Rand
+	step    int
+	wall    float64
+	best    float64
+	hist    []ValResult
+	arena   *nn.Arena
+	natOnly bool
+}
+
+// NewTrainer builds a fresh model or resumes from OutDir/checkpoint.ckpt.
+func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) {
+	if opt.Steps < 1 || opt.Batch < 1 {
+		return nil, fmt.Errorf("train: steps %d and batch %d must be positive", opt.Steps, opt.Batch)
+	}
+	if opt.OutDir == "" {
+		return nil, fmt.Errorf("train: no output directory")
+	}
+	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	t := &Trainer{opt: opt, data: data, sched: nn.PaperSchedule(opt.Steps), best: math.Inf(-1), arena: nn.NewArena(), natOnly: naturalOnly}
+	t.sched.Base = opt.LR
+	t.pcg = rand.NewPCG(opt.Seed, 0x7a1e)
+	t.rng = rand.New(t.pcg)
+	ck := filepath.Join(opt.OutDir, "checkpoint.ckpt")
+	if opt.Resume {
+		f, err := nn.ReadCheckpoint(ck)
+		if err != nil {
+			return nil, fmt.Errorf("train: resume: %w", err)
+		}
+		m, err := model.FromCheckpoint(f)
+		if err != nil {
+			return nil, err
+		}
+		t.m = m
+		t.adam = nn.NewAdam(m.Params())
+		if err := f.LoadAdam(t.adam); err != nil {
+			return nil, err
+		}
+		var st trainerState
+		if err := json.Unmarshal(f.Extra, &st); err != nil {
+			return nil, fmt.Errorf("train: resume %s: trainer state: %w", ck, err)
+		}
+		if err := t.pcg.UnmarshalBinary(st.RNG); err != nil {
+			return nil, fmt.Errorf("train: resume %s: rng: %w", ck, err)
+		}
+		t.step, t.wall, t.best, t.hist = st.Step, st.Wall, st.BestGain, st.History
+		t.logf("resumed %s at step %d", ck, t.step)
+		return t, nil
+	}
+	m, err := model.New(opt.Model, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	t.m = m
+	t.adam = nn.NewAdam(m.Params())
+	return t, nil
+}
+
+// Model returns the model being trained.
+func (t *Trainer) Model() *model.Model { return t.m }
+
+// Step returns the number of optimizer steps taken.
+func (t *Trainer) Step() int { return t.step }
+
+func (t *Trainer) logf(format string, a ...any) {
+	if t.opt.Log != nil {
+		fmt.Fprintf(t.opt.Log, format+"\n", a...)
+	}
+}
+
+// StepResult is what one optimizer step reports.
+type StepResult struct {
+	Loss     LossParts
+	GradNorm float64
+	LR       float64
+}
+
+// TrainStep draws a batch, computes the loss and its gradient through
+// COFR and the network, and applies one Adam update.
+func (t *Trainer) TrainStep() (StepResult, error) {
+	var res StepResult
+	t.adam.ZeroGrad()
+	for i := 0; i < t.opt.Batch; i++ {
+		smp, err := t.data.Draw(t.rng, t.opt.Sample)
+		if err != nil {
+			return res, err
+		}
+		parts, err := t.accumulate(smp, 1/float32(t.opt.Batch))
+		if err != nil {
+			return res, fmt.Errorf("train: step %d, sample %s: %w", t.step, smp.Name, err)
+		}
+		res.Loss.Total += parts.Total / float64(t.opt.Batch)
+		res.Loss.Charbonnier += parts.Charbonnier / float64(t.opt.Batch)
+		res.Loss.Consistency += parts.Consistency / float64(t.opt.Batch)
+		res.Loss.Angle += parts.Angle / float64(t.opt.Batch)
+		res.Loss.Curvature += parts.Curvature / float64(t.opt.Batch)
+	}
+	if t.opt.ClipNorm > 0 {
+		res.GradNorm = nn.ClipGradNorm(t.m.Params(), t.opt.ClipNorm)
+	}
+	res.LR = t.sched.LR(t.step)
+	t.adam.Step(res.LR)
+	t.step++
+	return res, nil
+}
+
+// accumulate adds scale * dLoss/dparams of one sample to the gradients.
+func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
+	g := nn.NewGraph(true).WithArena(t.arena)
+	defer g.Release()
+	z, err := t.m.Input(smp.LR)
+	if err != nil {
+		return LossParts{}, err
+	}
+	feat := t.m.Encode(g, z)
+	raw := t.m.HeadRaw(g, feat, smp.Scale)
+	prims, err := model.Primitives(raw.Data, smp.LR.H, smp.LR.W)
+	if err != nil {
+		return LossParts{}, err
+	}
+	r, err := cofr.NewRenderer(smp.LR, prims, smp.HR.H, smp.HR.W, t.m.COFROptions())
+	if err != nil {
+		return LossParts{}, err
+	}
+	y, err := r.Render()
+	if err != nil {
+		return LossParts{}, err
+	}
+	parts, dy, err := Loss(y, smp.HR, smp.LR, t.opt.Loss)
+	if err != nil {
+		return LossParts{}, err
+	}
+	if scale != 1 {
+		for i := range dy {
+			dy[i] *= scale
+		}
+	}
+	gr, err := r.Backward(dy)
+	if err != nil {
+		return LossParts{}, err
+	}
+	g.BackwardFrom(map[*nn.Tensor][]float32{raw: model.RawGrad(raw.Data, gr)})
+	return parts, nil
+}
+
+// Validate scores the model and bicubic on the fixed validation samples:
+// mean PSNR and SAM on outputs clipped to [0, 1].
+func Validate(m *model.Model, val []*Sample) (ValResult, error) {
+	var v ValResult
+	if len(val) == 0 {
+		return v, fmt.Errorf("train: no validation samples")
+	}
+	for _, s := range val {
+		y, err := m.Upscale(s.LR, s.HR.H, s.HR.W)
+		if err != nil {
+			return v, fmt.Errorf("train: validate %s: %w", s.Name, err)
+		}
+		b, err := resample.Upsample(s.LR, s.HR.H, s.HR.W)
+		if err != nil {
+			return v, err
+		}
+		ps, sam, err := psnrSAM(s.HR, y)
+		if err != nil {
+			return v, err
+		}
+		pb, samb, err := psnrSAM(s.HR, b)
+		if err != nil {
+			return v, err
+		}
+		v.PSNR += ps
+		v.BicubicPSNR += pb
+		v.SAM += sam
+		v.BicubicSAM += samb
+	}
+	n := float64(len(val))
+	v.PSNR /= n
+	v.BicubicPSNR /= n
+	v.SAM /= n
+	v.BicubicSAM /= n
+	v.Gain = v.PSNR - v.BicubicPSNR
+	return v, nil
+}
+
+func psnrSAM(ref, est *hsi.Cube) (float64, float64, error) {
+	e := est.Clone()
+	metrics.Clip01(e)
+	p, err := metrics.PSNR(ref, e)
+	if err != nil {
+		return 0, 0, err
+	}
+	s, _, err := metrics.SAM(ref, e)
+	if err != nil {
+		return 0, 0, err
+	}
+	return p, s, nil
+}
+
+func (t *Trainer) meta(val *ValResult) json.RawMessage {
+	host, _ := os.Hostname()
+	o := t.opt
+	md := meta{
+		Trained: t.step > 0, Step: t.step, Steps: o.Steps, Batch: o.Batch, Patch: o.Sample.Patch,
+		Scales: [2]float64{o.Sample.MinScale, o.Sample.MaxScale}, HSIProb: o.Sample.HSIProb,
+		BandSubset: o.Sample.BandSubset, NaturalOnly: t.natOnly, LR: o.LR, Loss: o.Loss, Seed: o.Seed,
+		WallSeconds: math.Round(t.wall), Machine: fmt.Sprintf("%s, %d cores, %s/%s", host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH),
+		GEMM: gemmBackend(), Truncation: fmt.Sprintf("%dx%d primitive neighbourhood", t.m.Cfg.Neighbourhood, t.m.Cfg.Neighbourhood),
+		Params: t.m.NumParams(), Val: val, History: t.hist,
+	}
+	b, _ := json.Marshal(md)
+	return b
+}
+
+// SaveCheckpoint writes OutDir/checkpoint.ckpt atomically.
+func (t *Trainer) SaveCheckpoint() error {
+	st, err := t.pcg.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	extra, _ := json.Marshal(trainerState{RNG: st, Step: t.step, Wall: t.wall, BestGain: t.best, History: t.hist})
+	cfg, _ := json.Marshal(t.m.Cfg)
+	ck := nn.Checkpoint{Config: cfg, Meta: t.meta(nil), Extra: extra, Params: t.m.Params(), Opt: t.adam}
+	return ck.Save(filepath.Join(t.opt.OutDir, "checkpoint.ckpt"))
+}
+
+// Run trains until Steps or until ctx is cancelled (e.g. SIGINT); it always
+// leaves a valid checkpoint behind.
+func (t *Trainer) Run(ctx context.Context) error {
+	logPath := filepath.Join(t.opt.OutDir, "log.csv")
+	newLog := t.step == 0
+	lf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	defer lf.Close()
+	if newLog {
+		fmt.Fprintln(lf, "step,wall_s,lr,loss,charbonnier,consistency,angle,curvature,grad_norm,val_psnr,val_bicubic_psnr,val_gain,val_sam,val_bicubic_sam")
+	}
+	bar := progress.New("train", int64(t.opt.Steps))
+	bar.Set(int64(t.step))
+	lastCk := time.Now()
+	start := time.Now()
+	wall0 := t.wall
+	var acc LossParts
+	var accN int
+	for t.step < t.opt.Steps {
+		if ctx.Err() != nil {
+			break
+		}
+		res, err := t.TrainStep()
+		if err != nil {
+			t.SaveCheckpoint()
+			return err
+		}
+		if math.IsNaN(res.Loss.Total) || math.IsInf(res.Loss.Total, 0) {
+			return fmt.Errorf("train: loss is %v at step %d; checkpoint left at the last good state", res.Loss.Total, t.step)
+		}
+		t.wall = wall0 + time.Since(start).Seconds()
+		acc.Total += res.Loss.Total
+		acc.Charbonnier += res.Loss.Charbonnier
+		acc.Consistency += res.Loss.Consistency
+		acc.Angle += res.Loss.Angle
+		acc.Curvature += res.Loss.Curvature
+		accN++
+		bar.SetExtra(fmt.Sprintf("loss %.5f", res.Loss.Total))
+		bar.Set(int64(t.step))
+		valDue := t.opt.ValEvery > 0 && (t.step%t.opt.ValEvery == 0 || t.step == t.opt.Steps)
+		if t.step%50 == 0 || valDue {
+			n := float64(accN)
+			line := fmt.Sprintf("%d,%.1f,%.3g,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f", t.step, t.wall, res.LR,
+				acc.Total/n, acc.Charbonnier/n, acc.Consistency/n, acc.Angle/n, acc.Curvature/n, res.GradNorm)
+			if valDue {
+				v, err := Validate(t.m, t.data.Val)
+				if err != nil {
+					return err
+				}
+				v.Step = t.step
+				t.hist = append(t.hist, v)
+				line += fmt.Sprintf(",%.4f,%.4f,%.4f,%.4f,%.4f", v.PSNR, v.BicubicPSNR, v.Gain, v.SAM, v.BicubicSAM)
+				t.logf("step %d: val PSNR %.3f dB (bicubic %.3f, gain %+.3f), SAM %.3f (bicubic %.3f)",
+					t.step, v.PSNR, v.BicubicPSNR, v.Gain, v.SAM, v.BicubicSAM)
+				if v.Gain > t.best {
+					t.best = v.Gain
+					if err := t.m.Save(filepath.Join(t.opt.OutDir, "best.omw"), t.meta(&v)); err != nil {
+						return err
+					}
+				}
+			} else {
+				line += ",,,,,"
+			}
+			fmt.Fprintln(lf, line)
+			acc, accN = LossParts{}, 0
+		}
+		if time.Since(lastCk) >= t.opt.CheckpointEvery {
+			if err := t.SaveCheckpoint(); err != nil {
+				return err
+			}
+			lastCk = time.Now()
+		}
+	}
+	bar.Done()
+	if err := t.SaveCheckpoint(); err != nil {
+		return err
+	}
+	var last *ValResult
+	if len(t.hist) > 0 {
+		last = &t.hist[len(t.hist)-1]
+	}
+	if err := t.m.Save(filepath.Join(t.opt.OutDir, "last.omw"), t.meta(last)); err != nil {
+		return err
+	}
+	t.logf("stopped at step %d of %d after %s; checkpoint %s", t.step, t.opt.Steps,
+		progress.FormatDuration(time.Duration(t.wall*float64(time.Second))), filepath.Join(t.opt.OutDir, "checkpoint.ckpt"))
+	return nil
+}
+
+func gemmBackend() string { return gemm.Backend() }
