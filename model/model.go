@@ -290,33 +290,18 @@ func (m *Model) PrimitivesFor(feat *nn.Tensor, s float64) (*cofr.Primitives, err
 	return Primitives(raw.Data, feat.H, feat.W)
 }
 
-// Upscale super-resolves lr to outH x outW (inference, whole image).
+// Upscale super-resolves lr to outH x outW in memory (any image size; the
+// encoder runs band by band, see EncodeImage).
 func (m *Model) Upscale(lr *hsi.Cube, outH, outW int) (*hsi.Cube, error) {
 	if outH < 1 || outW < 1 {
 		return nil, fmt.Errorf("model: output size %dx%d", outH, outW)
 	}
-	if err := lr.CheckFinite(); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	p, err := m.Predict(lr, EffectiveFactor(lr.H, lr.W, outH, outW))
+	e, err := m.EncodeImage(lr)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cofr.Render(lr, p, outH, outW, m.COFROptions())
-	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	out.Meta = lr.Meta.Clone()
-	if out.Meta.Geo != nil {
-		if err := out.Meta.Geo.Scale(float64(outH)/float64(lr.H), float64(outW)/float64(lr.W)); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return e.Render(outH, outW)
 }
-
-// weightsMeta is the training metadata stored beside the weights.
-type weightsMeta = json.RawMessage
 
 // Save writes the model's weights (no optimizer state) with its
 // configuration and the given metadata (may be nil) to path (*.omw).

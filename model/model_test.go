@@ -9,6 +9,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/nn"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -269,5 +270,35 @@ func TestWriteZeroDefault(t *testing.T) {
 	}
 	if err := m.Save("weights/default.omw", []byte(`{"trained":false,"note":"zero-initialised operator layer: renders bicubic exactly"}`)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The band-by-band inference equals the whole-image graph (ESSA included)
+// even when the bands are a few rows high.
+func TestBandedInferenceMatchesWholeImage(t *testing.T) {
+	m, _ := New(smallConfig(), 4)
+	randomise(m, 12, 0.1)
+	lr := randCube(13, 23, 17, 6)
+	z, _ := m.Input(lr)
+	g := nn.NewGraph(false)
+	whole := m.HeadRaw(g, m.Encode(g, z), 3.3)
+	old := chunkFloats
+	defer func() { chunkFloats = old }()
+	for _, cf := range []int{17 * 8 * 3, 17 * 8 * 16, 1 << 20} {
+		chunkFloats = cf
+		e, err := m.EncodeImage(lr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := m.headBands(e.feat, 3.3)
+		var worst float64
+		for i, v := range raw.Data {
+			d := math.Abs(float64(v-whole.Data[i])) / max(1, math.Abs(float64(whole.Data[i])))
+			worst = max(worst, d)
+		}
+		t.Logf("chunk %d floats (%d rows): largest relative difference %.2g", cf, chunkRows(17, 16), worst)
+		if worst > 1e-4 {
+			t.Fatalf("chunk %d floats: banded head output differs from whole image by %g", cf, worst)
+		}
 	}
 }

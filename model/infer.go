@@ -1,0 +1,229 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/omnihsr/omnihsr/cofr"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/nn"
+)
+
+// Inference on images of any size.
+//
+// The encoder's convolutions see a few neighbouring rows, and ESSA couples
+// all tokens of the image only through per-channel sums over tokens (see
+// nn.ESSAStream). Inference therefore runs layer by layer over bands of
+// low-res rows: a 3x3 convolution reads its band plus a one-row halo, the
+// feed-forward pair a two-row halo, and every ESSA layer makes two passes
+// (accumulate the sums, then apply them). The result is the whole-image
+// result, not an approximation: tiles never see a different normalisation,
+// and the only differences are float32 rounding (the tests bound them at
+// 1e-4 relative). Peak memory is the input cube, the band-resampled input
+// (M floats per low-res pixel), three C-channel feature maps, the raw head
+// output (31 floats per pixel) and the primitives (about 32 floats per
+// pixel), plus COFR's r_n (B floats per pixel) and one band of output rows
+// (about 64 MiB); see DESIGN notes in docs/ARCHITECTURE.md.
+
+// chunkFloats bounds the activations of one band of rows (the FFN's hidden
+// layer dominates: R*C floats per pixel).
+var chunkFloats = 4 << 20
+
+// chunkRows is the number of low-res rows per band for an image of width w
+// and c channels per pixel.
+func chunkRows(w, c int) int { return max(1, chunkFloats/max(1, w*c)) }
+
+// rowsOf returns the rows [a, b) of an N=1 tensor as a tensor sharing its data.
+func rowsOf(t *nn.Tensor, a, b int) *nn.Tensor {
+	n := t.W * t.C
+	return nn.FromData(1, b-a, t.W, t.C, t.Data[a*n:b*n])
+}
+
+// forBands calls f for bands [r0, r1) of h rows with the given halo, passing
+// the haloed band [lo, hi).
+func forBands(h, rows, halo int, f func(r0, r1, lo, hi int) error) error {
+	for r0 := 0; r0 < h; r0 += rows {
+		r1 := min(h, r0+rows)
+		if err := f(r0, r1, max(0, r0-halo), min(h, r1+halo)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bandOp computes out rows [r0, r1) from a haloed input band through op,
+// which must be a function of rows with the given halo.
+func bandOp(x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) *nn.Tensor {
+	out := nn.New(1, x.H, x.W, cout)
+	rows := chunkRows(x.W, max(x.C, cout, 128))
+	forBands(x.H, rows, halo, func(r0, r1, lo, hi int) error {
+		y := op(nn.NewGraph(false), rowsOf(x, lo, hi))
+		copy(out.Data[r0*x.W*cout:r1*x.W*cout], y.Data[(r0-lo)*x.W*cout:(r1-lo)*x.W*cout])
+		return nil
+	})
+	return out
+}
+
+// encodeBands runs the encoder band by band (exactly the whole-image result).
+func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
+	e := m.Enc
+	c := e.Config.C
+	s := bandOp(z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
+	x := s.Clone()
+	rows := chunkRows(x.W, c*max(3, e.Config.FFNRatio))
+	for _, b := range e.Blocks {
+		// ESSA, pass 1: global sums.
+		qkvOf := func(r0, r1 int) *nn.Tensor {
+			g := nn.NewGraph(false)
+			return b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1)))
+		}
+		st := nn.NewESSAStream(c)
+		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error { return st.Add(qkvOf(r0, r1)) })
+		if err != nil {
+			return nil, err
+		}
+		st.Finish()
+		// Pass 2: x += Out(v + q2 A), band by band (per-pixel, so in place).
+		err = forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
+			a, err := st.Apply(qkvOf(r0, r1))
+			if err != nil {
+				return err
+			}
+			o := b.Attn.Out.Forward(nn.NewGraph(false), a)
+			dst := x.Data[r0*x.W*c : r1*x.W*c]
+			for i, v := range o.Data {
+				dst[i] += v
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Feed-forward: two 3x3 convolutions, a two-row halo.
+		f := bandOp(x, c, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
+			return b.FFN2.Forward(g, g.GELU(b.FFN1.Forward(g, b.LN2.Forward(g, in))))
+		})
+		for i, v := range f.Data {
+			x.Data[i] += v
+		}
+	}
+	out := bandOp(x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.Forward(g, in) })
+	for i, v := range s.Data {
+		out.Data[i] += v
+	}
+	return out, nil
+}
+
+// headBands applies FiLM(s) and the head band by band and returns the raw
+// head output (1 x h x w x RawChans).
+func (m *Model) headBands(feat *nn.Tensor, s float64) *nn.Tensor {
+	return bandOp(feat, RawChans, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
+}
+
+// Encoded is a low-res image after C_B and the encoder: the part of the
+// model that does not depend on the factor. Render it at as many factors
+// as needed (the paper's cached multi-scale inference).
+type Encoded struct {
+	m    *Model
+	lr   *hsi.Cube
+	feat *nn.Tensor
+}
+
+// EncodeImage runs C_B and the encoder on lr (any size, band by band).
+func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
+	if err := lr.Validate(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if err := lr.CheckFinite(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	z, err := m.Input(lr)
+	if err != nil {
+		return nil, err
+	}
+	feat, err := m.encodeBands(z)
+	if err != nil {
+		return nil, err
+	}
+	return &Encoded{m: m, lr: lr, feat: feat}, nil
+}
+
+// Primitives returns the primitives for an output of outH x outW.
+func (e *Encoded) Primitives(outH, outW int) (*cofr.Primitives, error) {
+	if outH < 1 || outW < 1 {
+		return nil, fmt.Errorf("model: output size %dx%d", outH, outW)
+	}
+	s := EffectiveFactor(e.lr.H, e.lr.W, outH, outW)
+	if !(s > 0) || math.IsInf(s, 0) {
+		return nil, fmt.Errorf("model: factor %v", s)
+	}
+	return Primitives(e.m.headBands(e.feat, s).Data, e.lr.H, e.lr.W)
+}
+
+// RowSink receives output rows in order (pixel-interleaved, whole rows).
+type RowSink interface {
+	WriteRows(data []float32) error
+}
+
+// bandBytes bounds one band of output rows.
+const bandBytes = 64 << 20
+
+// RenderTo renders the outH x outW output band by band into sink, so an
+// output far larger than memory can stream to disk. progress, if not nil,
+// is called with the rows done.
+func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
+	p, err := e.Primitives(outH, outW)
+	if err != nil {
+		return err
+	}
+	r, err := cofr.NewRenderer(e.lr, p, outH, outW, e.m.COFROptions())
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	rowFloats := outW * e.lr.B
+	rows := max(1, bandBytes/4/rowFloats)
+	buf := make([]float32, min(rows, outH)*rowFloats)
+	for u0 := 0; u0 < outH; u0 += rows {
+		u1 := min(outH, u0+rows)
+		d := buf[:(u1-u0)*rowFloats]
+		if err := r.RenderRows(u0, u1, d); err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+		if err := sink.WriteRows(d); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(u1, outH)
+		}
+	}
+	return nil
+}
+
+// cubeSink collects rows into a cube.
+type cubeSink struct {
+	c *hsi.Cube
+	n int
+}
+
+func (s *cubeSink) WriteRows(d []float32) error {
+	s.n += copy(s.c.Data[s.n:], d)
+	return nil
+}
+
+// Render renders the whole output in memory.
+func (e *Encoded) Render(outH, outW int) (*hsi.Cube, error) {
+	out, err := hsi.New(outH, outW, e.lr.B)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if err := e.RenderTo(outH, outW, &cubeSink{c: out}, nil); err != nil {
+		return nil, err
+	}
+	out.Meta = e.lr.Meta.Clone()
+	if out.Meta.Geo != nil {
+		if err := out.Meta.Geo.Scale(float64(outH)/float64(e.lr.H), float64(outW)/float64(e.lr.W)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
