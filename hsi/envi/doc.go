@@ -40,4 +40,12 @@
 // Braces in the description and band names, and commas in band names,
 // cannot be represented in a header and are replaced by parentheses and
 // semicolons.
+//
+// # Streaming
+//
+// Create returns a StreamWriter for an image too large to hold in memory:
+// rows arrive in order (WriteRows) and go straight to their place in the
+// temporary data file, in any interleave and data type Write supports; the
+// header is written by Commit, which publishes both files as Write does.
+// The files are byte for byte those of Write.
 package envi

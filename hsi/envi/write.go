@@ -26,20 +26,9 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("envi: write %s: %w", path, err)
 	}
-	t, err := raw.ParseType(opt.DataType)
+	t, il, err := writeParams(opt)
 	if err != nil {
 		return fmt.Errorf("envi: write %s: %w", path, err)
-	}
-	if _, ok := enviCode(t); !ok {
-		return fmt.Errorf("envi: write %s: data type %s cannot be stored in ENVI (use uint8, int16, uint16, int32, uint32, int64, uint64, float32 or float64)", path, t)
-	}
-	il := strings.ToLower(opt.Interleave)
-	switch il {
-	case "":
-		il = "bsq"
-	case "bsq", "bil", "bip":
-	default:
-		return fmt.Errorf("envi: write %s: interleave %q (want bsq, bil or bip)", path, opt.Interleave)
 	}
 	hdrPath, dataPath := WritePaths(path)
 	hdr, err := formatHeader(c, t, il)
@@ -54,6 +43,34 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if err := writeData(df.File, c, t, il); err != nil {
 		return fmt.Errorf("envi: write %s: %w", dataPath, err)
 	}
+	return publish(df, hdrPath, hdr)
+}
+
+// writeParams checks the data type and interleave of a write and returns
+// them, the interleave in lower case with bsq for "".
+func writeParams(opt hsi.WriteOptions) (raw.Type, string, error) {
+	t, err := raw.ParseType(opt.DataType)
+	if err != nil {
+		return 0, "", err
+	}
+	if _, ok := enviCode(t); !ok {
+		return 0, "", fmt.Errorf("data type %s cannot be stored in ENVI (use uint8, int16, uint16, int32, uint32, int64, uint64, float32 or float64)", t)
+	}
+	il := strings.ToLower(opt.Interleave)
+	switch il {
+	case "":
+		il = "bsq"
+	case "bsq", "bil", "bip":
+	default:
+		return 0, "", fmt.Errorf("interleave %q (want bsq, bil or bip)", opt.Interleave)
+	}
+	return t, il, nil
+}
+
+// publish writes hdr to hdrPath beside the complete data file df and
+// renames both into place, data first and header last. On error neither is
+// left behind (the caller still aborts df, which is then a no-op).
+func publish(df *atomicfile.File, hdrPath string, hdr []byte) error {
 	hf, err := atomicfile.Create(hdrPath)
 	if err != nil {
 		return fmt.Errorf("envi: %w", err)
@@ -66,7 +83,7 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 		return fmt.Errorf("envi: %w", err)
 	}
 	if err := hf.Commit(); err != nil {
-		os.Remove(dataPath)
+		os.Remove(df.Path)
 		return fmt.Errorf("envi: %w", err)
 	}
 	return nil
@@ -74,14 +91,20 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 
 // badValue describes a value that Encode rejected.
 func badValue(c *hsi.Cube, i int, t raw.Type) error {
-	p := i / c.B
-	v := c.Data[i]
-	if v != v || v-v != 0 {
-		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written", v, p/c.W, p%c.W, i%c.B)
+	return badAt(c.Data, c.W, c.B, 0, i, t)
+}
+
+// badAt describes the value data[i] that Encode rejected, where data holds
+// whole rows of w pixels of b bands starting at row y0.
+func badAt(data []float32, w, b, y0, i int, t raw.Type) error {
+	p := i / b
+	v := data[i]
+	if v-v != 0 {
+		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written", v, y0+p/w, p%w, i%b)
 	}
 	lo, hi := t.Range()
 	return fmt.Errorf("value %v at row %d, column %d, band %d (0-based) does not fit %s (%g..%g); choose another data type",
-		v, p/c.W, p%c.W, i%c.B, t, lo, hi)
+		v, y0+p/w, p%w, i%b, t, lo, hi)
 }
 
 // writeData writes the samples of c in the given interleave at offset 0.

@@ -15,6 +15,13 @@
 // column and band, returned together with the cube so that a caller that
 // only inspects the file (omnihsr info) can still use it.
 //
+// Create writes an image a band of rows at a time through a RowWriter, for
+// outputs too large to hold in memory. ENVI and NPY stream to disk (the
+// memory held is bounded by one call's rows; the file is byte for byte what
+// Write stores); MAT, TIFF and PNG are assembled in memory and written at
+// Commit, after Create has checked that the cube fits the memory limit
+// (raw.CheckMemory). Format.Create is non-nil for the streaming formats.
+//
 // WriteOptions.Interleave applies to ENVI only and WriteOptions.Compression
 // to MAT and TIFF only; giving either for another format is an error rather
 // than silently ignored.

@@ -28,6 +28,10 @@ type Format struct {
 	Exts  []string // lower-case extensions, with the dot
 	Read  ReadFunc
 	Write WriteFunc // nil when the format cannot be written
+	// Create streams rows to disk (see the package's Create); nil when the
+	// format is written from a whole cube, which Create then assembles in
+	// memory.
+	Create CreateFunc
 	// Interleave and Compression report whether the writer uses
 	// WriteOptions.Interleave and WriteOptions.Compression.
 	Interleave, Compression bool
@@ -40,9 +44,9 @@ type Format struct {
 
 // table is the dispatch table: one line per format.
 var table = []Format{
-	{Name: "ENVI", Exts: []string{".hdr", ".img", ".dat", ".raw", ".bsq", ".bil", ".bip", ".bin"}, Read: envi.Read, Write: envi.Write, Interleave: true, checksFinite: true,
+	{Name: "ENVI", Exts: []string{".hdr", ".img", ".dat", ".raw", ".bsq", ".bil", ".bip", ".bin"}, Read: envi.Read, Write: envi.Write, Create: createENVI, Interleave: true, checksFinite: true,
 		Note: "keeps wavelengths, fwhm, bad bands, band names, data ignore value, map info"},
-	{Name: "NPY", Exts: []string{".npy"}, Read: npy.Read, Write: npy.Write, checksFinite: true,
+	{Name: "NPY", Exts: []string{".npy"}, Read: npy.Read, Write: npy.Write, Create: createNPY, checksFinite: true,
 		Note: "(H,W,B) or (H,W) array; no metadata"},
 	{Name: "MAT", Exts: []string{".mat"}, Read: matfile.Read, Write: matfile.Write, Compression: true,
 		Note: "reads v5 and v7.3 (-var, -layout), writes v5"},
@@ -157,15 +161,24 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 
 // Write writes c to path in the format its extension names, atomically.
 func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
-	f, err := ForWrite(path)
+	f, err := forWrite(path, opt)
 	if err != nil {
 		return err
 	}
+	return f.Write(path, c, opt)
+}
+
+// forWrite is ForWrite that also refuses options the format does not use.
+func forWrite(path string, opt hsi.WriteOptions) (*Format, error) {
+	f, err := ForWrite(path)
+	if err != nil {
+		return nil, err
+	}
 	if opt.Interleave != "" && !f.Interleave {
-		return fmt.Errorf("%s: an interleave (%q) applies to ENVI output only", path, opt.Interleave)
+		return nil, fmt.Errorf("%s: an interleave (%q) applies to ENVI output only", path, opt.Interleave)
 	}
 	if opt.Compression != "" && !strings.EqualFold(opt.Compression, "none") && !f.Compression {
-		return fmt.Errorf("%s: compression (%q) applies to MAT and TIFF output only", path, opt.Compression)
+		return nil, fmt.Errorf("%s: compression (%q) applies to MAT and TIFF output only", path, opt.Compression)
 	}
-	return f.Write(path, c, opt)
+	return f, nil
 }

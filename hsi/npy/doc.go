@@ -17,6 +17,9 @@
 // value that does not fit is an error. A one-band cube is written with
 // shape (H, W, 1). The file is written to a temporary file and renamed.
 // NPY holds no metadata: wavelengths and georeferencing are not stored.
+// Create returns a StreamWriter that writes the same file from rows given
+// in order (the header first, the shape being known up front), for arrays
+// too large to hold in memory.
 //
 // github.com/sbinet/npyio was evaluated first (v0.6.0): it rejects version
 // 3.0 headers, ignores fortran_order for arrays of more than two

@@ -464,13 +464,9 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("npy: write %s: %w", path, err)
 	}
-	t, err := raw.ParseType(opt.DataType)
+	t, descr, err := writeType(opt)
 	if err != nil {
 		return fmt.Errorf("npy: write %s: %w", path, err)
-	}
-	descr, ok := typeDescr[t]
-	if !ok {
-		return fmt.Errorf("npy: write %s: data type %s cannot be written", path, t)
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
@@ -497,13 +493,32 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	return f.Commit()
 }
 
+// writeType returns the sample type and dtype descriptor that opt asks for.
+func writeType(opt hsi.WriteOptions) (raw.Type, string, error) {
+	t, err := raw.ParseType(opt.DataType)
+	if err != nil {
+		return 0, "", err
+	}
+	descr, ok := typeDescr[t]
+	if !ok {
+		return 0, "", fmt.Errorf("data type %s cannot be written", t)
+	}
+	return t, descr, nil
+}
+
 func badValue(c *hsi.Cube, i int, t raw.Type) error {
-	p := i / c.B
-	v := c.Data[i]
+	return badAt(c.Data, c.W, c.B, 0, i, t)
+}
+
+// badAt describes the value data[i] that Encode rejected, where data holds
+// whole rows of w pixels of b bands starting at row y0.
+func badAt(data []float32, w, b, y0, i int, t raw.Type) error {
+	p := i / b
+	v := data[i]
 	if v-v != 0 {
-		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written", v, p/c.W, p%c.W, i%c.B)
+		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written", v, y0+p/w, p%w, i%b)
 	}
 	lo, hi := t.Range()
 	return fmt.Errorf("value %v at row %d, column %d, band %d (0-based) does not fit %s (%g..%g); choose another data type",
-		v, p/c.W, p%c.W, i%c.B, t, lo, hi)
+		v, y0+p/w, p%w, i%b, t, lo, hi)
 }

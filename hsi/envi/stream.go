@@ -1,0 +1,252 @@
+package envi
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/atomicfile"
+)
+
+// StreamWriter writes an ENVI image whose rows arrive in order, for images
+// too large to hold in memory. Create it with Create, hand it the rows
+// with WriteRows and finish with Commit; Abort discards everything.
+//
+// The samples go straight to their place in a temporary data file
+// (WriteAt): in bsq each call's rows land in every band's plane, in bil
+// one band line after another, in bip contiguously. The header is written
+// by Commit, which publishes data file and header like Write (data first,
+// header last). The memory held is a few buffers bounded by the rows of one
+// call and by raw.ChunkBytes, never the image.
+//
+// An error from WriteRows or Commit is final: the writer has removed its
+// temporary files and returns the same error from then on. A StreamWriter
+// is not safe for concurrent use.
+type StreamWriter struct {
+	path, hdrPath string
+	h, w, b       int
+	t             raw.Type
+	il            string
+	hdr           []byte
+	df            *atomicfile.File
+	next          int       // rows written so far
+	buf           []byte    // encoded samples
+	tmp           []float32 // band rows gathered from the pixels' spectra
+	err           error     // sticky error
+	committed     bool
+}
+
+// errAborted is the sticky error of an aborted writer.
+var errAborted = errors.New("the writer was aborted")
+
+// Create starts an ENVI image of h rows, w columns and b bands at path
+// (header and data file named as by WritePaths), with the metadata meta
+// and the data type and interleave of opt, as Write would store them. It
+// creates the temporary data file; nothing appears at path before Commit.
+func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*StreamWriter, error) {
+	if _, err := hsi.Elems(h, w, b); err != nil {
+		return nil, fmt.Errorf("envi: create %s: %w", path, err)
+	}
+	if err := checkBandLists(&meta, b); err != nil {
+		return nil, fmt.Errorf("envi: create %s: %w", path, err)
+	}
+	t, il, err := writeParams(opt)
+	if err != nil {
+		return nil, fmt.Errorf("envi: create %s: %w", path, err)
+	}
+	hdr, err := formatHeader(&hsi.Cube{H: h, W: w, B: b, Meta: meta}, t, il)
+	if err != nil {
+		return nil, fmt.Errorf("envi: create %s: %w", path, err)
+	}
+	hdrPath, dataPath := WritePaths(path)
+	df, err := atomicfile.Create(dataPath)
+	if err != nil {
+		return nil, fmt.Errorf("envi: %w", err)
+	}
+	return &StreamWriter{path: dataPath, hdrPath: hdrPath, h: h, w: w, b: b, t: t, il: il, hdr: hdr, df: df}, nil
+}
+
+// checkBandLists checks that every per-band list of m has b entries or none.
+func checkBandLists(m *hsi.Meta, b int) error {
+	for _, l := range []struct {
+		name string
+		n    int
+	}{{"wavelength", len(m.Wavelengths)}, {"fwhm", len(m.FWHM)}, {"bad band list", len(m.BadBands)}, {"band names", len(m.BandNames)}} {
+		if l.n != 0 && l.n != b {
+			return fmt.Errorf("the %s has %d entries for %d bands", l.name, l.n, b)
+		}
+	}
+	return nil
+}
+
+// Rows returns the number of rows written so far.
+func (s *StreamWriter) Rows() int { return s.next }
+
+// fail aborts the writer and makes err its sticky error.
+func (s *StreamWriter) fail(err error) error {
+	s.df.Abort()
+	s.err = err
+	s.buf, s.tmp = nil, nil
+	return err
+}
+
+// WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
+// cube's pixel-interleaved order (row-major, each pixel's spectrum
+// contiguous). Values are converted as by Write; a NaN or infinite value,
+// or one that does not fit the data type, is an error naming its row,
+// column and band.
+func (s *StreamWriter) WriteRows(data []float32) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.committed {
+		return fmt.Errorf("envi: write %s: rows written after Commit", s.path)
+	}
+	row := s.w * s.b
+	if len(data)%row != 0 {
+		return s.fail(fmt.Errorf("envi: write %s: %d values are not whole rows of %d pixels x %d bands", s.path, len(data), s.w, s.b))
+	}
+	n := len(data) / row
+	if n > s.h-s.next {
+		return s.fail(fmt.Errorf("envi: write %s: %d more rows after %d of %d", s.path, n, s.next, s.h))
+	}
+	if n == 0 {
+		return nil
+	}
+	var err error
+	switch s.il {
+	case "bip":
+		err = s.writeBIP(data, n)
+	case "bil":
+		err = s.writeBIL(data, n)
+	default:
+		err = s.writeBSQ(data, n)
+	}
+	if err != nil {
+		return s.fail(fmt.Errorf("envi: write %s: %w", s.path, err))
+	}
+	s.next += n
+	return nil
+}
+
+// buffers returns the byte buffer with at least nb bytes and the float
+// buffer with at least nf values, reusing those of earlier calls.
+func (s *StreamWriter) buffers(nb, nf int) ([]byte, []float32) {
+	if cap(s.buf) < nb {
+		s.buf = make([]byte, nb)
+	}
+	if cap(s.tmp) < nf {
+		s.tmp = make([]float32, nf)
+	}
+	return s.buf[:nb], s.tmp[:nf]
+}
+
+// writeBIP writes n rows contiguously from the offset of row s.next.
+func (s *StreamWriter) writeBIP(data []float32, n int) error {
+	es := s.t.Size()
+	chunk := max(raw.ChunkBytes/es, 1)
+	total := len(data)
+	buf, _ := s.buffers(min(chunk, total)*es, 0)
+	base := int64(s.next) * int64(s.w) * int64(s.b) * int64(es)
+	for i := 0; i < total; i += chunk {
+		k := min(chunk, total-i)
+		if bad := raw.Encode(buf, data[i:], 1, k, s.t, false); bad >= 0 {
+			return badAt(data, s.w, s.b, s.next, i+bad, s.t)
+		}
+		if _, err := s.df.WriteAt(buf[:k*es], base+int64(i)*int64(es)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBIL writes n rows, each as b band lines of w samples, through a
+// buffer of as many whole rows as fit raw.ChunkBytes (at least one).
+func (s *StreamWriter) writeBIL(data []float32, n int) error {
+	es := s.t.Size()
+	W, B := s.w, s.b
+	lineBytes := W * B * es
+	k := min(max(raw.ChunkBytes/lineBytes, 1), n)
+	buf, rows := s.buffers(k*lineBytes, min(B, raw.GroupBands)*W)
+	for r0 := 0; r0 < n; r0 += k {
+		m := min(k, n-r0)
+		for l := 0; l < m; l++ {
+			r := r0 + l
+			for g := 0; g < B; g += raw.GroupBands {
+				kb := min(raw.GroupBands, B-g)
+				raw.FromPixels(rows, data[r*W*B:], B, g, W, kb)
+				for j := 0; j < kb; j++ {
+					if bad := raw.Encode(buf[(l*B+g+j)*W*es:], rows[j*W:], 1, W, s.t, false); bad >= 0 {
+						return badAt(data, W, B, s.next, (r*W+bad)*B+g+j, s.t)
+					}
+				}
+			}
+		}
+		if _, err := s.df.WriteAt(buf[:m*lineBytes], int64(s.next+r0)*int64(lineBytes)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBSQ writes the n*w pixels of n rows into each band's plane, in
+// blocks of pixels: for each block and group of 16 bands, one
+// transposition and one write per band.
+func (s *StreamWriter) writeBSQ(data []float32, n int) error {
+	es := s.t.Size()
+	W, B := s.w, s.b
+	HW := int64(s.h) * int64(W)
+	P := n * W
+	np := min(bsqPixels(P), P)
+	buf, rows := s.buffers(np*es, min(B, raw.GroupBands)*np)
+	p00 := int64(s.next) * int64(W) // first pixel of the call in the image
+	for p0 := 0; p0 < P; p0 += np {
+		m := min(np, P-p0)
+		for g := 0; g < B; g += raw.GroupBands {
+			kb := min(raw.GroupBands, B-g)
+			raw.FromPixels(rows, data[p0*B:], B, g, m, kb)
+			for j := 0; j < kb; j++ {
+				if bad := raw.Encode(buf, rows[j*m:], 1, m, s.t, false); bad >= 0 {
+					return badAt(data, W, B, s.next, (p0+bad)*B+g+j, s.t)
+				}
+				off := (int64(g+j)*HW + p00 + int64(p0)) * int64(es)
+				if _, err := s.df.WriteAt(buf[:m*es], off); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Commit checks that all rows were written, writes the header and
+// publishes both files: the data file is synced and renamed into place,
+// then the header. With rows missing it fails and removes everything.
+// Commit after a successful Commit does nothing.
+func (s *StreamWriter) Commit() error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.committed {
+		return nil
+	}
+	if s.next != s.h {
+		return s.fail(fmt.Errorf("envi: write %s: only %d of %d rows were written", s.path, s.next, s.h))
+	}
+	if err := publish(s.df, s.hdrPath, s.hdr); err != nil {
+		return s.fail(err)
+	}
+	s.committed = true
+	s.buf, s.tmp = nil, nil
+	return nil
+}
+
+// Abort removes the temporary files. It is idempotent and does nothing
+// after a successful Commit, so `defer w.Abort()` is always safe.
+func (s *StreamWriter) Abort() {
+	if s.committed || s.err != nil {
+		return
+	}
+	s.fail(fmt.Errorf("envi: write %s: %w", s.path, errAborted))
+}

@@ -1,0 +1,236 @@
+package formats
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/npy"
+)
+
+// RowWriter receives an image a band of rows at a time, for outputs too
+// large to hold in memory.
+type RowWriter interface {
+	// WriteRows appends whole rows, in order: data holds k*W*B values
+	// (k >= 0) in the cube's pixel-interleaved order, row-major with each
+	// pixel's spectrum contiguous (H x W x B). The writer does not keep
+	// data after the call returns.
+	WriteRows(data []float32) error
+	// Commit finishes the file (header or trailer), syncs it and renames
+	// it into place. It fails, leaving nothing, unless all H rows were
+	// written.
+	Commit() error
+	// Abort removes everything written so far. It is idempotent and does
+	// nothing after a successful Commit, so `defer w.Abort()` is safe.
+	Abort()
+}
+
+// CreateFunc starts a streamed file of h x w x b values.
+type CreateFunc func(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error)
+
+// The adapters return a nil interface, not a typed nil, on error.
+func createENVI(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error) {
+	s, err := envi.Create(path, h, w, b, meta, opt)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func createNPY(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error) {
+	s, err := npy.Create(path, h, w, b, meta, opt)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ErrNoSpace marks a streamed output larger than the free space of its
+// file system.
+var ErrNoSpace = errors.New("not enough free disk space")
+
+// diskFree returns the bytes available to this user on the file system of
+// dir, or false when unknown; a variable so that tests can replace it.
+var diskFree = freeBytes
+
+// Create starts the file at path, in the format its extension names, for
+// an image of h rows, w columns and b bands with metadata meta, written
+// with the options opt as Write would write it. Rows are then given in
+// order with WriteRows, and Commit publishes the file.
+//
+// ENVI and NPY stream to disk: each call's rows are converted and written
+// at once to a temporary file beside path, so that the memory held is
+// bounded by one call's rows (and by raw.ChunkBytes), never by the image,
+// and the result is byte for byte what Write stores for the whole cube.
+// Create first checks that the file system has room for the whole file
+// (ErrNoSpace otherwise).
+//
+// The other formats (MAT, TIFF, PNG) are written from a whole cube: Create
+// checks that the h x w x b float32 cube fits in the memory available
+// (raw.CheckMemory; an error wrapping raw.ErrTooLarge that suggests ENVI or
+// NPY otherwise), test-writes a one-pixel image with meta and opt so that a
+// refused option fails now rather than at Commit, and collects the rows in
+// memory; Commit writes them with Write.
+//
+// For every format a NaN or infinite value is an error from WriteRows
+// naming its row, column and band, as is a value that does not fit the
+// data type for ENVI and NPY (MAT and TIFF report those at Commit). Any
+// error from WriteRows or Commit is final: the writer has removed
+// everything it wrote.
+func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error) {
+	f, err := forWrite(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	n, err := hsi.Elems(h, w, b)
+	if err != nil {
+		return nil, fmt.Errorf("formats: create %s: %w", path, err)
+	}
+	if f.Create != nil {
+		if t, err := raw.ParseType(opt.DataType); err == nil {
+			if err := checkDisk(path, uint64(n)*uint64(t.Size())); err != nil {
+				return nil, err
+			}
+		} // else the format's Create reports the bad type
+		return f.Create(path, h, w, b, meta, opt)
+	}
+	m, err := newMemWriter(f, path, h, w, b, meta, opt)
+	if err != nil {
+		return nil, err // not a typed nil
+	}
+	return m, nil
+}
+
+// checkDisk refuses a file of need bytes that its file system cannot hold.
+func checkDisk(path string, need uint64) error {
+	dir := filepath.Dir(path)
+	free, ok := diskFree(dir)
+	if ok && need > free {
+		return fmt.Errorf("formats: create %s: the output needs %s on disk, but %s has only %s free: %w",
+			path, raw.FormatBytes(need), dir, raw.FormatBytes(free), ErrNoSpace)
+	}
+	return nil
+}
+
+// memWriter is the RowWriter of a format written from a whole cube.
+type memWriter struct {
+	f         *Format
+	path      string
+	opt       hsi.WriteOptions
+	c         *hsi.Cube
+	next      int
+	err       error
+	committed bool
+}
+
+var errAborted = errors.New("the writer was aborted")
+
+func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*memWriter, error) {
+	n, _ := hsi.Elems(h, w, b) // checked by Create
+	what := fmt.Sprintf("%s output %dx%dx%d float32", f.Name, h, w, b)
+	if err := raw.CheckMemory(uint64(n)*4, what); err != nil {
+		return nil, fmt.Errorf("formats: create %s: %w; %s is written from memory, so write ENVI (.hdr) or NPY (.npy) instead, which stream to disk",
+			path, err, f.Name)
+	}
+	if err := probe(f, path, b, meta, opt); err != nil {
+		return nil, err
+	}
+	c, err := hsi.New(h, w, b)
+	if err != nil {
+		return nil, fmt.Errorf("formats: create %s: %w", path, err)
+	}
+	c.Meta = meta.Clone()
+	return &memWriter{f: f, path: path, opt: opt, c: c}, nil
+}
+
+// probeError is an error of a test write, with the probe file's name
+// replaced by the destination's.
+type probeError struct {
+	msg string
+	err error
+}
+
+func (e *probeError) Error() string { return e.msg }
+func (e *probeError) Unwrap() error { return e.err }
+
+// probe writes a one-pixel image with meta and opt beside path and removes
+// it, so that options and metadata the format refuses, or a directory that
+// cannot be written, are reported before any row is computed.
+func probe(f *Format, path string, b int, meta hsi.Meta, opt hsi.WriteOptions) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".probe-*"+filepath.Ext(path))
+	if err != nil {
+		return fmt.Errorf("formats: create %s: %w", path, err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer os.Remove(name)
+	c := &hsi.Cube{H: 1, W: 1, B: b, Data: make([]float32, b), Meta: meta}
+	if err := f.Write(name, c, opt); err != nil {
+		return &probeError{msg: strings.ReplaceAll(err.Error(), name, path), err: err}
+	}
+	return nil
+}
+
+func (m *memWriter) fail(err error) error {
+	m.err = err
+	m.c = nil
+	return err
+}
+
+func (m *memWriter) WriteRows(data []float32) error {
+	if m.err != nil {
+		return m.err
+	}
+	if m.committed {
+		return fmt.Errorf("formats: write %s: rows written after Commit", m.path)
+	}
+	c := m.c
+	row := c.W * c.B
+	if len(data)%row != 0 {
+		return m.fail(fmt.Errorf("formats: write %s: %d values are not whole rows of %d pixels x %d bands", m.path, len(data), c.W, c.B))
+	}
+	n := len(data) / row
+	if n > c.H-m.next {
+		return m.fail(fmt.Errorf("formats: write %s: %d more rows after %d of %d", m.path, n, m.next, c.H))
+	}
+	for i, v := range data {
+		if v-v != 0 {
+			p := i / c.B
+			return m.fail(fmt.Errorf("formats: write %s: the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written",
+				m.path, v, m.next+p/c.W, p%c.W, i%c.B))
+		}
+	}
+	copy(c.Data[m.next*row:], data)
+	m.next += n
+	return nil
+}
+
+func (m *memWriter) Commit() error {
+	if m.err != nil {
+		return m.err
+	}
+	if m.committed {
+		return nil
+	}
+	if m.next != m.c.H {
+		return m.fail(fmt.Errorf("formats: write %s: only %d of %d rows were written", m.path, m.next, m.c.H))
+	}
+	if err := m.f.Write(m.path, m.c, m.opt); err != nil {
+		return m.fail(err)
+	}
+	m.committed = true
+	m.c = nil
+	return nil
+}
+
+func (m *memWriter) Abort() {
+	if m.committed || m.err != nil {
+		return
+	}
+	m.fail(fmt.Errorf("formats: write %s: %w", m.path, errAborted))
+}
