@@ -1,0 +1,118 @@
+package matfile
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+)
+
+func randomCube(h, w, b int, lo, hi float64, integer bool, seed uint64) *hsi.Cube {
+	c := hsi.MustNew(h, w, b)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := range c.Data {
+		v := lo + r.Float64()*(hi-lo)
+		if integer {
+			v = math.Round(v)
+		}
+		c.Data[i] = float32(v)
+	}
+	return c
+}
+
+// TestRoundTrip writes every class, compressed and not, and reads it back.
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		dt      string
+		lo, hi  float64
+		integer bool
+		class   string
+	}{
+		{"", -1e3, 1e3, false, "float32"},
+		{"float32", -1, 1, false, "float32"},
+		{"float64", -1e6, 1e6, false, "float64"},
+		{"int8", -128, 127, true, "int8"},
+		{"uint8", 0, 255, true, "uint8"},
+		{"int16", -32768, 32767, true, "int16"},
+		{"uint16", 0, 65535, true, "uint16"},
+		{"int32", -1e7, 1e7, true, "int32"},
+		{"uint32", 0, 1e7, true, "uint32"},
+		{"int64", -1e7, 1e7, true, "int64"},
+		{"uint64", 0, 1e7, true, "uint64"},
+	} {
+		for _, comp := range []string{"none", "deflate"} {
+			for _, size := range [][3]int{{7, 5, 3}, {4, 6, 1}, {1, 1, 1}, {9, 2, 33}} {
+				c := randomCube(size[0], size[1], size[2], tc.lo, tc.hi, tc.integer, uint64(size[0]*size[2]))
+				c.Meta.Wavelengths = make([]float64, c.B)
+				for i := range c.Meta.Wavelengths {
+					c.Meta.Wavelengths[i] = 400.5 + 10*float64(i)
+				}
+				c.Meta.WavelengthUnits = "Nanometers"
+				path := filepath.Join(dir, "rt.mat")
+				err := Write(path, c, hsi.WriteOptions{DataType: tc.dt, Compression: comp, Var: "hsi_cube"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				back, info, err := Read(path, hsi.ReadOptions{})
+				if err != nil {
+					t.Fatalf("%s %s %v: %v", tc.dt, comp, size, err)
+				}
+				if info.Variable != "hsi_cube" || info.DataType != tc.class {
+					t.Errorf("%s: info %+v", tc.dt, info)
+				}
+				if back.H != c.H || back.W != c.W || back.B != c.B {
+					t.Fatalf("%s %v: read back %dx%dx%d", tc.dt, size, back.H, back.W, back.B)
+				}
+				for i := range c.Data {
+					if back.Data[i] != c.Data[i] {
+						t.Fatalf("%s %s %v: value %d = %v, wrote %v", tc.dt, comp, size, i, back.Data[i], c.Data[i])
+					}
+				}
+				if len(back.Meta.Wavelengths) != c.B || back.Meta.Wavelengths[c.B-1] != c.Meta.Wavelengths[c.B-1] || back.Meta.WavelengthUnits != "Nanometers" {
+					t.Errorf("%s: metadata %+v", tc.dt, back.Meta)
+				}
+			}
+		}
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	dir := t.TempDir()
+	c := randomCube(3, 3, 2, -5, 300, false, 1)
+	for _, tc := range []struct {
+		opt  hsi.WriteOptions
+		want string
+	}{
+		{hsi.WriteOptions{DataType: "uint8"}, "does not fit uint8"},
+		{hsi.WriteOptions{DataType: "complex64"}, "not supported"},
+		{hsi.WriteOptions{Compression: "lzw"}, "not available"},
+		{hsi.WriteOptions{Var: "1abc"}, "not a MATLAB name"},
+		{hsi.WriteOptions{Var: "a-b"}, "not a MATLAB name"},
+	} {
+		path := filepath.Join(dir, "bad.mat")
+		err := Write(path, c, tc.opt)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%+v: err = %v, want %q naming the file", tc.opt, err, tc.want)
+		}
+		if _, serr := os.Stat(path); serr == nil {
+			t.Errorf("%+v: a file was left behind", tc.opt)
+		}
+	}
+	nan := c.Clone()
+	nan.Data[4] = float32(math.NaN())
+	if err := Write(filepath.Join(dir, "nan.mat"), nan, hsi.WriteOptions{DataType: "int16"}); err == nil {
+		t.Error("NaN written as int16")
+	}
+	if err := Write(filepath.Join(dir, "empty.mat"), &hsi.Cube{}, hsi.WriteOptions{}); err == nil {
+		t.Error("empty cube written")
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 0 {
+		t.Errorf("files left behind: %v", ents)
+	}
+}

@@ -1,0 +1,208 @@
+package tiff
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"golang.org/x/image/tiff/lzw"
+
+	"github.com/omnihsr/omnihsr/hsi"
+)
+
+// decodePage decodes every chunk of page p into bands band.. of c. Chunks
+// are decompressed as streams and handled a row at a time, so memory beyond
+// the cube is a few row buffers whatever the strip or tile size.
+func (f *file) decodePage(p *page, c *hsi.Cube, band int) error {
+	across, down := p.chunksAcross(), p.chunksDown()
+	perPlane := across * down
+	cs := p.chunkSamples()
+	es := p.bps / 8
+	rowSamples := p.cw * cs
+	rowBuf := make([]byte, p.rowBytes())
+	tmp := make([]byte, len(rowBuf))
+	words := make([]uint64, rowSamples)
+	mask := ^uint64(0) >> (64 - uint(p.bps))
+	cr := &chunkOpener{}
+	for plane := 0; plane < p.planes(); plane++ {
+		for k := 0; k < perPlane; k++ {
+			idx := plane*perPlane + k
+			ty, tx := k/across, k%across
+			y0, x0 := ty*p.ch, tx*p.cw
+			ymax := min(p.ch, p.h-y0)
+			xmax := min(p.cw, p.w-x0)
+			rd, done, err := cr.open(f, p, idx)
+			if err != nil {
+				return fmt.Errorf("%s %d: %w", chunkKind(p), idx, err)
+			}
+			for r := 0; r < ymax; r++ {
+				if _, err := io.ReadFull(rd, rowBuf); err != nil {
+					done()
+					if err == io.EOF || err == io.ErrUnexpectedEOF {
+						return fmt.Errorf("%s %d: data ends in row %d of %d: truncated or damaged data", chunkKind(p), idx, r, ymax)
+					}
+					return fmt.Errorf("%s %d: %w", chunkKind(p), idx, err)
+				}
+				if p.predictor == 3 {
+					unpredictFloatRow(rowBuf, tmp, rowSamples, cs, es)
+					toWords(rowBuf, words, es, binary.BigEndian)
+				} else {
+					toWords(rowBuf, words, es, f.bo)
+					if p.predictor == 2 {
+						for i := cs; i < len(words); i++ {
+							words[i] = (words[i] + words[i-cs]) & mask
+						}
+					}
+				}
+				y := y0 + r
+				if cs == 1 {
+					b := band + plane
+					dst := (y*c.W+x0)*c.B + b
+					for x := 0; x < xmax; x++ {
+						c.Data[dst+x*c.B] = toFloat(words[x], p)
+					}
+					continue
+				}
+				for x := 0; x < xmax; x++ {
+					o := (y*c.W+x0+x)*c.B + band
+					dst := c.Data[o : o+cs]
+					src := words[x*cs : (x+1)*cs]
+					for i := range dst {
+						dst[i] = toFloat(src[i], p)
+					}
+				}
+			}
+			done()
+		}
+	}
+	return nil
+}
+
+// chunkOpener opens chunks as streams, reusing its buffers.
+type chunkOpener struct {
+	br *bufio.Reader
+	zr io.ReadCloser
+}
+
+// open returns the decompressed bytes of chunk idx as a stream.
+func (cr *chunkOpener) open(f *file, p *page, idx int) (io.Reader, func(), error) {
+	off, n := p.offsets[idx], p.counts[idx]
+	if off > uint64(f.size) || n > uint64(f.size)-off {
+		return nil, nil, fmt.Errorf("%d bytes at byte %d lie beyond the end of the file (%d bytes): truncated file", n, off, f.size)
+	}
+	sec := io.NewSectionReader(f.r, int64(off), int64(n))
+	if cr.br == nil {
+		cr.br = bufio.NewReaderSize(sec, 64<<10)
+	} else {
+		cr.br.Reset(sec)
+	}
+	switch p.compression {
+	case cDeflate, cDeflate2:
+		var err error
+		if cr.zr == nil {
+			cr.zr, err = zlib.NewReader(cr.br)
+		} else {
+			err = cr.zr.(zlib.Resetter).Reset(cr.br, nil)
+		}
+		if err != nil {
+			cr.zr = nil
+			return nil, nil, fmt.Errorf("deflate: %w", err)
+		}
+		return cr.zr, func() {}, nil
+	case cLZW:
+		lr := lzw.NewReader(cr.br, lzw.MSB, 8)
+		return lr, func() { lr.Close() }, nil
+	case cPackBits:
+		return &packBits{r: cr.br}, func() {}, nil
+	}
+	return cr.br, func() {}, nil
+}
+
+// packBits decodes a PackBits stream.
+type packBits struct {
+	r   *bufio.Reader
+	buf []byte // decoded bytes not yet returned
+}
+
+func (pb *packBits) Read(p []byte) (int, error) {
+	for len(pb.buf) == 0 {
+		h, err := pb.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		n := int(int8(h))
+		switch {
+		case n >= 0:
+			pb.buf = make([]byte, n+1)
+			if _, err := io.ReadFull(pb.r, pb.buf); err != nil {
+				return 0, io.ErrUnexpectedEOF
+			}
+		case n != -128:
+			v, err := pb.r.ReadByte()
+			if err != nil {
+				return 0, io.ErrUnexpectedEOF
+			}
+			pb.buf = bytes.Repeat([]byte{v}, 1-n)
+		}
+	}
+	k := copy(p, pb.buf)
+	pb.buf = pb.buf[k:]
+	return k, nil
+}
+
+// unpredictFloatRow undoes the floating-point predictor (3) on one row in
+// place: byte differencing with a stride of the samples per pixel, then the
+// bytes of each value, stored as planes from the most significant, are
+// gathered into big-endian values.
+func unpredictFloatRow(row, tmp []byte, rowSamples, cs, es int) {
+	for i := cs; i < len(row); i++ {
+		row[i] += row[i-cs]
+	}
+	copy(tmp, row)
+	for i := 0; i < rowSamples; i++ {
+		for b := 0; b < es; b++ {
+			row[i*es+b] = tmp[b*rowSamples+i]
+		}
+	}
+}
+
+// toWords reads values of es bytes into w.
+func toWords(b []byte, w []uint64, es int, bo binary.ByteOrder) {
+	switch es {
+	case 1:
+		for i := range w {
+			w[i] = uint64(b[i])
+		}
+	case 2:
+		for i := range w {
+			w[i] = uint64(bo.Uint16(b[2*i:]))
+		}
+	case 4:
+		for i := range w {
+			w[i] = uint64(bo.Uint32(b[4*i:]))
+		}
+	case 8:
+		for i := range w {
+			w[i] = bo.Uint64(b[8*i:])
+		}
+	}
+}
+
+// toFloat converts a sample's bits to float32.
+func toFloat(v uint64, p *page) float32 {
+	switch p.format {
+	case 3:
+		if p.bps == 32 {
+			return math.Float32frombits(uint32(v))
+		}
+		return float32(math.Float64frombits(v))
+	case 2:
+		sh := uint(64 - p.bps)
+		return float32(int64(v<<sh) >> sh)
+	}
+	return float32(v)
+}
