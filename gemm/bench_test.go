@@ -1,0 +1,138 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/gemm/internal/blocked"
+)
+
+var benchShapes = []struct {
+	name    string
+	tA, tB  bool
+	m, n, k int
+}{
+	{"Small/cell16x145x74", false, false, 16, 145, 74},
+	{"Small/chunk256x128x288", false, true, 256, 128, 288},
+	{"Medium/conv8192x128x288", false, true, 8192, 128, 288},
+	{"Medium/conv8192x32x1152", false, true, 8192, 32, 1152},
+	{"Medium/dW128x288x8192", true, false, 128, 288, 8192},
+	{"Large/1024", false, false, 1024, 1024, 1024},
+}
+
+func randSlice(r *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = r.Float32()*2 - 1
+	}
+	return s
+}
+
+func benchGemm(b *testing.B, backend string, serial bool, libThreads int) {
+	for _, sh := range benchShapes {
+		b.Run(sh.name, func(b *testing.B) {
+			old := active.Load()
+			defer active.Store(old)
+			if err := Use(backend); err != nil {
+				b.Skip(err)
+			}
+			if libThreads > 0 {
+				setLibThreads(libThreads)
+				defer setLibThreads(1)
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			a := randSlice(r, sh.m*sh.k)
+			bb := randSlice(r, sh.k*sh.n)
+			c := make([]float32, sh.m*sh.n)
+			lda, ldb := sh.k, sh.n
+			if sh.tA {
+				lda = sh.m
+			}
+			if sh.tB {
+				ldb = sh.k
+			}
+			f := Sgemm
+			if serial {
+				f = SgemmSerial
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				f(sh.tA, sh.tB, sh.m, sh.n, sh.k, 1, a, lda, bb, ldb, 0, c, sh.n)
+			}
+			flops := 2 * float64(sh.m) * float64(sh.n) * float64(sh.k) * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+func BenchmarkSgemmOpenBLAS(b *testing.B)           { benchGemm(b, "openblas", false, 0) }
+func BenchmarkSgemmOpenBLASSerial(b *testing.B)     { benchGemm(b, "openblas", true, 0) }
+func BenchmarkSgemmOpenBLASLibThreads(b *testing.B) { benchGemm(b, "openblas", true, 2) }
+func BenchmarkSgemmGo(b *testing.B)                 { benchGemm(b, "go", false, 0) }
+func BenchmarkSgemmGoSerial(b *testing.B)           { benchGemm(b, "go", true, 0) }
+
+func BenchmarkSgemmGonum(b *testing.B) {
+	blocked.ForceGonum = true
+	defer func() { blocked.ForceGonum = false }()
+	benchGemm(b, "go", false, 0)
+}
+
+// BenchmarkConcurrentCells models the COFR renderer: two goroutines, each
+// running many small products of (s*s target pixels) x B x 74
+// neighbours, with SgemmSerial, with Sgemm, and (OpenBLAS) with the
+// library's own two threads inside each call.
+func BenchmarkConcurrentCells(b *testing.B) {
+	const bands, nb, per = 145, 74, 64
+	for _, s := range []int{4, 16} {
+		for _, v := range []struct {
+			name, backend string
+			serial        bool
+			libThreads    int
+		}{
+			{"openblas/SgemmSerial", "openblas", true, 0},
+			{"openblas/Sgemm", "openblas", false, 0},
+			{"openblas/lib2threads", "openblas", true, 2},
+			{"go/SgemmSerial", "go", true, 0},
+			{"go/Sgemm", "go", false, 0},
+		} {
+			b.Run(fmt.Sprintf("x%d/%s", s, v.name), func(b *testing.B) {
+				old := active.Load()
+				defer active.Store(old)
+				if err := Use(v.backend); err != nil {
+					b.Skip(err)
+				}
+				if v.libThreads > 0 {
+					setLibThreads(v.libThreads)
+					defer setLibThreads(1)
+				}
+				f := Sgemm
+				if v.serial {
+					f = SgemmSerial
+				}
+				m := s * s
+				r := rand.New(rand.NewPCG(1, 2))
+				w := randSlice(r, m*nb)
+				x := randSlice(r, nb*bands)
+				outs := [2][]float32{make([]float32, m*bands), make([]float32, m*bands)}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					var wg sync.WaitGroup
+					for gr := 0; gr < 2; gr++ {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for j := 0; j < per; j++ {
+								f(false, false, m, bands, nb, 1, w, nb, x, bands, 0, outs[gr], bands)
+							}
+						}()
+					}
+					wg.Wait()
+				}
+				fl := 2 * 2 * per * float64(m*bands*nb) * float64(b.N)
+				b.ReportMetric(fl/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

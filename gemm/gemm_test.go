@@ -1,0 +1,329 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// refSgemm is the definition, in float64.
+func refSgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for p := 0; p < k; p++ {
+				var av, bv float32
+				if transA {
+					av = a[p*lda+i]
+				} else {
+					av = a[i*lda+p]
+				}
+				if transB {
+					bv = b[j*ldb+p]
+				} else {
+					bv = b[p*ldb+j]
+				}
+				s += float64(av) * float64(bv)
+			}
+			v := float64(alpha) * s
+			if beta != 0 {
+				v += float64(beta) * float64(c[i*ldc+j])
+			}
+			c[i*ldc+j] = float32(v)
+		}
+	}
+}
+
+// withBackend runs f with the backend selected, restoring the previous one.
+func withBackend(t testing.TB, name string, f func()) {
+	t.Helper()
+	old := active.Load()
+	defer active.Store(old)
+	if err := Use(name); err != nil {
+		t.Skipf("backend %s: %v", name, err)
+	}
+	f()
+}
+
+type gemmCase struct {
+	tA, tB           bool
+	m, n, k          int
+	padA, padB, padC int
+	alpha, beta      float32
+}
+
+func gemmCases() []gemmCase {
+	var cs []gemmCase
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			for _, d := range [][3]int{{1, 1, 1}, {3, 5, 7}, {17, 33, 9}, {64, 48, 40}, {130, 70, 300}, {5, 200, 1}, {300, 2, 33}} {
+				cs = append(cs,
+					gemmCase{tA, tB, d[0], d[1], d[2], 0, 0, 0, 1, 0},
+					gemmCase{tA, tB, d[0], d[1], d[2], 3, 1, 2, -0.5, 1},
+					gemmCase{tA, tB, d[0], d[1], d[2], 1, 2, 5, 2, 0.25},
+				)
+			}
+		}
+	}
+	return cs
+}
+
+// runCase fills A, B and C, runs f and returns the result and the reference.
+func runCase(cs gemmCase, f func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int)) (got, want []float32, scale []float64) {
+	r := rand.New(rand.NewPCG(uint64(cs.m), uint64(cs.n*1000+cs.k)))
+	ar, ac := cs.m, cs.k
+	if cs.tA {
+		ar, ac = cs.k, cs.m
+	}
+	br, bc := cs.k, cs.n
+	if cs.tB {
+		br, bc = cs.n, cs.k
+	}
+	lda, ldb, ldc := ac+cs.padA, bc+cs.padB, cs.n+cs.padC
+	a := randSlice(r, ar*lda)
+	b := randSlice(r, br*ldb)
+	c0 := randSlice(r, cs.m*ldc)
+	if cs.beta == 0 {
+		for i := range c0 {
+			c0[i] = float32(math.NaN()) // must not be read
+		}
+	}
+	got = append([]float32(nil), c0...)
+	want = append([]float32(nil), c0...)
+	f(cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, got, ldc)
+	refSgemm(cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, want, ldc)
+	// scale[i] bounds the magnitude of the terms summed into element i,
+	// for a rounding-aware tolerance.
+	scale = make([]float64, len(want))
+	for i := range scale {
+		scale[i] = float64(cs.k)*math.Abs(float64(cs.alpha)) + math.Abs(float64(cs.beta))
+	}
+	return got, want, scale
+}
+
+func checkClose(t *testing.T, cs gemmCase, got, want []float32, scale []float64, ldc int) {
+	t.Helper()
+	for i := 0; i < cs.m; i++ {
+		for j := 0; j < ldc; j++ {
+			g, w := got[i*ldc+j], want[i*ldc+j]
+			if j >= cs.n { // padding must be untouched
+				if math.Float32bits(g) != math.Float32bits(w) {
+					t.Fatalf("%+v: padding C[%d,%d] changed: %v -> %v", cs, i, j, w, g)
+				}
+				continue
+			}
+			if d := math.Abs(float64(g - w)); !(d <= 1e-5*scale[i*ldc+j]) {
+				t.Fatalf("%+v: C[%d,%d] = %v, want %v", cs, i, j, g, w)
+			}
+		}
+	}
+}
+
+func TestSgemmBackends(t *testing.T) {
+	for _, be := range []string{"go", "openblas"} {
+		t.Run(be, func(t *testing.T) {
+			withBackend(t, be, func() {
+				for _, f := range []struct {
+					name string
+					fn   func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int)
+				}{{"Sgemm", Sgemm}, {"SgemmSerial", SgemmSerial}} {
+					for _, cs := range gemmCases() {
+						got, want, scale := runCase(cs, f.fn)
+						checkClose(t, cs, got, want, scale, cs.n+cs.padC)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestSgemmParallelSplit covers the split of large products over
+// goroutines, by rows and by columns, with every transpose.
+func TestSgemmParallelSplit(t *testing.T) {
+	old := SetThreads(3)
+	defer SetThreads(old)
+	for _, be := range []string{"go", "openblas"} {
+		t.Run(be, func(t *testing.T) {
+			withBackend(t, be, func() {
+				for _, tA := range []bool{false, true} {
+					for _, tB := range []bool{false, true} {
+						for _, d := range [][3]int{{257, 40, 130}, {40, 257, 130}, {100, 100, 120}} {
+							cs := gemmCase{tA, tB, d[0], d[1], d[2], 1, 0, 3, 1.5, 0.5}
+							got, want, scale := runCase(cs, Sgemm)
+							checkClose(t, cs, got, want, scale, cs.n+cs.padC)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestBackendsAgree is the check: OpenBLAS and the pure-Go kernel
+// give the same products to 1e-4 relative (in the Frobenius norm of the
+// difference over the norm of the result, and element by element against
+// the size of the terms).
+func TestBackendsAgree(t *testing.T) {
+	if _, err := openBLAS(); err != nil {
+		t.Skipf("OpenBLAS not present: %v", err)
+	}
+	for _, d := range [][3]int{{256, 128, 288}, {64, 32, 1152}, {128, 288, 512}, {16, 145, 74}, {1, 31, 1}} {
+		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+			cs := gemmCase{tr[0], tr[1], d[0], d[1], d[2], 0, 0, 0, 1, 0}
+			var outs [2][]float32
+			for i, be := range []string{"go", "openblas"} {
+				withBackend(t, be, func() { outs[i], _, _ = runCase(cs, Sgemm) })
+			}
+			var num, den float64
+			for i := range outs[0] {
+				d := float64(outs[0][i] - outs[1][i])
+				num += d * d
+				den += float64(outs[1][i]) * float64(outs[1][i])
+			}
+			if rel := math.Sqrt(num / den); rel > 1e-4 {
+				t.Errorf("%v trans %v: go and openblas differ by %.3g relative", d, tr, rel)
+			}
+		}
+	}
+}
+
+// TestConcurrent runs many small and large products from several
+// goroutines at once and checks each against the reference.
+func TestConcurrent(t *testing.T) {
+	for _, be := range []string{"go", "openblas"} {
+		t.Run(be, func(t *testing.T) {
+			withBackend(t, be, func() {
+				var wg sync.WaitGroup
+				errs := make(chan string, 16)
+				for w := 0; w < 4; w++ {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for it := 0; it < 20; it++ {
+							cs := gemmCase{it%2 == 0, it%3 == 0, 16 + w, 74, 31 + it, 0, 0, 0, 1, 0}
+							if it%5 == 0 {
+								cs.m, cs.n, cs.k = 200, 64, 300
+							}
+							f := SgemmSerial
+							if w%2 == 1 {
+								f = Sgemm
+							}
+							got, want, scale := runCase(cs, f)
+							for i := range got {
+								if math.Abs(float64(got[i]-want[i])) > 1e-5*scale[i] {
+									errs <- "mismatch"
+									return
+								}
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				close(errs)
+				for e := range errs {
+					t.Fatal(e)
+				}
+			})
+		})
+	}
+}
+
+func TestZeroSizes(t *testing.T) {
+	c := []float32{1, 2, 3, 4}
+	Sgemm(false, false, 0, 2, 3, 1, nil, 3, make([]float32, 6), 2, 0, nil, 2)
+	Sgemm(false, false, 2, 2, 0, 1, nil, 1, nil, 2, 0.5, c, 2)
+	if c[0] != 0.5 || c[3] != 2 {
+		t.Fatalf("k = 0 must scale C by beta, got %v", c)
+	}
+	Sgemm(false, false, 2, 2, 0, 1, nil, 1, nil, 2, 0, c, 2)
+	if c[0] != 0 || c[3] != 0 {
+		t.Fatalf("k = 0, beta = 0 must zero C, got %v", c)
+	}
+}
+
+func TestBadArgsPanic(t *testing.T) {
+	for _, f := range []func(){
+		func() {
+			Sgemm(false, false, 2, 2, 2, 1, make([]float32, 3), 2, make([]float32, 4), 2, 0, make([]float32, 4), 2)
+		},
+		func() {
+			Sgemm(false, false, 2, 2, 2, 1, make([]float32, 4), 1, make([]float32, 4), 2, 0, make([]float32, 4), 2)
+		},
+		func() { Sgemm(false, false, -1, 2, 2, 1, nil, 2, nil, 2, 0, nil, 2) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic on bad arguments")
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func TestUseUnknown(t *testing.T) {
+	if err := Use("cuda"); err == nil {
+		t.Fatal("Use(cuda) succeeded")
+	}
+}
+
+// TestBackendSelection runs this test binary again with environment
+// variables that force the pure-Go path and that make dlopen fail, and
+// checks the backend it reports and that it still computes correctly.
+func TestBackendSelection(t *testing.T) {
+	if os.Getenv("OMNIHSR_GEMM_CHILD") == "1" {
+		// In the child: report the backend and run a product.
+		cs := gemmCase{false, true, 33, 17, 65, 0, 0, 0, 1, 0}
+		got, want, scale := runCase(cs, Sgemm)
+		checkClose(t, cs, got, want, scale, cs.n)
+		os.Stdout.WriteString("BACKEND=" + Backend() + "\n")
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"OMNIHSR_GEMM=go"}, "BACKEND=pure-go"},
+		{[]string{"OMNIHSR_OPENBLAS=/nonexistent/libopenblas.so.0"}, "BACKEND=pure-go"},
+		{[]string{"OMNIHSR_GEMM=openblas", "OMNIHSR_OPENBLAS=/nonexistent/libopenblas.so.0"}, "BACKEND=pure-go"},
+		{[]string{"OMNIHSR_OPENBLAS=libc.so.6"}, "BACKEND=pure-go"}, // loads, but has no cblas_sgemm
+	} {
+		cmd := exec.Command(exe, "-test.run=^TestBackendSelection$", "-test.v")
+		cmd.Env = append(append(os.Environ(), "OMNIHSR_GEMM_CHILD=1"), tc.env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: child failed: %v\n%s", tc.env, err, out)
+		}
+		if !strings.Contains(string(out), tc.want) {
+			t.Fatalf("%v: want %q in\n%s", tc.env, tc.want, out)
+		}
+		t.Logf("%v: %s", tc.env, firstLine(string(out), "BACKEND="))
+	}
+	if _, err := openBLAS(); err == nil && cgoEnabled {
+		cmd := exec.Command(exe, "-test.run=^TestBackendSelection$", "-test.v")
+		cmd.Env = append(os.Environ(), "OMNIHSR_GEMM_CHILD=1", "OMNIHSR_GEMM=")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "BACKEND=openblas") {
+			t.Fatalf("default with OpenBLAS present: %v\n%s", err, out)
+		}
+		t.Logf("default: %s", firstLine(string(out), "BACKEND="))
+	}
+}
+
+func firstLine(s, prefix string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}

@@ -1,0 +1,274 @@
+// Package blocked is the pure-Go (no cgo) single-precision GEMM of package
+// gemm: a blocked GEMM in the style of BLIS/GotoBLAS. op(B) is packed into
+// kc x nc blocks of nr-column panels, op(A) into mc x kc blocks of mr-row
+// panels (or read in place), and an assembly micro-kernel accumulates each
+// mr x nr tile of C in registers: 12 x 32 with AVX-512, 6 x 16 with AVX2 +
+// FMA (amd64). Where no kernel can run (other architectures, old CPUs, the
+// purego build tag) Sgemm is gonum's.
+package blocked
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+const (
+	kc = 256  // depth of a packed block
+	mc = 96   // rows of a packed block of A (a multiple of every mr)
+	nc = 2048 // columns of a packed block of B (a multiple of every nr)
+
+	maxTile = 12 * 32
+)
+
+// kernel is one micro-kernel and its tile shape. fn adds alpha * A * B
+// into the mr x nr tile at c (row stride ldc floats) over k steps; row r of
+// A at step p is at a + r*ars + p*aps bytes, the B row of step p (nr
+// floats) at b + p*bps bytes, so that packed panels (a[p*mr+r],
+// b[p*nr+j]) and matrices read in place use the same kernel.
+type kernel struct {
+	mr, nr int
+	fn     func(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+}
+
+// The kernels this machine can run (set by the architecture's init).
+var (
+	wide, narrow *kernel // AVX-512 12 x 32, AVX2 6 x 16; nil where unavailable
+)
+
+// ForceGonum selects gonum's kernel even where an assembly one runs (tests
+// and benchmarks compare them). Set it before any product runs.
+var ForceGonum = false
+
+// Kernel names the implementation Sgemm uses.
+func Kernel() string {
+	switch {
+	case ForceGonum || narrow == nil:
+		return "gonum"
+	case wide != nil:
+		return "blocked AVX-512 + AVX2"
+	}
+	return "blocked AVX2"
+}
+
+// Sgemm is C = alpha*op(A)*op(B) + beta*C on row-major matrices (arguments
+// checked by the caller, m, n > 0), on the calling goroutine only.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if ForceGonum || narrow == nil {
+		gonumSgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	// The wide kernel wastes work on edge tiles of small products; use it
+	// when C holds at least two of its tiles in each direction.
+	kern := narrow
+	if wide != nil && m >= 2*wide.mr && n >= 2*wide.nr {
+		kern = wide
+	}
+	blockedSgemm(kern, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func gonumSgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	ta, tb := blas.NoTrans, blas.NoTrans
+	if transA {
+		ta = blas.Trans
+	}
+	if transB {
+		tb = blas.Trans
+	}
+	gonum.Implementation{}.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+type packBufs struct {
+	a, b []float32
+	tile [maxTile]float32
+}
+
+// Packing buffers (2.4 MB each) are kept on a free list rather than in a
+// sync.Pool: a garbage collection empties a sync.Pool, and allocating and
+// faulting in a fresh buffer costs a hundred times a small product (the
+// COFR renderer runs thousands of 16 x 74 x B products per image).
+var packFree struct {
+	sync.Mutex
+	list []*packBufs
+}
+
+// maxFree bounds the buffers kept: more than the goroutines that run
+// products at once is never needed.
+const maxFree = 16
+
+func getBufs() *packBufs {
+	packFree.Lock()
+	defer packFree.Unlock()
+	if n := len(packFree.list); n > 0 {
+		b := packFree.list[n-1]
+		packFree.list = packFree.list[:n-1]
+		return b
+	}
+	return &packBufs{a: make([]float32, mc*kc), b: make([]float32, kc*nc)}
+}
+
+func putBufs(b *packBufs) {
+	packFree.Lock()
+	defer packFree.Unlock()
+	if len(packFree.list) < maxFree {
+		packFree.list = append(packFree.list, b)
+	}
+}
+
+func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	scaleC(m, n, beta, c, ldc)
+	if k == 0 || alpha == 0 {
+		return
+	}
+	mr, nr := kern.mr, kern.nr
+	bufs := getBufs()
+	defer putBufs(bufs)
+	tile := bufs.tile[:mr*nr]
+	// An untransposed A is read in place when n is small: packing A would
+	// cost as much as the products, its block being reused for only a few
+	// B panels. Row strides that are multiples of 4 KB are packed anyway
+	// (mr rows at such a stride share L1 sets). Likewise an untransposed B
+	// is read in place (full panels) when m is small.
+	inPlaceA := !transA && n <= 8*nr && lda%1024 != 0
+	inPlaceB := !transB && m <= 4*mr
+	for jc := 0; jc < n; jc += nc {
+		ncb := min(nc, n-jc)
+		for pc := 0; pc < k; pc += kc {
+			kcb := min(kc, k-pc)
+			fullB := 0 // columns [0, fullB) of the block are read in place
+			if inPlaceB {
+				fullB = ncb / nr * nr
+			}
+			if fullB < ncb {
+				packB(nr, bufs.b[fullB*kcb:], transB, b, ldb, pc, kcb, jc+fullB, ncb-fullB)
+			}
+			for ic := 0; ic < m; ic += mc {
+				mcb := min(mc, m-ic)
+				fullA := 0 // rows [0, fullA) of the block are read in place
+				if inPlaceA {
+					fullA = mcb / mr * mr
+				}
+				if fullA < mcb {
+					packA(mr, bufs.a[fullA*kcb:], transA, a, lda, ic+fullA, mcb-fullA, pc, kcb)
+				}
+				for jr := 0; jr < ncb; jr += nr {
+					nrb := min(nr, ncb-jr)
+					bp, bps := &bufs.b[jr*kcb], 4*nr
+					if jr < fullB {
+						bi := pc*ldb + jc + jr
+						_ = b[bi+(kcb-1)*ldb+nr-1]
+						bp, bps = &b[bi], 4*ldb
+					}
+					for ir := 0; ir < mcb; ir += mr {
+						mrb := min(mr, mcb-ir)
+						ap, ars, aps := &bufs.a[ir*kcb], 4, 4*mr
+						if ir < fullA {
+							ai := (ic+ir)*lda + pc
+							_ = a[ai+(mr-1)*lda+kcb-1]
+							ap, ars, aps = &a[ai], 4*lda, 4
+						}
+						ci := (ic+ir)*ldc + jc + jr
+						if mrb == mr && nrb == nr {
+							kern.fn(kcb, ap, bp, &c[ci], ldc, alpha, ars, aps, bps)
+							continue
+						}
+						// Edge tile: compute into a scratch tile and add the
+						// part inside C.
+						clear(tile)
+						kern.fn(kcb, ap, bp, &tile[0], nr, alpha, ars, aps, bps)
+						addTile(c[ci:], ldc, tile, nr, mrb, nrb)
+					}
+				}
+			}
+		}
+	}
+}
+
+func addTile(c []float32, ldc int, t []float32, nr, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		row := c[i*ldc : i*ldc+cols]
+		for j := range row {
+			row[j] += t[i*nr+j]
+		}
+	}
+}
+
+// packA writes op(A)[i0:i0+rows, p0:p0+depth] as panels of mr rows: panel
+// q holds dst[q*mr*depth + p*mr + r] = op(A)[i0+q*mr+r, p0+p], zero beyond
+// the last row.
+func packA(mr int, dst []float32, trans bool, a []float32, lda int, i0, rows, p0, depth int) {
+	for q := 0; q*mr < rows; q++ {
+		pan := dst[q*mr*depth : (q+1)*mr*depth]
+		rr := min(mr, rows-q*mr)
+		ib := i0 + q*mr
+		if trans {
+			// op(A)[i, p] = a[p*lda+i]: mr consecutive values per p.
+			for p := 0; p < depth; p++ {
+				d := pan[p*mr : p*mr+mr]
+				copy(d, a[(p0+p)*lda+ib:(p0+p)*lda+ib+rr])
+				clear(d[rr:])
+			}
+			continue
+		}
+		for r := 0; r < mr; r++ {
+			if r >= rr {
+				for p := 0; p < depth; p++ {
+					pan[p*mr+r] = 0
+				}
+				continue
+			}
+			src := a[(ib+r)*lda+p0 : (ib+r)*lda+p0+depth]
+			for p, v := range src {
+				pan[p*mr+r] = v
+			}
+		}
+	}
+}
+
+// packB writes op(B)[p0:p0+depth, j0:j0+cols] as panels of nr columns:
+// panel q holds dst[q*nr*depth + p*nr + j] = op(B)[p0+p, j0+q*nr+j], zero
+// beyond the last column.
+func packB(nr int, dst []float32, trans bool, b []float32, ldb int, p0, depth, j0, cols int) {
+	for q := 0; q*nr < cols; q++ {
+		pan := dst[q*nr*depth : (q+1)*nr*depth]
+		cc := min(nr, cols-q*nr)
+		jb := j0 + q*nr
+		if !trans {
+			for p := 0; p < depth; p++ {
+				row := pan[p*nr : p*nr+nr]
+				copy(row, b[(p0+p)*ldb+jb:(p0+p)*ldb+jb+cc])
+				clear(row[cc:])
+			}
+			continue
+		}
+		for j := 0; j < nr; j++ {
+			if j >= cc {
+				for p := 0; p < depth; p++ {
+					pan[p*nr+j] = 0
+				}
+				continue
+			}
+			src := b[(jb+j)*ldb+p0 : (jb+j)*ldb+p0+depth]
+			for p, v := range src {
+				pan[p*nr+j] = v
+			}
+		}
+	}
+}
+
+func scaleC(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package blocked
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func ref(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for p := 0; p < k; p++ {
+				var av, bv float32
+				if transA {
+					av = a[p*lda+i]
+				} else {
+					av = a[i*lda+p]
+				}
+				if transB {
+					bv = b[j*ldb+p]
+				} else {
+					bv = b[p*ldb+j]
+				}
+				s += float64(av) * float64(bv)
+			}
+			v := float64(alpha) * s
+			if beta != 0 {
+				v += float64(beta) * float64(c[i*ldc+j])
+			}
+			c[i*ldc+j] = float32(v)
+		}
+	}
+}
+
+// TestBlocks covers every blocking edge: m across mc and mr, n across nc
+// and nr, k across kc, with both kernels.
+func TestBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	defer selectKernels(hasAVX512, hasAVX2)
+	for _, kern := range []string{"avx512", "avx2", "gonum"} {
+		switch kern {
+		case "avx512":
+			if !hasAVX512 {
+				t.Log("no AVX-512 here")
+				continue
+			}
+			selectKernels(true, true)
+		case "avx2":
+			if !hasAVX2 {
+				t.Log("no AVX2 here")
+				continue
+			}
+			selectKernels(false, true)
+		}
+		ForceGonum = kern == "gonum"
+		t.Logf("kernel %s", Kernel())
+		for _, d := range [][3]int{{1, 1, 1}, {6, 16, 1}, {12, 32, 5}, {13, 33, 7}, {24, 64, 9}, {30, 70, 260}, {25, 300, 3}, {7, 17, 257}, {25, 70, 300}, {97, 2049 + 16, 3}, {200, 40, 600}, {5, 2100, 20}, {12, 32, 0}} {
+			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+				m, n, k := d[0], d[1], d[2]
+				lda, ldb, ldc := k+1, n+2, n+3
+				if tr[0] {
+					lda = m + 1
+				}
+				if tr[1] {
+					ldb = k + 2
+				}
+				fill := func(n int) []float32 {
+					s := make([]float32, n)
+					for i := range s {
+						s[i] = float32(r.NormFloat64())
+					}
+					return s
+				}
+				a, b := fill(max(m, k)*lda), fill(max(n, k)*ldb)
+				c := fill(m * ldc)
+				want := append([]float32(nil), c...)
+				Sgemm(tr[0], tr[1], m, n, k, 0.75, a, lda, b, ldb, 0.5, c, ldc)
+				ref(tr[0], tr[1], m, n, k, 0.75, a, lda, b, ldb, 0.5, want, ldc)
+				for i := range c {
+					if math.Abs(float64(c[i]-want[i])) > 1e-4*math.Sqrt(float64(k+1)) {
+						t.Fatalf("%s %v trans %v: C[%d] = %v, want %v", Kernel(), d, tr, i, c[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	ForceGonum = false
+}

@@ -1,0 +1,54 @@
+package resample
+
+// wsum32 sets dst[i] = sum_k w[k] * src[off[k]+i] for every i, summing the
+// taps in order k = 0, 1, ... in float32 with every product rounded before
+// it is added (no fused multiply-add): the order and rounding of ATen's
+// interpolation loops, vectorised over i. It needs len(off) == len(w) >= 1
+// and off[k]+len(dst) <= len(src).
+func wsum32(dst, src []float32, off []int, w []float32) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	_ = w[len(off)-1] // len(off) >= 1 and w as long: checked here for the assembly
+	for _, o := range off {
+		_ = src[o : o+n]
+	}
+	if useAVX {
+		wsum32AVX(&dst[0], n, &src[0], &off[0], &w[0], len(off))
+		return
+	}
+	wsum32Go(dst, src, off, w)
+}
+
+func wsum32Go(dst, src []float32, off []int, w []float32) {
+	n := len(dst)
+	s0 := src[off[0] : off[0]+n]
+	w0 := w[0]
+	for i := range dst {
+		dst[i] = s0[i] * w0
+	}
+	for k := 1; k < len(off); k++ {
+		sk := src[off[k] : off[k]+n]
+		wk := w[k]
+		for i := range dst {
+			dst[i] += float32(sk[i] * wk) // explicit conversion: no fusion
+		}
+	}
+}
+
+// finite reports whether every value of d is finite (no NaN, no Inf).
+func finite(d []float32) bool {
+	var a0, a1, a2, a3 float32
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		a0 += d[i] - d[i] // NaN for NaN and Inf, 0 otherwise
+		a1 += d[i+1] - d[i+1]
+		a2 += d[i+2] - d[i+2]
+		a3 += d[i+3] - d[i+3]
+	}
+	for ; i < len(d); i++ {
+		a0 += d[i] - d[i]
+	}
+	return a0+a1+a2+a3 == 0
+}
