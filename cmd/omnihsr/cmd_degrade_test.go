@@ -191,16 +191,17 @@ func TestResampleCommandsBadInput(t *testing.T) {
 		{[]string{"degrade", "-in", good, "-out", out, "-scale", "30"}, 1, "must be at least 1"},
 		{[]string{"degrade", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
 		{[]string{"degrade", "-in", filepath.Join(dir, "missing.npy"), "-out", out, "-scale", "2"}, 1, "missing.npy"},
-		{[]string{"upscale", "-in", good, "-out", out}, 2, "exactly one of -scale and -size"},
-		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-size", "3x3"}, 2, "exactly one of -scale and -size"},
-		{[]string{"upscale", "-in", good, "-out", out, "-scale", "0"}, 2, "exactly one of -scale and -size"},
+		{[]string{"upscale", "-in", good, "-out", out}, 2, "exactly one of -scale, -scales and -size"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-size", "3x3"}, 2, "exactly one of -scale, -scales and -size"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "0"}, 2, "exactly one of -scale, -scales and -size"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "Inf"}, 2, "-scale +Inf"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "0.01"}, 1, "must be between 1 and 2^31"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "1e12"}, 1, "must be between 1 and 2^31"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-method", "nosuch"}, 2, "unknown"},
 		{[]string{"upscale", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
 		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "x.unknown"), "-scale", "2"}, 1, "x.unknown"},
-		{[]string{"upscale", "-in", good, "-out", out, "-scale", "100000"}, 1, "memory"},
+		{[]string{"upscale", "-in", good, "-out", out, "-scale", "100000"}, 1, "disk space"},
+		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "big.tif"), "-scale", "100000"}, 1, "memory"},
 	}
 	for _, tc := range tests {
 		code, stderr := runRsCmd(t, tc.args...)

@@ -195,6 +195,7 @@ Example (the committed bicubic tables):
 			f := &evalF
 			f.evalSceneFlags.register(fs)
 			fs.StringVar(&f.methods, "methods", "bicubic", "comma-separated methods: "+strings.Join(eval.MethodNames(), ", "))
+			fs.StringVar(&evalWeights, "weights", "", "OmniHSR weight file for -methods omnihsr (default: the embedded model)")
 			fs.StringVar(&f.protocol, "protocol", "seven,twelve", "comma-separated protocols: seven, twelve")
 			fs.StringVar(&f.factors, "factors", "", "comma-separated factors (default: the protocol's)")
 			fs.StringVar(&f.out, "out", "eval_{protocol}.json", "JSON output path")

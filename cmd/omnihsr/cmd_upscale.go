@@ -4,47 +4,65 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/progress"
+	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
-// upscaler makes an h x w cube from the low-resolution cube lr. The
-// effective factors are h/lr.H and w/lr.W (their mean when they differ is
-// the factor a model receives, SPEC section 3). The result's metadata is
-// lr's with its georeferencing scaled to the new grid (resample.Upsample
-// does this; a new method must too).
-type upscaler func(lr *hsi.Cube, h, w int) (*hsi.Cube, error)
+// renderer renders one prepared low-res image at any output size into a
+// row sink (whole rows, in order). Preparing does the work shared by all
+// factors (the OmniHSR encoder), so several factors cost one encoding.
+type renderer interface {
+	RenderTo(outH, outW int, sink model.RowSink, progress func(done, total int)) error
+}
 
-// upscalers are the methods of `omnihsr upscale -method`. A method joins
-// with one line in an init function of any file of this command, e.g.
-//
-//	registerUpscaler("omnihsr", "the OmniHSR model", omnihsrUpscale)
-//
-// and becomes the default by also setting defaultUpscaler = "omnihsr"
-// there (help and flag defaults are built at run time, after every init).
+// upscalers are the methods of `omnihsr upscale -method`.
 var upscalers = map[string]upscalerEntry{
-	"bicubic": {"bicubic interpolation U_s, PyTorch F.interpolate(mode='bicubic', align_corners=False)", resample.Upsample},
+	"omnihsr": {"the OmniHSR model (CSM + COFR); -weights FILE or the embedded default model", prepareOmniHSR},
+	"bicubic": {"bicubic interpolation U_s, PyTorch F.interpolate(mode='bicubic', align_corners=False)", prepareBicubic},
 }
 
 type upscalerEntry struct {
-	doc string
-	fn  upscaler
+	doc     string
+	prepare func(lr *hsi.Cube, weights string) (renderer, error)
 }
 
 // defaultUpscaler is the method used without -method.
-var defaultUpscaler = "bicubic"
+var defaultUpscaler = "omnihsr"
 
-func registerUpscaler(name, doc string, fn upscaler) {
-	if _, dup := upscalers[name]; dup {
-		panic("omnihsr: upscaler registered twice: " + name)
+func prepareOmniHSR(lr *hsi.Cube, weights string) (renderer, error) {
+	m, err := loadModel(weights)
+	if err != nil {
+		return nil, err
 	}
-	upscalers[name] = upscalerEntry{doc, fn}
+	return m.EncodeImage(lr)
 }
+
+type bicubicRenderer struct{ lr *hsi.Cube }
+
+func (b bicubicRenderer) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	c, err := resample.Upsample(b.lr, h, w)
+	if err != nil {
+		return err
+	}
+	if err := sink.WriteRows(c.Data); err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(h, h)
+	}
+	return nil
+}
+
+func prepareBicubic(lr *hsi.Cube, _ string) (renderer, error) { return bicubicRenderer{lr}, nil }
 
 func upscalerHelp() string {
 	names := make([]string, 0, len(upscalers))
@@ -90,40 +108,88 @@ func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ string) error 
 	return formats.Write(path, c, hsi.WriteOptions{DataType: typ, Var: info.Variable})
 }
 
+// scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
+func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
+
+// outputPaths maps the factors of -scales to output files: a pattern with
+// {scale}, or a directory (existing, or ending in a separator) receiving
+// STEM_xS.EXT with the input's stem and extension.
+func outputPaths(out, in string, scales []float64) ([]string, error) {
+	paths := make([]string, len(scales))
+	if strings.Contains(out, "{scale}") {
+		for i, s := range scales {
+			paths[i] = strings.ReplaceAll(out, "{scale}", scaleLabel(s))
+		}
+		return paths, nil
+	}
+	st, err := os.Stat(out)
+	isDir := err == nil && st.IsDir()
+	if !isDir && !strings.HasSuffix(out, string(os.PathSeparator)) {
+		if len(scales) == 1 {
+			return []string{out}, nil
+		}
+		return nil, usagef("-out %q: with several -scales give a directory or a pattern containing {scale}", out)
+	}
+	if !isDir {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	base := filepath.Base(in)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if ext == "" || strings.EqualFold(ext, ".img") || strings.EqualFold(ext, ".dat") || strings.EqualFold(ext, ".raw") {
+		ext = ".hdr"
+	}
+	for i, s := range scales {
+		paths[i] = filepath.Join(out, stem+"_x"+scaleLabel(s)+ext)
+	}
+	return paths, nil
+}
+
 func init() {
 	var rf readFlags
-	var in, out, size, method, typ string
+	var in, out, size, method, typ, weights, scales string
 	var scale float64
-	// The usage text lists the registered methods; it is built when the
-	// flags are (at help time), after every init has registered its method.
 	usage := func() string {
-		return `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW) [-method M] [-var NAME] [-type T]
+		return `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T]
 
-Reads LR, upscales every band by the factor S (output side round(S*side),
-rounded half away from zero; fractional S allowed) or to exactly H x W
-pixels (different factors per axis allowed), and writes SR in the format its
-extension names (float32 unless -type says otherwise). Georeferencing is
-scaled to the new grid (pixel size divided by the per-axis factor, footprint
-unchanged). NaN or infinite input values are an error naming their position;
-on any error no output file is left.
+Reads LR, super-resolves every band by the factor S (output side round(S*side),
+rounded half away from zero; fractional S allowed, any S > 0) or to exactly
+H x W pixels (different factors per axis allowed), and writes SR in the
+format its extension names (float32 unless -type says otherwise). With the
+default method the OmniHSR model runs once on the low-res image and renders
+every requested factor from that one encoding: -scales 2,3.5,8 with -out a
+directory (files STEM_xS.EXT) or a pattern such as "sr_x{scale}.hdr".
 
-Methods (-method; the OmniHSR model joins later and becomes the default):
+Any sensor: the model needs no wavelengths and takes any band count (1 to
+hundreds), raw counts, reflectance or negative values. Any size: the
+encoder runs band by band over the rows with the same result as on the
+whole image, and ENVI (.hdr) and NumPy (.npy) outputs stream to disk, so an
+output larger than memory is fine (other formats are written from memory).
+Georeferencing is scaled to the new grid (pixel size divided by the per-axis
+factor, footprint unchanged). NaN or infinite input values are an error
+naming their position; on any error no output file is left.
+
+Methods (-method):
 ` + upscalerHelp() + `
 Formats, chosen by extension:
 ` + formats.Help()
 	}
 	c := &command{
 		name:    "upscale",
-		summary: "super-resolve a hyperspectral file by any factor (bicubic for now)",
+		summary: "super-resolve a hyperspectral file by any factor(s) (OmniHSR model or bicubic)",
 	}
 	c.usage = usage()
 	c.flags = func(fs *flag.FlagSet) {
 		c.usage = usage()
 		fs.StringVar(&in, "in", "", "low-resolution input file (required)")
-		fs.StringVar(&out, "out", "", "output file (required)")
+		fs.StringVar(&out, "out", "", "output file, or a directory / {scale} pattern with -scales (required)")
 		fs.Float64Var(&scale, "scale", 0, "upscaling factor S > 0: output side round(S*side)")
+		fs.StringVar(&scales, "scales", "", "several factors, comma-separated, rendered from one encoding")
 		fs.StringVar(&size, "size", "", "output size HxW instead of -scale")
 		fs.StringVar(&method, "method", "", "upscaling method (default "+defaultUpscaler+")")
+		fs.StringVar(&weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
 		fs.StringVar(&typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
 		rf.register(fs)
 	}
@@ -137,14 +203,23 @@ Formats, chosen by extension:
 		if err := checkScale(scale); err != nil {
 			return err
 		}
-		if (scale == 0) == (size == "") {
-			return usagef("give exactly one of -scale and -size")
+		given := 0
+		for _, g := range []bool{scale != 0, size != "", scales != ""} {
+			if g {
+				given++
+			}
 		}
-		var h, w int
-		if size != "" {
+		if given != 1 {
+			return usagef("give exactly one of -scale, -scales and -size")
+		}
+		var factors []float64
+		switch {
+		case scale != 0:
+			factors = []float64{scale}
+		case scales != "":
 			var err error
-			if h, w, err = parseSize(size); err != nil {
-				return err
+			if factors, err = parseFloats(scales); err != nil {
+				return usagef("-scales: %v", err)
 			}
 		}
 		if method == "" {
@@ -154,8 +229,20 @@ Formats, chosen by extension:
 		if !ok {
 			return usagef("-method %q: unknown; have:\n%s", method, upscalerHelp())
 		}
-		if _, err := formats.ForWrite(out); err != nil {
-			return err // before reading a large input
+		if weights != "" && method != "omnihsr" {
+			return usagef("-weights applies to -method omnihsr only")
+		}
+		paths := []string{out}
+		if factors != nil {
+			var err error
+			if paths, err = outputPaths(out, in, factors); err != nil {
+				return err
+			}
+		}
+		for _, p := range paths {
+			if _, err := formats.ForWrite(p); err != nil {
+				return err // before reading a large input
+			}
 		}
 		ro, err := rf.options()
 		if err != nil {
@@ -165,22 +252,58 @@ Formats, chosen by extension:
 		if err != nil {
 			return err
 		}
-		if size == "" {
-			h, w = resample.UpSize(lr.H, scale), resample.UpSize(lr.W, scale)
-			if h < 1 || w < 1 {
-				return fmt.Errorf("%s: %dx%d pixels times %g gives %dx%d: the output side round(S*side) must be between 1 and 2^31", in, lr.H, lr.W, scale, h, w)
+		type job struct{ h, w int }
+		jobs := make([]job, len(paths))
+		if size != "" {
+			h, w, err := parseSize(size)
+			if err != nil {
+				return err
+			}
+			jobs[0] = job{h, w}
+		} else {
+			for i, s := range factors {
+				h, w := resample.UpSize(lr.H, s), resample.UpSize(lr.W, s)
+				if h < 1 || w < 1 {
+					return fmt.Errorf("%s: %dx%d pixels times %g gives %dx%d: the output side round(S*side) must be between 1 and 2^31", in, lr.H, lr.W, s, h, w)
+				}
+				jobs[i] = job{h, w}
 			}
 		}
-		sr, err := m.fn(lr, h, w)
+		r, err := m.prepare(lr, weights)
 		if err != nil {
 			return fmt.Errorf("%s: %w", in, err)
 		}
-		if err := writeCube(out, sr, info, typ); err != nil {
-			return err
+		for i, j := range jobs {
+			if err := renderFile(r, lr, info, j.h, j.w, paths[i], typ); err != nil {
+				return fmt.Errorf("%s: %w", in, err)
+			}
+			fmt.Fprintf(infoStdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
+				paths[i], j.h, j.w, lr.B, method, lr.H, lr.W, float64(j.h)/float64(lr.H), float64(j.w)/float64(lr.W))
 		}
-		fmt.Fprintf(infoStdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
-			out, sr.H, sr.W, sr.B, method, lr.H, lr.W, float64(sr.H)/float64(lr.H), float64(sr.W)/float64(lr.W))
 		return nil
 	}
 	register(c)
+}
+
+// renderFile renders one output size into a (streaming, where the format
+// allows) writer, publishing the file only when every row is written.
+func renderFile(r renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
+	meta := lr.Meta.Clone()
+	if meta.Geo != nil {
+		if err := meta.Geo.Scale(float64(h)/float64(lr.H), float64(w)/float64(lr.W)); err != nil {
+			return err
+		}
+	}
+	wr, err := formats.Create(path, h, w, lr.B, meta, hsi.WriteOptions{DataType: typ, Var: info.Variable})
+	if err != nil {
+		return err
+	}
+	defer wr.Abort()
+	bar := progress.New("upscale "+filepath.Base(path), int64(h))
+	err = r.RenderTo(h, w, wr, func(done, total int) { bar.Set(int64(done)) })
+	if err != nil {
+		return err
+	}
+	bar.Done()
+	return wr.Commit()
 }

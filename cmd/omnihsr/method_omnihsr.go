@@ -1,0 +1,27 @@
+package main
+
+import (
+	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/model"
+)
+
+// evalWeights is the weight file of `omnihsr eval -weights` ("" = default).
+var evalWeights string
+
+// omnihsrMethod is the OmniHSR model as an evaluation method.
+type omnihsrMethod struct{ m *model.Model }
+
+func (omnihsrMethod) Name() string { return "OmniHSR" }
+
+func (o omnihsrMethod) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) { return o.m.Upscale(lr, h, w) }
+
+func init() {
+	eval.Register("omnihsr", func() (eval.Method, error) {
+		m, err := loadModel(evalWeights)
+		if err != nil {
+			return nil, err
+		}
+		return omnihsrMethod{m}, nil
+	})
+}
