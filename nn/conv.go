@@ -139,12 +139,16 @@ func convGradX(g *Graph, x, w *Tensor, gy []float32, k int, rep bool) {
 			}
 		}
 	}
-	gx := g.gradOf(x)
+	gx, fresh := g.gradFresh(x)
+	var beta float32 = 1
+	if fresh {
+		beta = 0
+	}
 	p := k / 2
 	if !rep {
 		forChunks(x.Pixels(), kk, func(p0, p1 int, col []float32) {
 			im2col(col, gy, x.H, x.W, cout, x.H, x.W, k, p, false, p0, p1)
-			gemm.SgemmSerial(false, false, p1-p0, cin, kk, 1, col, kk, wf, cin, 1, gx[p0*cin:], cin)
+			gemm.SgemmSerial(false, false, p1-p0, cin, kk, 1, col, kk, wf, cin, beta, gx[p0*cin:], cin)
 		})
 		return
 	}
@@ -176,6 +180,9 @@ func convGradX(g *Graph, x, w *Tensor, gy []float32, k int, rep bool) {
 					xb = wp - 1
 				}
 				dst := gx[((n*h+y)*wd+xx)*cin:][:cin]
+				if fresh {
+					clear(dst)
+				}
 				for py := ya; py <= yb; py++ {
 					for px := xa; px <= xb; px++ {
 						src := gpad[((n*hp+py)*wp+px)*cin:][:cin]
@@ -260,11 +267,15 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 			}
 		}
 		if x.needsGrad {
-			gx := g.gradOf(x)
+			gx, fresh := g.gradFresh(x)
+			var beta float32 = 1
+			if fresh {
+				beta = 0
+			}
 			parFor(nc, 1, func(c0, c1 int) {
 				for p0 := c0 * rows; p0 < min(c1*rows, np); p0 += rows {
 					p1 := min(p0+rows, np)
-					gemm.SgemmSerial(false, false, p1-p0, cin, cout, 1, gy[p0*cout:], cout, w.Data, cin, 1, gx[p0*cin:], cin)
+					gemm.SgemmSerial(false, false, p1-p0, cin, cout, 1, gy[p0*cout:], cout, w.Data, cin, beta, gx[p0*cin:], cin)
 				}
 			})
 		}

@@ -16,8 +16,15 @@ func (g *Graph) unary(x *Tensor, f func(float32) float32, df func(x, y float32) 
 		}
 	})
 	g.record(out, func() {
-		gx, gy := g.gradOf(x), out.Grad
+		gx, fresh := g.gradFresh(x)
+		gy := out.Grad
 		parFor(len(xd), minElems, func(lo, hi int) {
+			if fresh {
+				for i := lo; i < hi; i++ {
+					gx[i] = gy[i] * df(xd[i], od[i])
+				}
+				return
+			}
 			for i := lo; i < hi; i++ {
 				gx[i] += gy[i] * df(xd[i], od[i])
 			}
@@ -52,9 +59,16 @@ func (g *Graph) GELU(x *Tensor) *Tensor {
 		}
 	})
 	g.record(out, func() {
-		gx, gy := g.gradOf(x), out.Grad
+		gx, fresh := g.gradFresh(x)
+		gy := out.Grad
 		parFor(len(xd), minElems, func(lo, hi int) {
 			gxs, gys, cd := gx[lo:hi], gy[lo:hi], cdf[lo:hi]
+			if fresh {
+				for i, v := range xd[lo:hi] {
+					gxs[i] = gys[i] * (cd[i] + v*invSqrt2Pi*exp32(-0.5*v*v))
+				}
+				return
+			}
 			for i, v := range xd[lo:hi] {
 				gxs[i] += gys[i] * (cd[i] + v*invSqrt2Pi*exp32(-0.5*v*v))
 			}
@@ -143,7 +157,11 @@ func (g *Graph) Add(a, b *Tensor) *Tensor {
 			if !in.needsGrad {
 				continue
 			}
-			gi := g.gradOf(in)
+			gi, fresh := g.gradFresh(in)
+			if fresh {
+				copy(gi, gy)
+				continue
+			}
 			parFor(len(od), minElems, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
 					gi[i] += gy[i]

@@ -56,16 +56,22 @@ func fdCheck1(t *testing.T, name string, h float64, inputs []*Tensor, f func(g *
 		}
 		return s
 	}
-	for _, in := range inputs {
-		in.Grad = nil
-		if in.needsGrad {
-			in.Grad = make([]float32, in.Len())
+	// The analytic gradient, computed twice: with an arena, the second
+	// pass gets recycled (NaN-poisoned in tests) buffers for intermediate
+	// gradients too, which catches an op that accumulates into a buffer it
+	// should overwrite.
+	for rep := 0; rep < 2; rep++ {
+		for _, in := range inputs {
+			in.Grad = nil
+			if in.needsGrad {
+				in.Grad = make([]float32, in.Len())
+			}
 		}
+		g := NewGraph(true)
+		out := f(g)
+		g.BackwardFrom(map[*Tensor][]float32{out: wts})
+		g.Release()
 	}
-	g := NewGraph(true)
-	out := f(g)
-	g.BackwardFrom(map[*Tensor][]float32{out: wts})
-	g.Release()
 	for k, in := range inputs {
 		if !in.needsGrad {
 			continue

@@ -111,6 +111,23 @@ func (g *Graph) gradOf(t *Tensor) []float32 {
 	return t.Grad
 }
 
+// gradFresh is gradOf for ops that overwrite: when t has no gradient yet
+// it returns an uninitialised buffer and fresh = true, and the caller must
+// write (=) every element instead of accumulating (+=). This saves
+// clearing and re-reading the buffer for the many tensors with a single
+// consumer.
+func (g *Graph) gradFresh(t *Tensor) (grad []float32, fresh bool) {
+	if t.Grad != nil {
+		return t.Grad, false
+	}
+	if t.leaf || g.arena == nil {
+		t.Grad = make([]float32, len(t.Data))
+	} else {
+		t.Grad = g.arena.get(len(t.Data))
+	}
+	return t.Grad, true
+}
+
 // WithArena makes g take its buffers from a (and give them back on
 // Release) and returns g. Reusing buffers between training steps avoids
 // the zeroing, page faults and garbage collection of fresh allocations.

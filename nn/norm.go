@@ -46,7 +46,7 @@ func (g *Graph) LayerNorm(x, gamma, beta *Tensor, eps float32) *Tensor {
 	g.record(out, func() {
 		gy := out.Grad
 		if x.needsGrad {
-			gx := g.gradOf(x)
+			gx, fresh := g.gradFresh(x)
 			parFor(np, minElems/max(c, 1), func(lo, hi int) {
 				for p := lo; p < hi; p++ {
 					xs, gys, gxs := xd[p*c:(p+1)*c], gy[p*c:(p+1)*c], gx[p*c:(p+1)*c]
@@ -59,6 +59,13 @@ func (g *Graph) LayerNorm(x, gamma, beta *Tensor, eps float32) *Tensor {
 					}
 					s1 *= invC
 					s2 *= invC
+					if fresh {
+						for j, v := range xs {
+							xh := (v - m) * r
+							gxs[j] = r * (gys[j]*gm[j] - s1 - xh*s2)
+						}
+						continue
+					}
 					for j, v := range xs {
 						xh := (v - m) * r
 						gxs[j] += r * (gys[j]*gm[j] - s1 - xh*s2)

@@ -14,7 +14,9 @@ type omnihsrMethod struct{ m *model.Model }
 
 func (omnihsrMethod) Name() string { return "OmniHSR" }
 
-func (o omnihsrMethod) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) { return o.m.Upscale(lr, h, w) }
+func (o omnihsrMethod) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
+	return o.m.Upscale(lr, h, w)
+}
 
 func init() {
 	eval.Register("omnihsr", func() (eval.Method, error) {
