@@ -1,6 +1,7 @@
 package cofr
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -17,6 +18,11 @@ import (
 // input (median of 5 runs) and reports it with the ratio.
 
 var benchBands = []int{31, 103, 128, 145}
+
+// -cofr.workers sets Options.Workers in the benchmarks (0: GOMAXPROCS), e.g.
+// go test -bench Render -args -cofr.workers=1 for single-core figures on a
+// busy machine.
+var benchWorkers = flag.Int("cofr.workers", 0, "goroutines for the cofr benchmarks (0: GOMAXPROCS)")
 var benchFactors = []int{4, 8, 16}
 
 func benchInput(h, w, B int) (*hsi.Cube, *Primitives) {
@@ -42,7 +48,7 @@ func BenchmarkRender(b *testing.B) {
 			b.Run(fmt.Sprintf("B=%d/x%d", B, f), func(b *testing.B) {
 				x, p := benchInput(32, 32, B)
 				H, W := 32*f, 32*f
-				r, err := NewRenderer(x, p, H, W, Options{})
+				r, err := NewRenderer(x, p, H, W, Options{Workers: *benchWorkers})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -76,7 +82,7 @@ func BenchmarkRenderCube(b *testing.B) {
 				bic := medianTime(5, func() { resample.Upsample(x, H, W) })
 				b.ResetTimer()
 				for range b.N {
-					if _, err := Render(x, p, H, W, Options{}); err != nil {
+					if _, err := Render(x, p, H, W, Options{Workers: *benchWorkers}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -100,7 +106,7 @@ func BenchmarkBicubic(b *testing.B) {
 			b.Run(fmt.Sprintf("cofr/B=%d/x%d", B, f), func(b *testing.B) {
 				dst := make([]float32, H*W*B)
 				p, _ := NewPrimitives(32, 32)
-				r, err := NewRenderer(x, p, H, W, Options{})
+				r, err := NewRenderer(x, p, H, W, Options{Workers: *benchWorkers})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -128,7 +134,7 @@ func BenchmarkBackward(b *testing.B) {
 			b.Run(fmt.Sprintf("%dx%d-x%d/B=%d", c.side, c.side, c.f, B), func(b *testing.B) {
 				x, p := benchInput(c.side, c.side, B)
 				H := c.side * c.f
-				r, err := NewRenderer(x, p, H, H, Options{})
+				r, err := NewRenderer(x, p, H, H, Options{Workers: *benchWorkers})
 				if err != nil {
 					b.Fatal(err)
 				}

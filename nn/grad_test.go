@@ -300,9 +300,11 @@ func TestGradChain(t *testing.T) {
 	c1 := NewConv2D(r, 3, 6, 3, PadReplicate)
 	ln := NewLayerNorm(6)
 	ln.Gamma.Randn(r, 1)
+	c2 := NewConv2D(r, 6, 6, 3, PadZero)
+	c3 := NewConv2D(r, 6, 6, 3, PadReplicate)
 	l2 := NewLinear(r, 6, 3)
 	in := []*Tensor{x}
-	for _, ps := range [][]Param{c1.Params(), ln.Params(), l2.Params()} {
+	for _, ps := range [][]Param{c1.Params(), ln.Params(), c2.Params(), c3.Params(), l2.Params()} {
 		for _, p := range ps {
 			in = append(in, p.T)
 		}
@@ -311,7 +313,10 @@ func TestGradChain(t *testing.T) {
 		h := c1.Forward(g, x)
 		_ = g.Tanh(h) // unused branch
 		h = g.GELU(ln.Forward(g, h))
-		y := g.Add(l2.Forward(g, h), x)
+		// Convolutions of intermediate tensors (their input gradients are
+		// fresh buffers).
+		h = c3.Forward(g, g.LeakyReLU(c2.Forward(g, g.Scale(h, 1.5)), 0.2))
+		y := g.Add(l2.Forward(g, g.Sigmoid(h)), x)
 		return g.Charbonnier(y, g.Scale(x, 0.5), 1e-6)
 	})
 }
