@@ -294,6 +294,9 @@ func renderFile(r renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, t
 			return err
 		}
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	wr, err := formats.Create(path, h, w, lr.B, meta, hsi.WriteOptions{DataType: typ, Var: info.Variable})
 	if err != nil {
 		return err
