@@ -41,6 +41,12 @@ func (g *geom) expo(dy, dx float64) float64 {
 	return -0.5 * (g.iyy*dy*dy + 2*g.ixy*dy*dx + g.ixx*dx*dx)
 }
 
+// maxVec is the widest row the vectorised fill handles.
+const maxVec = 64
+
+// useVecFill enables the vectorised fill (tests turn it off to compare).
+var useVecFill = true
+
 const (
 	// expFloor: exponents below it are rendered as exactly zero
 	// (exp(-80) = 1.8e-35: such values change nothing, and rendering them
@@ -96,6 +102,25 @@ func fill[T float32 | float64](g *geom, out []T, sum []float64, scale, sumScale 
 		same := scale == sumScale
 		if same {
 			G0 *= scale
+		}
+		if same && useVecFill && useAVX && mb >= 4 && mb <= maxVec && emin+e00 >= -700 && math.Abs(g.cxy)*bl <= recLimit {
+			if o32, ok := any(out).([]float32); ok {
+				// G(a, b) = R_a V_a[b] with R_a = G(a, 0)/G(0, 0) and
+				// V_a[b] = G(0, b) fxy^(a b): rows vectorised over b.
+				// |ln V| <= 700 (emin + e00 >= -700, e <= 0), so nothing
+				// over- or underflows where G matters.
+				_, _ = o32[(a1-1)*nb+b1-1], sum[(a1-1)*nb+b1-1]
+				var V, E [maxVec]float64
+				G, Ex, f := G0, Ex0, 1.0
+				for k := 0; k < mb; k++ {
+					V[k], E[k] = G, f
+					G *= Ex
+					Ex *= fx
+					f *= fxy
+				}
+				fillRowsAVX(&o32[a0*nb+b0], &sum[a0*nb+b0], &V[0], &E[0], mb, ma, nb, 1, Ey, fy)
+				return true
+			}
 		}
 		a := a0
 		if same {

@@ -594,3 +594,33 @@ func TestRenderKeepsMetadata(t *testing.T) {
 		t.Error("the input's georeferencing was modified")
 	}
 }
+
+// TestVectorFillMatchesScalar renders with the vectorised fill and with
+// the scalar recurrence: the weights agree to float32 rounding.
+func TestVectorFillMatchesScalar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 40))
+	x := randCube(rng, 6, 7, 4)
+	for _, sp := range []primSpec{trained, wide} {
+		p := randPrims(rng, 6, 7, sp)
+		for _, f := range []float64{2.5, 4, 16, 37.3} {
+			H, W := factorSize(6, f), factorSize(7, f)
+			a, err := Render(x, p, H, W, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			useVecFill = false
+			b, err := Render(x, p, H, W, Options{})
+			useVecFill = true
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]float64, len(b.Data))
+			for i, v := range b.Data {
+				want[i] = float64(v)
+			}
+			if rel, abs := maxRelErr(a.Data, want); rel > 2e-7 {
+				t.Errorf("x%g: vectorised and scalar fill differ by %.3g (relative %.3g)", f, abs, rel)
+			}
+		}
+	}
+}

@@ -28,3 +28,11 @@ func axpyAVX(d, s *float32, n int, a float32)
 //
 //go:noescape
 func dotAVX(a, b *float32, n int) float32
+
+// fillRowsAVX writes, for a < na and b < nb, g = r_a*v[b] to
+// out[a*stride+b] (as float32) and adds it to sum[a*stride+b]; after each
+// row v[b] *= e[b], r_{a+1} = r_a*ey_a and ey_{a+1} = ey_a*fy (r_0 = r,
+// ey_0 = ey). v is overwritten.
+//
+//go:noescape
+func fillRowsAVX(out *float32, sum *float64, v, e *float64, nb, na, stride int, r, ey, fy float64)

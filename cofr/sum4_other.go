@@ -19,3 +19,7 @@ func axpyAVX(d, s *float32, n int, a float32) {
 func dotAVX(a, b *float32, n int) float32 {
 	panic("cofr: no AVX kernel on this platform")
 }
+
+func fillRowsAVX(out *float32, sum *float64, v, e *float64, nb, na, stride int, r, ey, fy float64) {
+	panic("cofr: no AVX kernel on this platform")
+}
