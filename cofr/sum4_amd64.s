@@ -251,3 +251,68 @@ ddone:
 	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func fillRowsAVX(out *float32, sum *float64, v, e *float64, nb, na, stride int, r, ey, fy float64)
+// For a < na, b < nb: g = r_a*v[b]; out[a*stride+b] = float32(g);
+// sum[a*stride+b] += g; then v[b] *= e[b], r_{a+1} = r_a*ey_a,
+// ey_{a+1} = ey_a*fy.
+TEXT ·fillRowsAVX(SB), NOSPLIT, $0-80
+	MOVQ out+0(FP), DI
+	MOVQ sum+8(FP), SI
+	MOVQ v+16(FP), R8
+	MOVQ e+24(FP), R9
+	MOVQ nb+32(FP), R10
+	MOVQ na+40(FP), R11
+	MOVQ stride+48(FP), R12
+	VMOVSD r+56(FP), X13
+	VMOVSD ey+64(FP), X14
+	VMOVSD fy+72(FP), X15
+
+row:
+	TESTQ R11, R11
+	JZ    fdone
+	VBROADCASTSD X13, Y12 // r_a in every lane
+	XORQ  BX, BX          // b
+	MOVQ  R10, CX
+
+f4:
+	CMPQ CX, $4
+	JLT  f1
+	VMOVUPD (R8)(BX*8), Y0
+	VMULPD  Y0, Y12, Y1
+	VCVTPD2PSY Y1, X2
+	VMOVUPS X2, (DI)(BX*4)
+	VADDPD  (SI)(BX*8), Y1, Y3
+	VMOVUPD Y3, (SI)(BX*8)
+	VMULPD  (R9)(BX*8), Y0, Y0
+	VMOVUPD Y0, (R8)(BX*8)
+	ADDQ $4, BX
+	SUBQ $4, CX
+	JMP  f4
+
+f1:
+	TESTQ CX, CX
+	JZ    nextrow
+	VMOVSD (R8)(BX*8), X0
+	VMULSD X0, X13, X1
+	VCVTSD2SS X1, X1, X2
+	VMOVSS X2, (DI)(BX*4)
+	VADDSD (SI)(BX*8), X1, X3
+	VMOVSD X3, (SI)(BX*8)
+	VMULSD (R9)(BX*8), X0, X0
+	VMOVSD X0, (R8)(BX*8)
+	INCQ BX
+	DECQ CX
+	JMP  f1
+
+nextrow:
+	VMULSD X14, X13, X13 // r *= ey
+	VMULSD X15, X14, X14 // ey *= fy
+	LEAQ (DI)(R12*4), DI
+	LEAQ (SI)(R12*8), SI
+	DECQ R11
+	JMP  row
+
+fdone:
+	VZEROUPPER
+	RET
