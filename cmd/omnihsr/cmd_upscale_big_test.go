@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// upscaleMemBound is the peak-memory bound of `omnihsr upscale` with the
+// OmniHSR method, documented in docs/ARCHITECTURE.md: twice the input's
+// float32 size (the cube and COFR's r_n) plus 1 KiB per low-res pixel
+// (network input, feature maps, raw head output, primitives, garbage
+// between collections) plus 512 MiB (one band of output rows, buffers,
+// the runtime).
+func upscaleMemBound(h, w, b int) int64 {
+	px := int64(h) * int64(w)
+	return 2*px*int64(b)*4 + px*1024 + 512<<20
+}
+
+// TestUpscaleLargeRSS super-resolves a 2048 x 2048 x 128 float32 ENVI file
+// by 4 (an 8192 x 8192 x 128 output, 32 GiB, streamed to disk) with the
+// real binary and checks its peak resident memory against the bound. A
+// measurement, not a timed test: it runs only with OMNIHSR_BIG=1 and needs
+// about 40 GB of free disk in OMNIHSR_BIG_DIR (default a temporary dir).
+// OMNIHSR_BIG_SIDE changes the input side.
+func TestUpscaleLargeRSS(t *testing.T) {
+	if os.Getenv("OMNIHSR_BIG") != "1" {
+		t.Skip("set OMNIHSR_BIG=1 to upscale a 2048x2048x128 cube x4 and measure peak memory")
+	}
+	side := 2048
+	if s := os.Getenv("OMNIHSR_BIG_SIDE"); s != "" {
+		fmt.Sscan(s, &side)
+	}
+	const B = 128
+	dir := os.Getenv("OMNIHSR_BIG_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	} else {
+		d, err := os.MkdirTemp(dir, "omnihsr-big-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	bin := filepath.Join(dir, "omnihsr")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	hdr := fmt.Sprintf("ENVI\nsamples = %d\nlines = %d\nbands = %d\nheader offset = 0\ndata type = 4\ninterleave = bip\nbyte order = 0\n", side, side, B)
+	if err := os.WriteFile(filepath.Join(dir, "big.hdr"), []byte(hdr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "big.img"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := make([]byte, side*B*4)
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			for b := 0; b < B; b++ {
+				v := 0.5 + 0.3*math.Sin(float64(x)*0.05+float64(b)*0.03)*math.Cos(float64(y)*0.07) + 0.1*math.Sin(float64(x*y)*0.001)
+				binary.LittleEndian.PutUint32(row[(x*B+b)*4:], math.Float32bits(float32(v)))
+			}
+		}
+		if _, err := f.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.hdr")
+	cmd := exec.Command(bin, "upscale", "-in", filepath.Join(dir, "big.hdr"), "-out", out, "-scale", "4")
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("upscale: %v", err)
+	}
+	wall := time.Since(start)
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	peak := ru.Maxrss * 1024
+	bound := upscaleMemBound(side, side, B)
+	in := int64(side) * int64(side) * B * 4
+	t.Logf("%dx%dx%d float32 (%.2f GiB) x4 -> %dx%dx%d (%.1f GiB on disk): peak RSS %.2f GiB = %.2fx the input, bound %.2f GiB; wall %v, user %v, sys %v",
+		side, side, B, float64(in)/(1<<30), 4*side, 4*side, B, float64(in)*16/(1<<30), float64(peak)/(1<<30), float64(peak)/float64(in),
+		float64(bound)/(1<<30), wall.Round(time.Second), time.Duration(ru.Utime.Nano()).Round(time.Second), time.Duration(ru.Stime.Nano()).Round(time.Second))
+	if peak > bound {
+		t.Errorf("peak RSS %.2f GiB above the bound %.2f GiB", float64(peak)/(1<<30), float64(bound)/(1<<30))
+	}
+	st, err := os.Stat(filepath.Join(dir, "out.img"))
+	if err != nil || st.Size() != int64(16)*in {
+		t.Errorf("output data file: %v, size %v, want %d", err, st, 16*in)
+	}
+}
