@@ -68,6 +68,25 @@ func (bm *BandMap) Apply(dst, x []float32, scale float32) {
 	}
 }
 
+// ApplyT is the transpose of Apply: for every pixel it adds scale * C^T g
+// to dst, g holding M values and dst B values per pixel (the same number
+// of pixels).
+func (bm *BandMap) ApplyT(dst, g []float32, scale float32) {
+	np := len(g) / bm.M
+	for p := 0; p < np; p++ {
+		src := g[p*bm.M : (p+1)*bm.M]
+		out := dst[p*bm.B : (p+1)*bm.B]
+		for i, v := range src {
+			v *= scale
+			lo := bm.Lo[i]
+			out[lo] += bm.Wlo[i] * v
+			if bm.B > 1 {
+				out[lo+1] += (1 - bm.Wlo[i]) * v
+			}
+		}
+	}
+}
+
 // InputScale is the input normalisation of the model: the reciprocal of the
 // mean absolute value of the cube, so that the network sees data of unit
 // magnitude whatever the sensor's units (raw counts, reflectance, negative

@@ -115,9 +115,9 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 }
 
 // headBands applies FiLM(s) and the head band by band and returns the raw
-// head output (1 x h x w x RawChans).
+// head output (1 x h x w x Cfg.HeadChans()).
 func (m *Model) headBands(feat *nn.Tensor, s float64) *nn.Tensor {
-	return bandOp(feat, RawChans, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
+	return bandOp(feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
 }
 
 // Encoded is a low-res image after C_B and the encoder: the part of the
@@ -148,8 +148,18 @@ func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
 	return &Encoded{m: m, lr: lr, feat: feat}, nil
 }
 
-// Primitives returns the primitives for an output of outH x outW.
+// Primitives returns the primitives for an output of outH x outW (with
+// the parameterisation of the model's variant).
 func (e *Encoded) Primitives(outH, outW int) (*cofr.Primitives, error) {
+	raw, err := e.raw(outH, outW)
+	if err != nil {
+		return nil, err
+	}
+	return e.m.Primitives(raw, e.lr.H, e.lr.W)
+}
+
+// raw returns the raw head output for an output of outH x outW.
+func (e *Encoded) raw(outH, outW int) ([]float32, error) {
 	if outH < 1 || outW < 1 {
 		return nil, fmt.Errorf("model: output size %dx%d", outH, outW)
 	}
@@ -157,7 +167,16 @@ func (e *Encoded) Primitives(outH, outW int) (*cofr.Primitives, error) {
 	if !(s > 0) || math.IsInf(s, 0) {
 		return nil, fmt.Errorf("model: factor %v", s)
 	}
-	return Primitives(e.m.headBands(e.feat, s).Data, e.lr.H, e.lr.W)
+	return e.m.headBands(e.feat, s).Data, nil
+}
+
+// Output returns the output path (any variant) for an output of outH x outW.
+func (e *Encoded) Output(outH, outW int) (*Output, error) {
+	raw, err := e.raw(outH, outW)
+	if err != nil {
+		return nil, err
+	}
+	return e.m.NewOutput(e.lr, raw, outH, outW)
 }
 
 // RowSink receives output rows in order (pixel-interleaved, whole rows).
@@ -172,13 +191,9 @@ const bandBytes = 64 << 20
 // output far larger than memory can stream to disk. progress, if not nil,
 // is called with the rows done.
 func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
-	p, err := e.Primitives(outH, outW)
+	r, err := e.Output(outH, outW)
 	if err != nil {
 		return err
-	}
-	r, err := cofr.NewRenderer(e.lr, p, outH, outW, e.m.COFROptions())
-	if err != nil {
-		return fmt.Errorf("model: %w", err)
 	}
 	rowFloats := outW * e.lr.B
 	rows := max(1, bandBytes/4/rowFloats)

@@ -16,7 +16,9 @@ import (
 // files; a file of another version is refused.
 const FormatVersion = 1
 
-// Raw head channels: 6 geometry values then the 25 operator values.
+// Raw head channels: 6 geometry values then the 25 operator values (the
+// spectral variant has M values in place of the operator; see
+// Config.HeadChans).
 const (
 	rawOffY = iota
 	rawOffX
@@ -44,6 +46,10 @@ type Config struct {
 	FiLMHidden int `json:"film_hidden"`
 	// Neighbourhood is COFR's K x K primitive neighbourhood (truncation rule).
 	Neighbourhood int `json:"neighbourhood"`
+	// Variant selects an ablation of the output path (paper Table
+	// "Ablation"; see variant.go): "" is OmniHSR itself, the only value of
+	// weight files written before variants existed.
+	Variant string `json:"variant,omitempty"`
 }
 
 // DefaultConfig is the shipped architecture: M = 31, the encoder of
@@ -65,6 +71,9 @@ func (c Config) validate() error {
 	if c.Neighbourhood < 1 || c.Neighbourhood%2 == 0 {
 		return fmt.Errorf("model: neighbourhood %d must be odd and positive", c.Neighbourhood)
 	}
+	if err := CheckVariant(c.Variant); err != nil {
+		return err
+	}
 	return c.Encoder.validate()
 }
 
@@ -77,6 +86,9 @@ func (c Config) validate() error {
 //	h = GELU(Conv3x3(C -> C)(F))
 //	geometry = Linear(C -> 6)(h)            offsets, angle, widths, opacity
 //	operator = Linear(C -> 25)(h)           zero-initialised weights and bias
+//
+// The ablation variants (Config.Variant) change only what follows the head:
+// see variant.go.
 type Model struct {
 	Cfg  Config
 	Enc  *Encoder
@@ -106,7 +118,7 @@ func New(cfg Config, seed uint64) (*Model, error) {
 		FiLM: nn.NewMLP(r, 1, cfg.FiLMHidden, 2*c),
 		Head: nn.NewConv2D(r, c, c, 3, nn.PadReplicate),
 		Geo:  nn.NewLinear(r, c, rawK),
-		Op:   nn.NewLinear(r, c, cofr.Taps),
+		Op:   nn.NewLinear(r, c, cfg.OpChans()),
 	}
 	clear(m.FiLM.L2.W.Data)
 	clear(m.FiLM.L2.B.Data)
@@ -147,8 +159,9 @@ func (m *Model) Input(lr *hsi.Cube) (*nn.Tensor, error) {
 func (m *Model) Encode(g *nn.Graph, z *nn.Tensor) *nn.Tensor { return m.Enc.Forward(g, z) }
 
 // HeadRaw applies FiLM for factor s and the head to encoder features,
-// returning the raw head output (1 x h x w x RawChans): 6 geometry values
-// then 25 operator values per low-res pixel, before parameterisation.
+// returning the raw head output (1 x h x w x Cfg.HeadChans()): 6 geometry
+// values then 25 operator values (M spectral values for the spectral
+// variant) per low-res pixel, before parameterisation.
 func (m *Model) HeadRaw(g *nn.Graph, feat *nn.Tensor, s float64) *nn.Tensor {
 	ls := nn.New(feat.N, 1, 1, 1)
 	for i := range ls.Data {
@@ -164,34 +177,58 @@ func (m *Model) HeadRaw(g *nn.Graph, feat *nn.Tensor, s float64) *nn.Tensor {
 // Primitives turns a raw head output of h x w pixels into COFR primitives
 // (SPEC section 2): offsets 0.5 tanh, angle pi tanh, widths
 // softplus + 0.05 clipped to [0.05, 2.5], opacity sigmoid, and the 25
-// operator values minus their mean.
+// operator values minus their mean. It is the parameterisation of OmniHSR
+// itself; Model.Primitives follows the model's variant.
 func Primitives(raw []float32, h, w int) (*cofr.Primitives, error) {
+	return primitivesOf(raw, h, w, RawChans, opZeroSum)
+}
+
+// opMode is what the head's last channels mean.
+type opMode int
+
+const (
+	opZeroSum opMode = iota // 25 operator values, mean removed (OmniHSR)
+	opFree                  // 25 operator values as they are
+	opNone                  // no operator (spectral values, handled by Output)
+)
+
+// primitivesOf maps a raw head output with chans channels per pixel.
+func primitivesOf(raw []float32, h, w, chans int, ops opMode) (*cofr.Primitives, error) {
 	n := h * w
-	if len(raw) != n*RawChans {
-		return nil, fmt.Errorf("model: raw head output has %d values for %dx%d pixels", len(raw), h, w)
+	if len(raw) != n*chans {
+		return nil, fmt.Errorf("model: raw head output has %d values for %dx%d pixels of %d channels", len(raw), h, w, chans)
 	}
 	p := &cofr.Primitives{
 		H: h, W: w,
 		OffY: make([]float32, n), OffX: make([]float32, n),
 		Sigma1: make([]float32, n), Sigma2: make([]float32, n),
 		Theta: make([]float32, n), Alpha: make([]float32, n),
-		K: make([]float32, n*cofr.Taps),
+	}
+	if ops != opNone {
+		p.K = make([]float32, n*cofr.Taps)
 	}
 	for i := 0; i < n; i++ {
-		r := raw[i*RawChans : (i+1)*RawChans]
+		r := raw[i*chans : (i+1)*chans]
 		p.OffY[i] = float32(0.5 * math.Tanh(float64(r[rawOffY])))
 		p.OffX[i] = float32(0.5 * math.Tanh(float64(r[rawOffX])))
 		p.Theta[i] = float32(math.Pi * math.Tanh(float64(r[rawTheta])))
 		p.Sigma1[i] = float32(sigmaOf(float64(r[rawSigma1])))
 		p.Sigma2[i] = float32(sigmaOf(float64(r[rawSigma2])))
 		p.Alpha[i] = float32(sigmoid(float64(r[rawAlpha])))
-		k := r[rawK:]
+		if ops == opNone {
+			continue
+		}
+		k := r[rawK : rawK+cofr.Taps]
+		dst := p.K[i*cofr.Taps : (i+1)*cofr.Taps]
+		if ops == opFree {
+			copy(dst, k)
+			continue
+		}
 		var mean float64
 		for _, v := range k {
 			mean += float64(v)
 		}
 		mean /= cofr.Taps
-		dst := p.K[i*cofr.Taps : (i+1)*cofr.Taps]
 		for j, v := range k {
 			dst[j] = float32(float64(v) - mean)
 		}
@@ -202,22 +239,42 @@ func Primitives(raw []float32, h, w int) (*cofr.Primitives, error) {
 // RawGrad maps COFR's gradients with respect to the primitives back to the
 // raw head output (the chain rule through Primitives).
 func RawGrad(raw []float32, gr *cofr.Grads) []float32 {
-	n := len(raw) / RawChans
+	return rawGradOf(raw, RawChans, gr, opZeroSum)
+}
+
+// rawGradOf is the chain rule through primitivesOf. Nil gradient slices
+// count as zero; with opNone the last channels are left at zero (the caller
+// fills them).
+func rawGradOf(raw []float32, chans int, gr *cofr.Grads, ops opMode) []float32 {
+	n := len(raw) / chans
 	out := make([]float32, len(raw))
+	at := func(v []float32, i int) float64 {
+		if v == nil {
+			return 0
+		}
+		return float64(v[i])
+	}
 	for i := 0; i < n; i++ {
-		r := raw[i*RawChans : (i+1)*RawChans]
-		o := out[i*RawChans : (i+1)*RawChans]
+		r := raw[i*chans : (i+1)*chans]
+		o := out[i*chans : (i+1)*chans]
 		ty := math.Tanh(float64(r[rawOffY]))
 		tx := math.Tanh(float64(r[rawOffX]))
 		tt := math.Tanh(float64(r[rawTheta]))
-		o[rawOffY] = float32(float64(gr.OffY[i]) * 0.5 * (1 - ty*ty))
-		o[rawOffX] = float32(float64(gr.OffX[i]) * 0.5 * (1 - tx*tx))
-		o[rawTheta] = float32(float64(gr.Theta[i]) * math.Pi * (1 - tt*tt))
-		o[rawSigma1] = float32(float64(gr.Sigma1[i]) * sigmaGrad(float64(r[rawSigma1])))
-		o[rawSigma2] = float32(float64(gr.Sigma2[i]) * sigmaGrad(float64(r[rawSigma2])))
+		o[rawOffY] = float32(at(gr.OffY, i) * 0.5 * (1 - ty*ty))
+		o[rawOffX] = float32(at(gr.OffX, i) * 0.5 * (1 - tx*tx))
+		o[rawTheta] = float32(at(gr.Theta, i) * math.Pi * (1 - tt*tt))
+		o[rawSigma1] = float32(at(gr.Sigma1, i) * sigmaGrad(float64(r[rawSigma1])))
+		o[rawSigma2] = float32(at(gr.Sigma2, i) * sigmaGrad(float64(r[rawSigma2])))
 		a := sigmoid(float64(r[rawAlpha]))
-		o[rawAlpha] = float32(float64(gr.Alpha[i]) * a * (1 - a))
+		o[rawAlpha] = float32(at(gr.Alpha, i) * a * (1 - a))
+		if ops == opNone || gr.K == nil {
+			continue
+		}
 		gk := gr.K[i*cofr.Taps : (i+1)*cofr.Taps]
+		if ops == opFree {
+			copy(o[rawK:rawK+cofr.Taps], gk)
+			continue
+		}
 		var mean float64
 		for _, v := range gk {
 			mean += float64(v)
@@ -287,7 +344,7 @@ func (m *Model) PrimitivesFor(feat *nn.Tensor, s float64) (*cofr.Primitives, err
 		return nil, fmt.Errorf("model: factor %v must be positive and finite", s)
 	}
 	raw := m.HeadRaw(nn.NewGraph(false), feat, s)
-	return Primitives(raw.Data, feat.H, feat.W)
+	return m.Primitives(raw.Data, feat.H, feat.W)
 }
 
 // Upscale super-resolves lr to outH x outW in memory (any image size; the

@@ -2,9 +2,9 @@ package train
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/nn"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -72,7 +72,8 @@ func Loss(y, hr, lr *hsi.Cube, w LossWeights) (LossParts, []float32, error) {
 }
 
 // consistency is the Charbonnier loss of D(y) against lr, D the
-// antialiased bicubic downsampling; it adds weight * dLoss/dy to grad.
+// antialiased bicubic downsampling; it adds weight * dLoss/dy to grad
+// (D^T by model.DownsampleAdjoint, exact for resample's kernel).
 func consistency(y, lr *hsi.Cube, grad []float32, weight float32) (float64, error) {
 	d, err := resample.Downsample(y, lr.H, lr.W)
 	if err != nil {
@@ -82,94 +83,8 @@ func consistency(y, lr *hsi.Cube, grad []float32, weight float32) (float64, erro
 	dt := nn.FromData(1, d.H, d.W, d.B, d.Data).RequireGrad()
 	l := g.Charbonnier(dt, nn.FromData(1, lr.H, lr.W, lr.B, lr.Data), charbEps2)
 	g.Backward(l)
-	rows, err := downMatrix(y.H, lr.H)
-	if err != nil {
-		return 0, err
+	if err := model.DownsampleAdjoint(grad, dt.Grad, y.H, y.W, lr.H, lr.W, y.B, weight); err != nil {
+		return 0, fmt.Errorf("train: consistency: %w", err)
 	}
-	cols, err := downMatrix(y.W, lr.W)
-	if err != nil {
-		return 0, err
-	}
-	adjointAdd(grad, dt.Grad, rows, cols, y.W, lr.W, y.B, weight)
 	return float64(l.Data[0]), nil
-}
-
-// sparseRows is a 1-D linear map out x in stored as a contiguous run of
-// nonzero weights per output.
-type sparseRows struct {
-	first []int
-	w     [][]float32
-}
-
-var (
-	downMu    sync.Mutex
-	downCache = map[[2]int]*sparseRows{}
-)
-
-// downMatrix extracts the 1-D matrix of resample.Downsample from in to out
-// samples by downsampling an identity (one band per input sample), so the
-// adjoint is exact for whatever kernel resample implements.
-func downMatrix(in, out int) (*sparseRows, error) {
-	downMu.Lock()
-	defer downMu.Unlock()
-	if m, ok := downCache[[2]int{in, out}]; ok {
-		return m, nil
-	}
-	id := hsi.MustNew(1, in, in)
-	for j := 0; j < in; j++ {
-		id.Data[j*in+j] = 1
-	}
-	d, err := resample.Downsample(id, 1, out)
-	if err != nil {
-		return nil, fmt.Errorf("train: downsampling matrix %d->%d: %w", in, out, err)
-	}
-	m := &sparseRows{first: make([]int, out), w: make([][]float32, out)}
-	for i := 0; i < out; i++ {
-		row := d.Data[i*in : (i+1)*in]
-		lo, hi := 0, in-1
-		for lo < in && row[lo] == 0 {
-			lo++
-		}
-		for hi > lo && row[hi] == 0 {
-			hi--
-		}
-		m.first[i] = lo
-		if lo < in {
-			m.w[i] = append([]float32(nil), row[lo:hi+1]...)
-		}
-	}
-	downCache[[2]int{in, out}] = m
-	return m, nil
-}
-
-// adjointAdd adds weight * D^T gd to grad, D = rows (x) cols acting on
-// pixel-interleaved H x W x B data.
-func adjointAdd(grad, gd []float32, rows, cols *sparseRows, W, w, b int, weight float32) {
-	h := len(rows.first)
-	// tmp = rows^T applied along y: (H x w x B).
-	H := len(grad) / (W * b)
-	tmp := make([]float32, H*w*b)
-	for i := 0; i < h; i++ {
-		src := gd[i*w*b : (i+1)*w*b]
-		for k, wt := range rows.w[i] {
-			y := rows.first[i] + k
-			dst := tmp[y*w*b : (y+1)*w*b]
-			for j, v := range src {
-				dst[j] += wt * v
-			}
-		}
-	}
-	for y := 0; y < H; y++ {
-		for j := 0; j < w; j++ {
-			src := tmp[(y*w+j)*b : (y*w+j+1)*b]
-			for k, wt := range cols.w[j] {
-				x := cols.first[j] + k
-				dst := grad[(y*W+x)*b : (y*W+x+1)*b]
-				s := weight * wt
-				for c, v := range src {
-					dst[c] += s * v
-				}
-			}
-		}
-	}
 }

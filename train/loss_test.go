@@ -56,27 +56,3 @@ func TestLossGradientFiniteDifferences(t *testing.T) {
 		}
 	}
 }
-
-// The extracted downsampling matrix reproduces resample.Downsample.
-func TestDownMatrixMatchesDownsample(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	c := rcube(r, 13, 17, 2)
-	d, _ := resample.Downsample(c, 5, 4)
-	rows, _ := downMatrix(13, 5)
-	cols, _ := downMatrix(17, 4)
-	for i := 0; i < 5; i++ {
-		for j := 0; j < 4; j++ {
-			for b := 0; b < 2; b++ {
-				var s float64
-				for ki, wy := range rows.w[i] {
-					for kj, wx := range cols.w[j] {
-						s += float64(wy) * float64(wx) * float64(c.At(rows.first[i]+ki, cols.first[j]+kj, b))
-					}
-				}
-				if math.Abs(s-float64(d.At(i, j, b))) > 1e-5 {
-					t.Fatalf("(%d,%d,%d): %v vs %v", i, j, b, s, d.At(i, j, b))
-				}
-			}
-		}
-	}
-}

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/progress"
@@ -53,9 +52,11 @@ func DefaultOptions() Options {
 	}
 }
 
-// meta is the training metadata stored in checkpoints and weight files.
-type meta struct {
+// Meta is the training metadata stored in checkpoints and weight files
+// (the Meta of nn.Checkpoint; read it back with ReadMeta).
+type Meta struct {
 	Trained     bool           `json:"trained"`
+	Variant     string         `json:"variant,omitempty"` // model.Config.Variant ("" = OmniHSR)
 	Step        int            `json:"step"`
 	Steps       int            `json:"steps"`
 	Batch       int            `json:"batch"`
@@ -90,10 +91,12 @@ type ValResult struct {
 // trainerState is the opaque Extra of a checkpoint: everything beyond the
 // weights and Adam that a resumed run needs to continue exactly.
 type trainerState struct {
-	RNG      []byte      `json:"rng"`
-	Step     int         `json:"step"`
-	Wall     float64     `json:"wall"`
-	BestGain float64     `json:"best_gain"`
+	RNG  []byte  `json:"rng"`
+	Step int     `json:"step"`
+	Wall float64 `json:"wall"`
+	// BestGain is the best validation gain so far; null before the first
+	// validation (its in-memory value, -Inf, has no JSON form).
+	BestGain *float64    `json:"best_gain"`
 	History  []ValResult `json:"history"`
 }
 
@@ -139,6 +142,9 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		if err != nil {
 			return nil, err
 		}
+		if m.Cfg.Variant != opt.Model.Variant {
+			return nil, fmt.Errorf("train: resume %s: the checkpoint is variant %q, this run asks for %q", ck, model.VariantLabel(m.Cfg.Variant), model.VariantLabel(opt.Model.Variant))
+		}
 		t.m = m
 		t.adam = nn.NewAdam(m.Params())
 		if err := f.LoadAdam(t.adam); err != nil {
@@ -151,7 +157,10 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		if err := t.pcg.UnmarshalBinary(st.RNG); err != nil {
 			return nil, fmt.Errorf("train: resume %s: rng: %w", ck, err)
 		}
-		t.step, t.wall, t.best, t.hist = st.Step, st.Wall, st.BestGain, st.History
+		t.step, t.wall, t.hist = st.Step, st.Wall, st.History
+		if st.BestGain != nil {
+			t.best = *st.BestGain
+		}
 		t.logf("resumed %s at step %d", ck, t.step)
 		return t, nil
 	}
@@ -222,15 +231,11 @@ func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
 	}
 	feat := t.m.Encode(g, z)
 	raw := t.m.HeadRaw(g, feat, smp.Scale)
-	prims, err := model.Primitives(raw.Data, smp.LR.H, smp.LR.W)
+	out, err := t.m.NewOutput(smp.LR, raw.Data, smp.HR.H, smp.HR.W)
 	if err != nil {
 		return LossParts{}, err
 	}
-	r, err := cofr.NewRenderer(smp.LR, prims, smp.HR.H, smp.HR.W, t.m.COFROptions())
-	if err != nil {
-		return LossParts{}, err
-	}
-	y, err := r.Render()
+	y, err := out.Render()
 	if err != nil {
 		return LossParts{}, err
 	}
@@ -243,11 +248,11 @@ func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
 			dy[i] *= scale
 		}
 	}
-	gr, err := r.Backward(dy)
+	draw, err := out.Backward(dy)
 	if err != nil {
 		return LossParts{}, err
 	}
-	g.BackwardFrom(map[*nn.Tensor][]float32{raw: model.RawGrad(raw.Data, gr)})
+	g.BackwardFrom(map[*nn.Tensor][]float32{raw: draw})
 	return parts, nil
 }
 
@@ -306,8 +311,8 @@ func psnrSAM(ref, est *hsi.Cube) (float64, float64, error) {
 func (t *Trainer) meta(val *ValResult) json.RawMessage {
 	host, _ := os.Hostname()
 	o := t.opt
-	md := meta{
-		Trained: t.step > 0, Step: t.step, Steps: o.Steps, Batch: o.Batch, Patch: o.Sample.Patch,
+	md := Meta{
+		Trained: t.step > 0, Variant: t.m.Cfg.Variant, Step: t.step, Steps: o.Steps, Batch: o.Batch, Patch: o.Sample.Patch,
 		Scales: [2]float64{o.Sample.MinScale, o.Sample.MaxScale}, HSIProb: o.Sample.HSIProb,
 		BandSubset: o.Sample.BandSubset, NaturalOnly: t.natOnly, LR: o.LR, Loss: o.Loss, Seed: o.Seed,
 		WallSeconds: math.Round(t.wall), Machine: fmt.Sprintf("%s, %d cores, %s/%s", host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH),
@@ -324,7 +329,14 @@ func (t *Trainer) SaveCheckpoint() error {
 	if err != nil {
 		return err
 	}
-	extra, _ := json.Marshal(trainerState{RNG: st, Step: t.step, Wall: t.wall, BestGain: t.best, History: t.hist})
+	ts := trainerState{RNG: st, Step: t.step, Wall: t.wall, History: t.hist}
+	if !math.IsInf(t.best, 0) && !math.IsNaN(t.best) {
+		ts.BestGain = &t.best
+	}
+	extra, err := json.Marshal(ts)
+	if err != nil {
+		return fmt.Errorf("train: checkpoint: trainer state: %w", err)
+	}
 	cfg, _ := json.Marshal(t.m.Cfg)
 	ck := nn.Checkpoint{Config: cfg, Meta: t.meta(nil), Extra: extra, Params: t.m.Params(), Opt: t.adam}
 	return ck.Save(filepath.Join(t.opt.OutDir, "checkpoint.ckpt"))
@@ -422,3 +434,16 @@ func (t *Trainer) Run(ctx context.Context) error {
 }
 
 func gemmBackend() string { return gemm.Backend() }
+
+// ReadMeta decodes the training metadata of a weight file or checkpoint
+// (nn.CheckpointFile.Meta). Files without metadata give the zero Meta.
+func ReadMeta(raw json.RawMessage) (Meta, error) {
+	var md Meta
+	if len(raw) == 0 {
+		return md, nil
+	}
+	if err := json.Unmarshal(raw, &md); err != nil {
+		return md, fmt.Errorf("train: metadata: %w", err)
+	}
+	return md, nil
+}

@@ -9,10 +9,17 @@ import (
 // evalWeights is the weight file of `omnihsr eval -weights` ("" = default).
 var evalWeights string
 
-// omnihsrMethod is the OmniHSR model as an evaluation method.
+// omnihsrMethod is the OmniHSR model as an evaluation method. A weight
+// file of an ablation variant (model.Config.Variant) is labelled
+// "OmniHSR-VARIANT" so that its rows are never mistaken for the model's.
 type omnihsrMethod struct{ m *model.Model }
 
-func (omnihsrMethod) Name() string { return "OmniHSR" }
+func (o omnihsrMethod) Name() string {
+	if v := o.m.Cfg.Variant; v != model.VariantOmniHSR {
+		return "OmniHSR-" + v
+	}
+	return "OmniHSR"
+}
 
 func (o omnihsrMethod) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
 	return o.m.Upscale(lr, h, w)

@@ -1,0 +1,248 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/cofr"
+	"github.com/omnihsr/omnihsr/hsi"
+)
+
+// Ablation variants of the output path (issue 6, paper Table "Ablation" and
+// Appendix "Output Path and Operator Constraint"). Every variant shares the
+// network (C_B, input scale, encoder, FiLM, head) and the training; only
+// what turns the head's output into the high-resolution cube differs.
+//
+//	""             OmniHSR: Y = U_s X + sum_n w_n(p) r_n, r_n = sum_q k_nq x(q),
+//	               k_n the 25 operator values minus their mean (zero-sum).
+//	"free-kernel"  the same with the 25 operator values used as they are
+//	               (without the zero-sum constraint).
+//	"lowres"       without COFR: the zero-sum operators are applied on the
+//	               low-res grid and the result is upsampled bicubically,
+//	               Y = U_s(X + r); the geometry outputs are unused (their
+//	               gradient is zero).
+//	"spectral"     the head predicts M = Cfg.M spectral values per low-res
+//	               pixel in place of the 25 operator values (a layer of M
+//	               outputs, zero-initialised like the operator layer). They
+//	               are mapped from the M reference positions to the B band
+//	               positions by linear interpolation (band b at b/(B-1),
+//	               reference m at m/(M-1): the inverse direction of C_B; a
+//	               single band takes position 0.5, like C_B's single
+//	               reference position), divided by the input scale (so they
+//	               are in the input's units), and splatted with the same
+//	               Gaussian primitives and normalised weights:
+//	               Y(p) = sum_n w_n(p) V_n, with no U_s X and no observed
+//	               pixel combined.
+//
+// With a zero-initialised operator layer, OmniHSR, free-kernel and lowres
+// render bicubic interpolation exactly; spectral renders zero.
+const (
+	VariantOmniHSR    = ""
+	VariantFreeKernel = "free-kernel"
+	VariantLowRes     = "lowres"
+	VariantSpectral   = "spectral"
+)
+
+// Variants lists the variant names, OmniHSR ("") first.
+var Variants = []string{VariantOmniHSR, VariantFreeKernel, VariantLowRes, VariantSpectral}
+
+// CheckVariant returns an error for an unknown variant name.
+func CheckVariant(v string) error {
+	for _, k := range Variants {
+		if v == k {
+			return nil
+		}
+	}
+	return fmt.Errorf("model: unknown variant %q (known: \"\" (OmniHSR), %s)", v, strings.Join(Variants[1:], ", "))
+}
+
+// VariantLabel is a readable name of a variant ("omnihsr" for "").
+func VariantLabel(v string) string {
+	if v == VariantOmniHSR {
+		return "omnihsr"
+	}
+	return v
+}
+
+// VariantDescription says in a few words what a variant's output path is.
+func VariantDescription(v string) string {
+	switch v {
+	case VariantOmniHSR:
+		return "U_s X + COFR field of zero-sum 5x5 operators (OmniHSR)"
+	case VariantFreeKernel:
+		return "U_s X + COFR field of unconstrained 5x5 operators (free kernel)"
+	case VariantLowRes:
+		return "U_s(X + r): zero-sum 5x5 operators on the low-res grid, then bicubic (without COFR)"
+	case VariantSpectral:
+		return "COFR splat of M predicted spectral values, no U_s X (spectral values)"
+	}
+	return "unknown variant " + v
+}
+
+// OpChans is the number of outputs of the operator layer: 25 operator
+// values, or M spectral values for the spectral variant.
+func (c Config) OpChans() int {
+	if c.Variant == VariantSpectral {
+		return c.M
+	}
+	return cofr.Taps
+}
+
+// HeadChans is the number of raw head channels per low-res pixel: 6
+// geometry values then OpChans values.
+func (c Config) HeadChans() int { return rawK + c.OpChans() }
+
+func (c Config) opMode() opMode {
+	switch c.Variant {
+	case VariantFreeKernel:
+		return opFree
+	case VariantSpectral:
+		return opNone
+	}
+	return opZeroSum
+}
+
+// Primitives turns a raw head output of h x w pixels into COFR primitives
+// with the parameterisation of the model's variant. For the spectral
+// variant K is nil (its values are rendered by Output).
+func (m *Model) Primitives(raw []float32, h, w int) (*cofr.Primitives, error) {
+	return primitivesOf(raw, h, w, m.Cfg.HeadChans(), m.Cfg.opMode())
+}
+
+// Output is the model's output path for one low-res cube, one raw head
+// output and one target grid: the forward rendering (RenderRows, Render)
+// and its backward pass to the raw head output (Backward), for every
+// variant. It is what inference (Encoded.RenderTo) and training
+// (train.Trainer) share.
+type Output struct {
+	cfg        Config
+	lr         *hsi.Cube
+	raw        []float32
+	prims      *cofr.Primitives
+	outH, outW int
+
+	cr *cofr.Renderer      // OmniHSR, free-kernel: COFR on X; lowres: U_s of X + r (zero operators)
+	vr *cofr.ValueRenderer // spectral
+	bm *BandMap            // spectral: the M reference positions to the B bands
+	// unit is 1/InputScale(lr): spectral values are in the network's units.
+	unit float32
+}
+
+// NewOutput prepares the output path of lr (h x w x B) for the raw head
+// output raw (h*w*Cfg.HeadChans() values) on an outH x outW grid.
+func (m *Model) NewOutput(lr *hsi.Cube, raw []float32, outH, outW int) (*Output, error) {
+	if lr == nil {
+		return nil, fmt.Errorf("model: nil input cube")
+	}
+	prims, err := m.Primitives(raw, lr.H, lr.W)
+	if err != nil {
+		return nil, err
+	}
+	o := &Output{cfg: m.Cfg, lr: lr, raw: raw, prims: prims, outH: outH, outW: outW}
+	opt := m.COFROptions()
+	switch m.Cfg.Variant {
+	case VariantLowRes:
+		r, err := cofr.ApplyOperators(lr, prims.K)
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		for i, v := range lr.Data {
+			r.Data[i] += v // X + r, in place
+		}
+		zero, err := cofr.NewPrimitives(lr.H, lr.W)
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		// Zero operators: the renderer computes U_s of its input alone.
+		if o.cr, err = cofr.NewRenderer(r, zero, outH, outW, opt); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+	case VariantSpectral:
+		if o.bm, err = NewBandMap(m.Cfg.M, lr.B); err != nil {
+			return nil, err
+		}
+		o.unit = float32(1 / float64(InputScale(lr)))
+		v, err := hsi.New(lr.H, lr.W, lr.B)
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		chans, M := m.Cfg.HeadChans(), m.Cfg.M
+		for p := 0; p < lr.H*lr.W; p++ {
+			o.bm.Apply(v.Data[p*lr.B:(p+1)*lr.B], raw[p*chans+rawK:p*chans+rawK+M], o.unit)
+		}
+		if o.vr, err = cofr.NewValueRenderer(v, prims, outH, outW, opt); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+	default:
+		if o.cr, err = cofr.NewRenderer(lr, prims, outH, outW, opt); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+	}
+	return o, nil
+}
+
+// Primitives returns the primitives of the output (K is nil for the
+// spectral variant; the geometry is unused by lowres).
+func (o *Output) Primitives() *cofr.Primitives { return o.prims }
+
+// RenderRows renders target rows [u0, u1) into dst ((u1-u0)*outW*B values).
+func (o *Output) RenderRows(u0, u1 int, dst []float32) error {
+	if o.vr != nil {
+		return o.vr.RenderRows(u0, u1, dst)
+	}
+	return o.cr.RenderRows(u0, u1, dst)
+}
+
+// Render renders the whole output with the input's metadata and its
+// georeferencing scaled to the target grid.
+func (o *Output) Render() (*hsi.Cube, error) {
+	out, err := hsi.New(o.outH, o.outW, o.lr.B)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if err := o.RenderRows(0, o.outH, out.Data); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	out.Meta = o.lr.Meta.Clone()
+	if out.Meta.Geo != nil {
+		if err := out.Meta.Geo.Scale(float64(o.outH)/float64(o.lr.H), float64(o.outW)/float64(o.lr.W)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Backward returns dL/d(raw head output) given dY = dL/dY for the whole
+// target cube (outH*outW*B values). The input cube gets no gradient.
+func (o *Output) Backward(dY []float32) ([]float32, error) {
+	chans := o.cfg.HeadChans()
+	lr := o.lr
+	switch o.cfg.Variant {
+	case VariantLowRes:
+		dxr := make([]float32, len(lr.Data))
+		if err := UpsampleAdjoint(dxr, dY, lr.H, lr.W, o.outH, o.outW, lr.B, 1); err != nil {
+			return nil, err
+		}
+		dk, err := cofr.OperatorGrads(lr, dxr)
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		return rawGradOf(o.raw, chans, &cofr.Grads{K: dk}, opZeroSum), nil
+	case VariantSpectral:
+		dv, gr, err := o.vr.Backward(dY)
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		out := rawGradOf(o.raw, chans, gr, opNone)
+		M := o.cfg.M
+		for p := 0; p < lr.H*lr.W; p++ {
+			o.bm.ApplyT(out[p*chans+rawK:p*chans+rawK+M], dv[p*lr.B:(p+1)*lr.B], o.unit)
+		}
+		return out, nil
+	}
+	gr, err := o.cr.Backward(dY)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return rawGradOf(o.raw, chans, gr, o.cfg.opMode()), nil
+}

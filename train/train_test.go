@@ -1,0 +1,184 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/nn"
+)
+
+// smoothCube is a random smooth image (a few sinusoids per band), so that
+// super-resolution has something to learn.
+func smoothCube(r *rand.Rand, h, w, b int) *hsi.Cube {
+	c := hsi.MustNew(h, w, b)
+	fy, fx, ph := 0.1+0.3*r.Float64(), 0.1+0.3*r.Float64(), 6*r.Float64()
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			base := 0.5 + 0.4*math.Sin(fy*float64(y)+ph)*math.Cos(fx*float64(x))
+			for k := 0; k < b; k++ {
+				c.Data[(y*w+x)*b+k] = float32(base * (0.6 + 0.4*float64(k)/float64(b)))
+			}
+		}
+	}
+	return c
+}
+
+func tinyDataset(t *testing.T) *Dataset {
+	r := rand.New(rand.NewPCG(1, 2))
+	ds := &Dataset{}
+	for i := 0; i < 2; i++ {
+		ds.Natural = append(ds.Natural, &Image{Name: "nat", Cube: smoothCube(r, 40, 40, 3), TrainRows: 40})
+	}
+	ds.HSI = append(ds.HSI, &Image{Name: "hsi", Cube: smoothCube(r, 40, 40, 20), HSI: true, TrainRows: 40})
+	for _, s := range []float64{2, 3} {
+		smp, err := makeSample(smoothCube(r, 24, 24, 5), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		smp.Name = "val"
+		ds.Val = append(ds.Val, smp)
+	}
+	return ds
+}
+
+func tinyOptions(dir, variant string) Options {
+	o := DefaultOptions()
+	o.Model.Encoder.C = 8
+	o.Model.Encoder.Blocks = 1
+	o.Model.Encoder.FFNRatio = 2
+	o.Model.FiLMHidden = 8
+	o.Model.Variant = variant
+	o.Steps, o.Batch = 4, 2
+	o.Sample = SampleOptions{Patch: 24, MinScale: 1.5, MaxScale: 4, HSIProb: 0.5, BandSubset: 0.5}
+	o.OutDir = dir
+	o.ValEvery = 2
+	return o
+}
+
+// Every variant trains (finite loss, the operator or value layer moves
+// away from zero), validates, and writes weight files that keep the
+// variant in their configuration and metadata; a resume must ask for the
+// checkpoint's variant.
+func TestTrainVariants(t *testing.T) {
+	ds := tinyDataset(t)
+	for _, v := range model.Variants {
+		t.Run(model.VariantLabel(v), func(t *testing.T) {
+			dir := t.TempDir()
+			tr, err := NewTrainer(tinyOptions(dir, v), ds, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if tr.Step() != 4 {
+				t.Fatalf("stopped at step %d", tr.Step())
+			}
+			moved := false
+			for _, x := range tr.Model().Op.W.Data {
+				if x != 0 {
+					moved = true
+				}
+			}
+			if !moved {
+				t.Fatal("the operator layer is still zero after training")
+			}
+			f, err := nn.ReadCheckpoint(filepath.Join(dir, "last.omw"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := model.FromCheckpoint(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, err := ReadMeta(f.Meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Cfg.Variant != v || md.Variant != v || md.Step != 4 || md.Patch != 24 || len(md.History) != 2 {
+				t.Fatalf("weight file: variant %q, metadata %+v", m.Cfg.Variant, md)
+			}
+			for _, h := range md.History {
+				if math.IsNaN(h.PSNR) || math.IsNaN(h.SAM) {
+					t.Fatalf("validation %+v", h)
+				}
+			}
+			other := model.VariantLowRes
+			if v == other {
+				other = model.VariantOmniHSR
+			}
+			o := tinyOptions(dir, other)
+			o.Resume = true
+			if _, err := NewTrainer(o, ds, false); err == nil {
+				t.Fatal("resume with another variant accepted")
+			}
+			o.Model.Variant = v
+			o.Steps = 6
+			tr2, err := NewTrainer(o, ds, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tr2.TrainStep(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// Resume equivalence for every variant, from a checkpoint written before
+// any validation: 4 steps straight equal 2 steps, save, resume, 2 steps.
+func TestResumeEquivalenceVariants(t *testing.T) {
+	ds := tinyDataset(t)
+	for _, v := range model.Variants {
+		t.Run(model.VariantLabel(v), func(t *testing.T) {
+			straight := tinyOptions(t.TempDir(), v)
+			straight.ValEvery = 0
+			a, err := NewTrainer(straight, ds, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 4; i++ {
+				if _, err := a.TrainStep(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			split := tinyOptions(t.TempDir(), v)
+			split.ValEvery = 0
+			b, err := NewTrainer(split, ds, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 2; i++ {
+				if _, err := b.TrainStep(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := b.SaveCheckpoint(); err != nil {
+				t.Fatal(err)
+			}
+			split.Resume = true
+			c, err := NewTrainer(split, ds, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 2; i++ {
+				if _, err := c.TrainStep(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pa, pc := a.Model().Params(), c.Model().Params()
+			for i := range pa {
+				for k, x := range pa[i].T.Data {
+					if x != pc[i].T.Data[k] {
+						t.Fatalf("%s[%d]: %v straight, %v resumed", pa[i].Name, k, x, pc[i].T.Data[k])
+					}
+				}
+			}
+		})
+	}
+}
