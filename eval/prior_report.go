@@ -3,11 +3,8 @@ package eval
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"math"
 	"strings"
-
-	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
 // paperPrior is the paper's Table tab:prior: per dataset, at x2 then x4,
@@ -26,24 +23,11 @@ var paperPrior = []struct {
 }
 
 // WritePriorJSON writes res as indented JSON, atomically.
-func WritePriorJSON(path string, res *PriorResult) error {
-	b, err := marshalJSON(res)
-	if err != nil {
-		return fmt.Errorf("eval: encode %s: %w", path, err)
-	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
-}
+func WritePriorJSON(path string, res *PriorResult) error { return writeJSON(path, res) }
 
 // WritePriorMarkdown writes PriorMarkdown(res) atomically.
 func WritePriorMarkdown(path string, res *PriorResult) error {
-	b := PriorMarkdown(res)
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
+	return writeFile(path, PriorMarkdown(res))
 }
 
 func (r *PriorResult) row(scene string, f float64) *PriorRow {

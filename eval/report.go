@@ -31,11 +31,19 @@ func marshalJSON(v any) ([]byte, error) {
 }
 
 // WriteJSON writes res as indented JSON, atomically.
-func WriteJSON(path string, res *Result) error {
-	b, err := marshalJSON(res)
+func WriteJSON(path string, res *Result) error { return writeJSON(path, res) }
+
+// writeJSON writes v as marshalJSON formats it, atomically.
+func writeJSON(path string, v any) error {
+	b, err := marshalJSON(v)
 	if err != nil {
 		return fmt.Errorf("eval: encode %s: %w", path, err)
 	}
+	return writeFile(path, b)
+}
+
+// writeFile writes b to path atomically.
+func writeFile(path string, b []byte) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
@@ -57,13 +65,7 @@ func ReadJSON(path string) (*Result, error) {
 }
 
 // WriteMarkdown writes Markdown(res) atomically.
-func WriteMarkdown(path string, res *Result) error {
-	b := Markdown(res)
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
-}
+func WriteMarkdown(path string, res *Result) error { return writeFile(path, Markdown(res)) }
 
 // Markdown renders the tables of a result: the seven-dataset layout (rows
 // factor x method, columns scenes) or the twelve-factor layout (rows scene
@@ -199,23 +201,13 @@ func markdownSeven(b *bytes.Buffer, res *Result) {
 	for _, s := range res.Scenes {
 		cols = append(cols, sceneHeader(s))
 	}
+	var labels []string
+	for _, f := range c.Factors {
+		labels = append(labels, FormatFactor(f))
+	}
+	key := func(r, k int, m string) sumKey { return sumKey{res.Scenes[k].Name, c.Factors[r], m} }
 	table := func(title string, cell func(*Summary) string, methods []string) {
-		fmt.Fprintf(b, "## %s\n\n", title)
-		header(b, cols, 2)
-		for _, f := range c.Factors {
-			for _, m := range methods {
-				cells := []string{FormatFactor(f), m}
-				for _, s := range res.Scenes {
-					if sm := idx[sumKey{s.Name, f, m}]; sm != nil {
-						cells = append(cells, cell(sm))
-					} else {
-						cells = append(cells, "--")
-					}
-				}
-				row(b, cells)
-			}
-		}
-		b.WriteString("\n")
+		summaryTable(b, title, cols, labels, len(res.Scenes), key, idx, cell, methods)
 	}
 	table("PSNR (dB) / SAM (degrees)", func(s *Summary) string { return fmtNum(s.PSNR, 2) + " / " + fmtNum(s.SAM, 2) }, c.Methods)
 	table("SSIM", func(s *Summary) string { return fmtNum(s.SSIM, 4) }, c.Methods)
@@ -224,6 +216,31 @@ func markdownSeven(b *bytes.Buffer, res *Result) {
 		table("PSNR gain over bicubic (dB), paired bootstrap 95% interval", func(s *Summary) string { return fmtInterval(s.Gain) }, others)
 	}
 	table("Time per image (ms; timing, varies between runs)", func(s *Summary) string { return fmtNum(s.MS, 1) }, c.Methods)
+}
+
+// summaryTable writes a table titled title with the header cols: a row
+// per label and method (the label, the method, then a cell per column
+// k < nCols: cell of the summary key(r, k, method) of row label r, or "--"
+// where there is none). It serves both layouts, rows factor x method with
+// a column per scene and rows scene x method with a column per factor.
+func summaryTable(b *bytes.Buffer, title string, cols, labels []string, nCols int, key func(r, k int, m string) sumKey,
+	idx map[sumKey]*Summary, cell func(*Summary) string, methods []string) {
+	fmt.Fprintf(b, "## %s\n\n", title)
+	header(b, cols, 2)
+	for r, label := range labels {
+		for _, m := range methods {
+			cells := []string{label, m}
+			for k := range nCols {
+				if sm := idx[key(r, k, m)]; sm != nil {
+					cells = append(cells, cell(sm))
+				} else {
+					cells = append(cells, "--")
+				}
+			}
+			row(b, cells)
+		}
+	}
+	b.WriteString("\n")
 }
 
 func nonBicubic(ms []string) []string {
@@ -244,23 +261,13 @@ func markdownTwelve(b *bytes.Buffer, res *Result) {
 	for _, f := range c.Factors {
 		cols = append(cols, FormatFactor(f))
 	}
+	var labels []string
+	for _, s := range res.Scenes {
+		labels = append(labels, sceneHeader(s))
+	}
+	key := func(r, k int, m string) sumKey { return sumKey{res.Scenes[r].Name, c.Factors[k], m} }
 	table := func(title string, cell func(*Summary) string, methods []string) {
-		fmt.Fprintf(b, "## %s\n\n", title)
-		header(b, cols, 2)
-		for _, s := range res.Scenes {
-			for _, m := range methods {
-				cells := []string{sceneHeader(s), m}
-				for _, f := range c.Factors {
-					if sm := idx[sumKey{s.Name, f, m}]; sm != nil {
-						cells = append(cells, cell(sm))
-					} else {
-						cells = append(cells, "--")
-					}
-				}
-				row(b, cells)
-			}
-		}
-		b.WriteString("\n")
+		summaryTable(b, title, cols, labels, len(c.Factors), key, idx, cell, methods)
 	}
 	table("PSNR (dB)", func(s *Summary) string { return fmtNum(s.PSNR, 2) }, c.Methods)
 	table("SSIM", func(s *Summary) string { return fmtNum(s.SSIM, 4) }, c.Methods)

@@ -30,6 +30,22 @@ func randSlice(r *rand.Rand, n int) []float32 {
 	return s
 }
 
+// operands returns random A (m x k, or k x m with tA) and B (k x n, or
+// n x k with tB), a zero m x n C, and the leading dimensions of A and B.
+func operands(r *rand.Rand, tA, tB bool, m, n, k int) (a, b, c []float32, lda, ldb int) {
+	a = randSlice(r, m*k)
+	b = randSlice(r, k*n)
+	c = make([]float32, m*n)
+	lda, ldb = k, n
+	if tA {
+		lda = m
+	}
+	if tB {
+		ldb = k
+	}
+	return a, b, c, lda, ldb
+}
+
 func benchGemm(b *testing.B, backend string, serial bool, libThreads int) {
 	for _, sh := range benchShapes {
 		b.Run(sh.name, func(b *testing.B) {
@@ -43,16 +59,7 @@ func benchGemm(b *testing.B, backend string, serial bool, libThreads int) {
 				defer setLibThreads(1)
 			}
 			r := rand.New(rand.NewPCG(1, 2))
-			a := randSlice(r, sh.m*sh.k)
-			bb := randSlice(r, sh.k*sh.n)
-			c := make([]float32, sh.m*sh.n)
-			lda, ldb := sh.k, sh.n
-			if sh.tA {
-				lda = sh.m
-			}
-			if sh.tB {
-				ldb = sh.k
-			}
+			a, bb, c, lda, ldb := operands(r, sh.tA, sh.tB, sh.m, sh.n, sh.k)
 			f := Sgemm
 			if serial {
 				f = SgemmSerial

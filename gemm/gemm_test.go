@@ -8,35 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-// refSgemm is the definition, in float64.
-func refSgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	for i := 0; i < m; i++ {
-		for j := 0; j < n; j++ {
-			var s float64
-			for p := 0; p < k; p++ {
-				var av, bv float32
-				if transA {
-					av = a[p*lda+i]
-				} else {
-					av = a[i*lda+p]
-				}
-				if transB {
-					bv = b[j*ldb+p]
-				} else {
-					bv = b[p*ldb+j]
-				}
-				s += float64(av) * float64(bv)
-			}
-			v := float64(alpha) * s
-			if beta != 0 {
-				v += float64(beta) * float64(c[i*ldc+j])
-			}
-			c[i*ldc+j] = float32(v)
-		}
-	}
-}
+	"github.com/omnihsr/omnihsr/gemm/internal/refgemm"
+)
 
 // withBackend runs f with the backend selected, restoring the previous one.
 func withBackend(t testing.TB, name string, f func()) {
@@ -95,7 +69,7 @@ func runCase(cs gemmCase, f func(bool, bool, int, int, int, float32, []float32, 
 	got = append([]float32(nil), c0...)
 	want = append([]float32(nil), c0...)
 	f(cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, got, ldc)
-	refSgemm(cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, want, ldc)
+	refgemm.Sgemm(cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, want, ldc)
 	// scale[i] bounds the magnitude of the terms summed into element i,
 	// for a rounding-aware tolerance.
 	scale = make([]float64, len(want))

@@ -25,16 +25,7 @@ func TestGFLOPSTable(t *testing.T) {
 	defer active.Store(old)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, sh := range benchShapes {
-		a := randSlice(r, sh.m*sh.k)
-		bb := randSlice(r, sh.k*sh.n)
-		c := make([]float32, sh.m*sh.n)
-		lda, ldb := sh.k, sh.n
-		if sh.tA {
-			lda = sh.m
-		}
-		if sh.tB {
-			ldb = sh.k
-		}
+		a, bb, c, lda, ldb := operands(r, sh.tA, sh.tB, sh.m, sh.n, sh.k)
 		line := fmt.Sprintf("%-28s", sh.name)
 		for _, cfg := range []struct {
 			be     string

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // Scores holds every figure of SPEC section 4 for one image. PSNR is +Inf
@@ -140,27 +141,11 @@ func allFinite(d []float32) bool {
 	n := (len(d) + chunk - 1) / chunk
 	var bad atomic.Bool
 	forEach(n, func(k int) {
-		if !finite(d[k*chunk : min((k+1)*chunk, len(d))]) {
+		if !simd.Finite(d[k*chunk : min((k+1)*chunk, len(d))]) {
 			bad.Store(true)
 		}
 	})
 	return !bad.Load()
-}
-
-// finite reports whether every value of d is finite.
-func finite(d []float32) bool {
-	var a0, a1, a2, a3 float32
-	i := 0
-	for ; i+4 <= len(d); i += 4 {
-		a0 += d[i] - d[i] // NaN for NaN and Inf, 0 otherwise
-		a1 += d[i+1] - d[i+1]
-		a2 += d[i+2] - d[i+2]
-		a3 += d[i+3] - d[i+3]
-	}
-	for ; i < len(d); i++ {
-		a0 += d[i] - d[i]
-	}
-	return a0+a1+a2+a3 == 0
 }
 
 // stats holds the sums one pass over the pixels gathers.

@@ -222,30 +222,3 @@ func TestClip01(t *testing.T) {
 		t.Errorf("Clip01 gave %v", c.Data)
 	}
 }
-
-func TestWsum64AssemblyMatchesGo(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 9))
-	src := make([]float64, 3000)
-	for i := range src {
-		src[i] = r.Float64()
-	}
-	for _, n := range []int{1, 3, 4, 5, 16, 17, 100} {
-		for _, k := range []int{1, 2, 11} {
-			off := make([]int, k)
-			w := make([]float64, k)
-			for i := range off {
-				off[i] = r.IntN(len(src) - n)
-				w[i] = r.Float64() - 0.5
-			}
-			got := make([]float64, n)
-			want := make([]float64, n)
-			wsum64(got, src, off, w)
-			wsum64Go(want, src, off, w)
-			for i := range got {
-				if math.Abs(got[i]-want[i]) > 1e-14 {
-					t.Fatalf("n=%d k=%d: element %d = %v, want %v", n, k, i, got[i], want[i])
-				}
-			}
-		}
-	}
-}

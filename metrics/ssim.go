@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 const (
@@ -101,7 +102,7 @@ func ssimStrip(ref, est *hsi.Cube, g []float64, x0, sw int) []float64 {
 		}
 		slot := r % ssimWin
 		for m := 0; m < 5; m++ {
-			wsum64(ring[(m*ssimWin+slot)*out:(m*ssimWin+slot+1)*out], prod[m*in:(m+1)*in], offH, g)
+			simd.WSum64(ring[(m*ssimWin+slot)*out:(m*ssimWin+slot+1)*out], prod[m*in:(m+1)*in], offH, g)
 		}
 		cy := r - 2*ssimRadius // the output row whose window ends at r
 		if cy < 0 || cy >= hc {
@@ -111,7 +112,7 @@ func ssimStrip(ref, est *hsi.Cube, g []float64, x0, sw int) []float64 {
 			offV[k] = ((cy + k) % ssimWin) * out
 		}
 		for m := 0; m < 5; m++ {
-			wsum64(mu[m*out:(m+1)*out], ring[m*ssimWin*out:(m+1)*ssimWin*out], offV, g)
+			simd.WSum64(mu[m*out:(m+1)*out], ring[m*ssimWin*out:(m+1)*ssimWin*out], offV, g)
 		}
 		ux, uy, uxx, uyy, uxy := mu[0:out], mu[out:2*out], mu[2*out:3*out], mu[3*out:4*out], mu[4*out:5*out]
 		for x := 0; x < sw; x++ {

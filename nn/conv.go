@@ -94,6 +94,14 @@ func convGradW(g *Graph, x, w, b *Tensor, gy []float32, k, off int, rep bool) {
 			}
 		}
 	})
+	addConvPartials(g, w, b, cout, accW, accB)
+}
+
+// addConvPartials adds the per-goroutine partial sums of a convolution's
+// weight gradient (accW) and bias gradient (accB, cout sums each) to the
+// gradients of w and b, in goroutine order, and frees accW. A goroutine
+// that got no work may have nil sums.
+func addConvPartials(g *Graph, w, b *Tensor, cout int, accW [][]float32, accB [][]float64) {
 	if w.needsGrad {
 		gw := g.gradOf(w)
 		for _, a := range accW {
@@ -242,29 +250,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 					}
 				}
 			})
-			if w.needsGrad {
-				gw := g.gradOf(w)
-				for _, a := range accW {
-					for i, v := range a {
-						gw[i] += v
-					}
-				}
-			}
-			if b != nil && b.needsGrad {
-				tot := make([]float64, cout)
-				for _, a := range accB {
-					for j, v := range a {
-						tot[j] += v
-					}
-				}
-				gb := g.gradOf(b)
-				for j, v := range tot {
-					gb[j] += float32(v)
-				}
-			}
-			for _, a := range accW {
-				g.free(a)
-			}
+			addConvPartials(g, w, b, cout, accW, accB)
 		}
 		if x.needsGrad {
 			gx, fresh := g.gradFresh(x)

@@ -138,24 +138,13 @@ func (g *Graph) ESSA(qkv *Tensor) *Tensor {
 	return out
 }
 
-// essaTokenQ writes the normalised q2 of one token.
+// essaTokenQ writes the normalised q2 of one token: essaTokenK's
+// q2 / (sum_c q2 + 1e-7), divided by its norm (at least 1e-12).
 func essaTokenQ(q, dst []float32) {
-	var m float32
-	for _, v := range q {
-		m += v
-	}
-	m /= float32(len(q))
-	var s float32
-	for j, v := range q {
-		d := v - m
-		dst[j] = d * d
-		s += d * d
-	}
-	inv := 1 / (s + 1e-7)
+	essaTokenK(q, dst)
 	var nn float32
-	for j := range dst {
-		dst[j] *= inv
-		nn += dst[j] * dst[j]
+	for _, v := range dst {
+		nn += v * v
 	}
 	sc := 1 / max(float32(math.Sqrt(float64(nn))), 1e-12)
 	for j := range dst {
@@ -165,20 +154,9 @@ func essaTokenQ(q, dst []float32) {
 
 // essaTokenK writes k2 / (sum_c k2 + 1e-7) of one token.
 func essaTokenK(k, dst []float32) {
-	var m float32
-	for _, v := range k {
-		m += v
-	}
-	m /= float32(len(k))
-	var s float32
-	for j, v := range k {
-		d := v - m
-		dst[j] = d * d
-		s += d * d
-	}
-	inv := 1 / (s + 1e-7)
-	for j := range dst {
-		dst[j] *= inv
+	inv := centred(k, dst)
+	for j, d := range dst {
+		dst[j] = d * d * inv
 	}
 }
 
@@ -201,21 +179,28 @@ func centred(x, d []float32) float32 {
 // gk; d is scratch of C values.
 func essaTokenBackK(k, dk, gk, d []float32) {
 	inv := centred(k, d)
-	// k2n = d^2 inv; dK2 = (dk - <dk, k2n>) inv; dkc = 2 d dK2.
+	addCentredSquareBack(d, dk, gk, d, inv)
+}
+
+// addCentredSquareBack adds to g the gradient of one token x through
+// y = d^2 inv, d = x - mean(x) and inv = 1 / (sum d^2 + 1e-7) (centred's d
+// and inv), given dy = dL/dy: dY = (dy - <dy, y>) inv; dd = 2 d dY; dx is
+// dd minus its mean. out (len(d) values) receives dd and may be d or dy.
+func addCentredSquareBack(d, dy, g, out []float32, inv float32) {
 	var dot float32
 	for j, v := range d {
-		dot += dk[j] * v * v
+		dot += dy[j] * v * v
 	}
 	dot *= inv
 	var mean float32
 	for j, v := range d {
-		t := 2 * v * (dk[j] - dot) * inv
-		d[j] = t
-		mean += t
+		x := 2 * v * (dy[j] - dot) * inv
+		out[j] = x
+		mean += x
 	}
 	mean /= float32(len(d))
-	for j := range gk {
-		gk[j] += d[j] - mean
+	for j := range g {
+		g[j] += out[j] - mean
 	}
 }
 
@@ -246,19 +231,5 @@ func essaTokenBackQ(q, qh, dqh, gq, d, t []float32) {
 		}
 	}
 	// dQ2 = (dq2n - <dq2n, q2n>) inv; dqc = 2 d dQ2.
-	var dot float32
-	for j, v := range d {
-		dot += t[j] * v * v
-	}
-	dot *= inv
-	var mean float32
-	for j, v := range d {
-		x := 2 * v * (t[j] - dot) * inv
-		t[j] = x
-		mean += x
-	}
-	mean /= float32(len(d))
-	for j := range gq {
-		gq[j] += t[j] - mean
-	}
+	addCentredSquareBack(d, t, gq, t, inv)
 }

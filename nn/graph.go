@@ -111,6 +111,15 @@ func (g *Graph) gradOf(t *Tensor) []float32 {
 	return t.Grad
 }
 
+// gradIfNeeded is gradOf for a tensor that needs a gradient, nil for one
+// that does not.
+func (g *Graph) gradIfNeeded(t *Tensor) []float32 {
+	if !t.needsGrad {
+		return nil
+	}
+	return g.gradOf(t)
+}
+
 // gradFresh is gradOf for ops that overwrite: when t has no gradient yet
 // it returns an uninitialised buffer and fresh = true, and the caller must
 // write (=) every element instead of accumulating (+=). This saves

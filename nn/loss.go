@@ -33,13 +33,7 @@ func (g *Graph) Charbonnier(pred, target *Tensor, eps2 float32) *Tensor {
 	out := g.scalarOut(sum[0] / float64(max(n, 1)))
 	g.record(out, func() {
 		gs := out.Grad[0] / float32(max(n, 1))
-		var gp, gt []float32
-		if pred.needsGrad {
-			gp = g.gradOf(pred)
-		}
-		if target.needsGrad {
-			gt = g.gradOf(target)
-		}
+		gp, gt := g.gradIfNeeded(pred), g.gradIfNeeded(target)
 		parFor(n, minElems, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				d := pd[i] - td[i]
@@ -91,13 +85,7 @@ func (g *Graph) SpectralAngle(pred, target *Tensor) *Tensor {
 	out := g.scalarOut(sum[0] / float64(max(np, 1)))
 	g.record(out, func() {
 		gs := float64(out.Grad[0]) / float64(max(np, 1))
-		var gp, gt []float32
-		if pred.needsGrad {
-			gp = g.gradOf(pred)
-		}
-		if target.needsGrad {
-			gt = g.gradOf(target)
-		}
+		gp, gt := g.gradIfNeeded(pred), g.gradIfNeeded(target)
 		parFor(np, minElems/max(c, 1), func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				in := info[p]
@@ -156,13 +144,7 @@ func (g *Graph) SpectralCurvature(pred, target *Tensor) *Tensor {
 	out := g.scalarOut(sum[0] / cnt)
 	g.record(out, func() {
 		gs := float32(float64(out.Grad[0]) / cnt)
-		var gp, gt []float32
-		if pred.needsGrad {
-			gp = g.gradOf(pred)
-		}
-		if target.needsGrad {
-			gt = g.gradOf(target)
-		}
+		gp, gt := g.gradIfNeeded(pred), g.gradIfNeeded(target)
 		parFor(np, minElems/max(c, 1), func(lo, hi int) {
 			dd := make([]float32, c)
 			for p := lo; p < hi; p++ {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // GaussianBlur returns c with every band convolved with a Gaussian of
@@ -166,7 +167,7 @@ func blurInPlace(data []float32, h, w, b int, k []float32, par bool) {
 				sx := reflect(x, w)
 				copy(pad[(x+r)*b:(x+r+1)*b], row[sx*b:(sx+1)*b])
 			}
-			wsum32(row, pad, off, k)
+			simd.WSum32(row, pad, off, k)
 		}
 	})
 	// Along H: output row y sums rows reflect(y-r .. y+r) of a copy.
@@ -177,7 +178,7 @@ func blurInPlace(data []float32, h, w, b int, k []float32, par bool) {
 			for i := range k {
 				offR[i] = reflect(y+i-r, h) * rowLen
 			}
-			wsum32(data[y*rowLen:(y+1)*rowLen], src, offR, k)
+			simd.WSum32(data[y*rowLen:(y+1)*rowLen], src, offR, k)
 		}
 	})
 }

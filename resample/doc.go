@@ -33,7 +33,8 @@
 // The cube is pixel-interleaved, so both separable passes are weighted
 // sums of contiguous runs of values: a pixel's spectrum for the pass along
 // the rows, a whole image row for the pass along the columns. One kernel
-// (AVX on amd64, plain Go elsewhere; build tag purego forces Go) computes
+// (internal/simd.WSum32: AVX on amd64, plain Go elsewhere; build tag purego
+// forces Go) computes
 // them with precomputed taps, and the rows are split over GOMAXPROCS
 // goroutines. Results do not depend on the number of goroutines.
 //

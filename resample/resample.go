@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // ErrSize is wrapped by every error about an output size or a factor.
@@ -192,7 +193,7 @@ func checkAlloc(h, w, b int) error {
 func checkFinite(c *hsi.Cube) error {
 	var bad atomic.Bool
 	parallel(len(c.Data), 1<<16, func(lo, hi int) {
-		if !finite(c.Data[lo:hi]) {
+		if !simd.Finite(c.Data[lo:hi]) {
 			bad.Store(true)
 		}
 	})
@@ -265,13 +266,13 @@ func hpass(dst, src []float32, h, win, b int, t *taps, mean bool) bool {
 				if b < 8 {
 					smallSum(d, srow, offB[a:e], t.W[a:e])
 				} else {
-					wsum32(d, srow, offB[a:e], t.W[a:e])
+					simd.WSum32(d, srow, offB[a:e], t.W[a:e])
 				}
 				if mean {
 					divide(d, e-a)
 				}
 			}
-			if !finite(srow) {
+			if !simd.Finite(srow) {
 				bad.Store(true)
 			}
 		}
@@ -299,7 +300,7 @@ func vpass(dst, src []float32, row int, t *taps, mean bool) {
 			i1 := min(i0+chunk, row)
 			a, e := t.Off[o], t.Off[o+1]
 			d := dst[o*row+i0 : o*row+i1]
-			wsum32(d, src[i0:], offR[a:e], t.W[a:e])
+			simd.WSum32(d, src[i0:], offR[a:e], t.W[a:e])
 			if mean {
 				divide(d, e-a)
 			}
@@ -307,7 +308,7 @@ func vpass(dst, src []float32, row int, t *taps, mean bool) {
 	})
 }
 
-// smallSum is wsum32 for short vectors (few bands), without call overhead.
+// smallSum is simd.WSum32 for short vectors (few bands), without call overhead.
 func smallSum(dst, src []float32, off []int, w []float32) {
 	for i := range dst {
 		acc := src[off[0]+i] * w[0]

@@ -20,46 +20,6 @@ func randCube(h, w, b int, seed uint64) *hsi.Cube {
 	return c
 }
 
-func TestWsum32AssemblyMatchesGo(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	src := make([]float32, 4000)
-	for i := range src {
-		src[i] = r.Float32()*2 - 1
-	}
-	for _, n := range []int{1, 7, 8, 9, 31, 32, 33, 145, 500} {
-		for _, k := range []int{1, 2, 4, 5, 16, 33} {
-			off := make([]int, k)
-			w := make([]float32, k)
-			for i := range off {
-				off[i] = r.IntN(len(src) - n)
-				w[i] = r.Float32() - 0.3
-			}
-			got := make([]float32, n)
-			want := make([]float32, n)
-			wsum32(got, src, off, w)
-			wsum32Go(want, src, off, w)
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("n=%d k=%d: element %d = %v, scalar Go gives %v", n, k, i, got[i], want[i])
-				}
-			}
-			// And the definition, in float64, to float32 accuracy.
-			for i := range got {
-				var s float64
-				for j := range off {
-					s += float64(w[j]) * float64(src[off[j]+i])
-				}
-				if math.Abs(s-float64(got[i])) > 1e-5 {
-					t.Fatalf("n=%d k=%d: element %d = %v, want %v", n, k, i, got[i], s)
-				}
-			}
-		}
-	}
-	if !useAVX {
-		t.Log("no AVX on this machine: only the Go kernel was exercised")
-	}
-}
-
 func TestWorkersDoNotChangeResults(t *testing.T) {
 	c := randCube(33, 29, 17, 3)
 	run := func() [][]float32 {

@@ -202,24 +202,8 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 
 // readBIP: the file order is the cube order.
 func readBIP(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
-	es := h.sample.Size()
-	chunk := max(raw.ChunkBytes/es, 1)
-	total := len(c.Data)
-	buf := make([]byte, min(chunk, total)*es)
-	for i := 0; i < total; i += chunk {
-		n := min(chunk, total-i)
-		b := buf[:n*es]
-		if err := readFull(r, b, h.offset+int64(i)*int64(es)); err != nil {
-			return err
-		}
-		first, nbad := raw.Decode(c.Data[i:], 1, b, n, h.sample, h.bigEndian)
-		if nbad > 0 {
-			j := i + first
-			p := j / c.B
-			tr.Note(nbad, p/c.W, p%c.W, j%c.B, c.Data[j])
-		}
-	}
-	return nil
+	read := func(b []byte, off int64) error { return readFull(r, b, off) }
+	return raw.DecodePixels(read, h.offset, c, h.sample, h.bigEndian, tr)
 }
 
 // readBIL: each line holds band 0's samples, then band 1's, ... Lines

@@ -3,6 +3,7 @@ package envi
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
@@ -24,17 +25,27 @@ import (
 // temporary files and returns the same error from then on. A StreamWriter
 // is not safe for concurrent use.
 type StreamWriter struct {
+	dataWriter
 	path, hdrPath string
-	h, w, b       int
-	t             raw.Type
-	il            string
 	hdr           []byte
 	df            *atomicfile.File
-	next          int       // rows written so far
-	buf           []byte    // encoded samples
-	tmp           []float32 // band rows gathered from the pixels' spectra
-	err           error     // sticky error
+	next          int   // rows written so far
+	err           error // sticky error
 	committed     bool
+}
+
+// dataWriter converts rows of a cube into the samples of an ENVI data file
+// of h rows, w columns and b bands with sample type t and interleave il,
+// and writes them at their place in f. Write uses one for the whole cube,
+// StreamWriter one for all its calls; the buffers are reused from call to
+// call.
+type dataWriter struct {
+	f       io.WriterAt
+	h, w, b int
+	t       raw.Type
+	il      string
+	buf     []byte    // encoded samples
+	tmp     []float32 // band rows gathered from the pixels' spectra
 }
 
 // errAborted is the sticky error of an aborted writer.
@@ -64,7 +75,8 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	if err != nil {
 		return nil, fmt.Errorf("envi: %w", err)
 	}
-	return &StreamWriter{path: dataPath, hdrPath: hdrPath, h: h, w: w, b: b, t: t, il: il, hdr: hdr, df: df}, nil
+	dw := dataWriter{f: df, h: h, w: w, b: b, t: t, il: il}
+	return &StreamWriter{dataWriter: dw, path: dataPath, hdrPath: hdrPath, hdr: hdr, df: df}, nil
 }
 
 // checkBandLists checks that every per-band list of m has b entries or none.
@@ -114,16 +126,7 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 	if n == 0 {
 		return nil
 	}
-	var err error
-	switch s.il {
-	case "bip":
-		err = s.writeBIP(data, n)
-	case "bil":
-		err = s.writeBIL(data, n)
-	default:
-		err = s.writeBSQ(data, n)
-	}
-	if err != nil {
+	if err := s.writeRows(data, s.next, n); err != nil {
 		return s.fail(fmt.Errorf("envi: write %s: %w", s.path, err))
 	}
 	s.next += n
@@ -132,7 +135,7 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 
 // buffers returns the byte buffer with at least nb bytes and the float
 // buffer with at least nf values, reusing those of earlier calls.
-func (s *StreamWriter) buffers(nb, nf int) ([]byte, []float32) {
+func (s *dataWriter) buffers(nb, nf int) ([]byte, []float32) {
 	if cap(s.buf) < nb {
 		s.buf = make([]byte, nb)
 	}
@@ -142,28 +145,33 @@ func (s *StreamWriter) buffers(nb, nf int) ([]byte, []float32) {
 	return s.buf[:nb], s.tmp[:nf]
 }
 
-// writeBIP writes n rows contiguously from the offset of row s.next.
-func (s *StreamWriter) writeBIP(data []float32, n int) error {
-	es := s.t.Size()
-	chunk := max(raw.ChunkBytes/es, 1)
-	total := len(data)
-	buf, _ := s.buffers(min(chunk, total)*es, 0)
-	base := int64(s.next) * int64(s.w) * int64(s.b) * int64(es)
-	for i := 0; i < total; i += chunk {
-		k := min(chunk, total-i)
-		if bad := raw.Encode(buf, data[i:], 1, k, s.t, false); bad >= 0 {
-			return badAt(data, s.w, s.b, s.next, i+bad, s.t)
-		}
-		if _, err := s.df.WriteAt(buf[:k*es], base+int64(i)*int64(es)); err != nil {
-			return err
-		}
+// writeRows writes n rows of data (n*w*b values in the cube's order),
+// rows y0 to y0+n-1 of the image.
+func (s *dataWriter) writeRows(data []float32, y0, n int) error {
+	switch s.il {
+	case "bip":
+		return s.writeBIP(data, y0)
+	case "bil":
+		return s.writeBIL(data, y0, n)
 	}
-	return nil
+	return s.writeBSQ(data, y0, n)
+}
+
+// writeBIP writes the rows contiguously from the offset of row y0.
+func (s *dataWriter) writeBIP(data []float32, y0 int) error {
+	es := int64(s.t.Size())
+	base := int64(y0) * int64(s.w) * int64(s.b) * es
+	var err error
+	s.buf, err = raw.EncodePixels(s.buf, data, s.w, s.b, y0, s.t, func(p []byte, i int) error {
+		_, err := s.f.WriteAt(p, base+int64(i)*es)
+		return err
+	})
+	return err
 }
 
 // writeBIL writes n rows, each as b band lines of w samples, through a
 // buffer of as many whole rows as fit raw.ChunkBytes (at least one).
-func (s *StreamWriter) writeBIL(data []float32, n int) error {
+func (s *dataWriter) writeBIL(data []float32, y0, n int) error {
 	es := s.t.Size()
 	W, B := s.w, s.b
 	lineBytes := W * B * es
@@ -178,12 +186,12 @@ func (s *StreamWriter) writeBIL(data []float32, n int) error {
 				raw.FromPixels(rows, data[r*W*B:], B, g, W, kb)
 				for j := 0; j < kb; j++ {
 					if bad := raw.Encode(buf[(l*B+g+j)*W*es:], rows[j*W:], 1, W, s.t, false); bad >= 0 {
-						return badAt(data, W, B, s.next, (r*W+bad)*B+g+j, s.t)
+						return raw.BadValue(data, W, B, y0, (r*W+bad)*B+g+j, s.t)
 					}
 				}
 			}
 		}
-		if _, err := s.df.WriteAt(buf[:m*lineBytes], int64(s.next+r0)*int64(lineBytes)); err != nil {
+		if _, err := s.f.WriteAt(buf[:m*lineBytes], int64(y0+r0)*int64(lineBytes)); err != nil {
 			return err
 		}
 	}
@@ -193,14 +201,14 @@ func (s *StreamWriter) writeBIL(data []float32, n int) error {
 // writeBSQ writes the n*w pixels of n rows into each band's plane, in
 // blocks of pixels: for each block and group of 16 bands, one
 // transposition and one write per band.
-func (s *StreamWriter) writeBSQ(data []float32, n int) error {
+func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 	es := s.t.Size()
 	W, B := s.w, s.b
 	HW := int64(s.h) * int64(W)
 	P := n * W
 	np := min(bsqPixels(P), P)
 	buf, rows := s.buffers(np*es, min(B, raw.GroupBands)*np)
-	p00 := int64(s.next) * int64(W) // first pixel of the call in the image
+	p00 := int64(y0) * int64(W) // first pixel of the call in the image
 	for p0 := 0; p0 < P; p0 += np {
 		m := min(np, P-p0)
 		for g := 0; g < B; g += raw.GroupBands {
@@ -208,10 +216,10 @@ func (s *StreamWriter) writeBSQ(data []float32, n int) error {
 			raw.FromPixels(rows, data[p0*B:], B, g, m, kb)
 			for j := 0; j < kb; j++ {
 				if bad := raw.Encode(buf, rows[j*m:], 1, m, s.t, false); bad >= 0 {
-					return badAt(data, W, B, s.next, (p0+bad)*B+g+j, s.t)
+					return raw.BadValue(data, W, B, y0, (p0+bad)*B+g+j, s.t)
 				}
 				off := (int64(g+j)*HW + p00 + int64(p0)) * int64(es)
-				if _, err := s.df.WriteAt(buf[:m*es], off); err != nil {
+				if _, err := s.f.WriteAt(buf[:m*es], off); err != nil {
 					return err
 				}
 			}

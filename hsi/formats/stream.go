@@ -200,9 +200,7 @@ func (m *memWriter) WriteRows(data []float32) error {
 	}
 	for i, v := range data {
 		if v-v != 0 {
-			p := i / c.B
-			return m.fail(fmt.Errorf("formats: write %s: the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written",
-				m.path, v, m.next+p/c.W, p%c.W, i%c.B))
+			return m.fail(fmt.Errorf("formats: write %s: %w", m.path, raw.BadValue(data, c.W, c.B, m.next, i, raw.Float32)))
 		}
 	}
 	copy(c.Data[m.next*row:], data)

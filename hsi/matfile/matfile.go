@@ -1,7 +1,6 @@
 package matfile
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/matfile/internal/hdf5"
 )
 
@@ -411,7 +411,7 @@ func (s *source) load(v *variable, sh shape) (*hsi.Cube, error) {
 	if need := int64(n) * int64(v.elemSize); v.maxBytes >= 0 && need/int64(v.elemSize) == int64(n) && need > v.maxBytes {
 		return nil, fmt.Errorf("variable %s declares %d values (%d bytes) but the file can hold at most %d bytes: damaged or truncated file", v, n, need, v.maxBytes)
 	}
-	if err := checkMemory(int64(n) * 4); err != nil {
+	if err := raw.CheckMemTotal(int64(n) * 4); err != nil {
 		return nil, fmt.Errorf("variable %s: %w", v, err)
 	}
 	c, err := hsi.New(sh.h, sh.w, sh.b)
@@ -626,32 +626,4 @@ func typeName(class string) string {
 		return "float32"
 	}
 	return class
-}
-
-// checkMemory refuses an allocation larger than the machine's memory.
-func checkMemory(bytes int64) error {
-	if total := memTotal(); total > 0 && bytes > total {
-		return fmt.Errorf("the cube needs %d MiB, more than this machine's %d MiB of memory", bytes>>20, total>>20)
-	}
-	return nil
-}
-
-// memTotal returns the machine's memory in bytes from /proc/meminfo (0 when unknown).
-func memTotal() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) >= 2 && fs[0] == "MemTotal:" {
-			kb, err := strconv.ParseInt(fs[1], 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
 }

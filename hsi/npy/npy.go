@@ -369,24 +369,8 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 
 // readC: C order (H, W, B) is the cube's own order.
 func readC(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
-	es := h.sample.Size()
-	chunk := max(raw.ChunkBytes/es, 1)
-	total := len(c.Data)
-	buf := make([]byte, min(chunk, total)*es)
-	for i := 0; i < total; i += chunk {
-		n := min(chunk, total-i)
-		b := buf[:n*es]
-		if err := readFull(r, b, h.dataStart+int64(i)*int64(es)); err != nil {
-			return err
-		}
-		first, nbad := raw.Decode(c.Data[i:], 1, b, n, h.sample, h.bigEndian)
-		if nbad > 0 {
-			j := i + first
-			p := j / c.B
-			tr.Note(nbad, p/c.W, p%c.W, j%c.B, c.Data[j])
-		}
-	}
-	return nil
+	read := func(b []byte, off int64) error { return readFull(r, b, off) }
+	return raw.DecodePixels(read, h.dataStart, c, h.sample, h.bigEndian, tr)
 }
 
 // readFortran: element (y, x, b) is at y + H*(x + W*b): each band is a
@@ -394,15 +378,8 @@ func readC(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
 func readFortran(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
 	es := h.sample.Size()
 	H, W, B := c.H, c.W, c.B
-	chunk := max(raw.ChunkBytes/es, 1)
-	total := len(c.Data)
-	buf := make([]byte, min(chunk, total)*es)
-	for i := 0; i < total; i += chunk {
-		n := min(chunk, total-i)
-		b := buf[:n*es]
-		if err := readFull(r, b, h.dataStart+int64(i)*int64(es)); err != nil {
-			return err
-		}
+	read := func(b []byte, off int64) error { return readFull(r, b, off) }
+	return raw.ReadChunks(read, h.dataStart, len(c.Data), es, func(i, n int, b []byte) {
 		for k := 0; k < n; {
 			e := i + k
 			y, x, band := e%H, (e/H)%W, e/(H*W)
@@ -414,8 +391,7 @@ func readFortran(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) e
 			}
 			k += run
 		}
-	}
-	return nil
+	})
 }
 
 // headerBytes returns the preamble and padded dictionary for a C-order
@@ -477,18 +453,8 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if _, err := f.Write(hdr); err != nil {
 		return fmt.Errorf("npy: write %s: %w", path, err)
 	}
-	es := t.Size()
-	chunk := max(raw.ChunkBytes/es, 1)
-	total := len(c.Data)
-	buf := make([]byte, min(chunk, total)*es)
-	for i := 0; i < total; i += chunk {
-		n := min(chunk, total-i)
-		if bad := raw.Encode(buf, c.Data[i:], 1, n, t, false); bad >= 0 {
-			return fmt.Errorf("npy: write %s: %w", path, badValue(c, i+bad, t))
-		}
-		if _, err := f.Write(buf[:n*es]); err != nil {
-			return fmt.Errorf("npy: write %s: %w", path, err)
-		}
+	if _, err := encodeRows(nil, f, c.Data, c.W, c.B, 0, t); err != nil {
+		return fmt.Errorf("npy: write %s: %w", path, err)
 	}
 	return f.Commit()
 }
@@ -506,19 +472,12 @@ func writeType(opt hsi.WriteOptions) (raw.Type, string, error) {
 	return t, descr, nil
 }
 
-func badValue(c *hsi.Cube, i int, t raw.Type) error {
-	return badAt(c.Data, c.W, c.B, 0, i, t)
-}
-
-// badAt describes the value data[i] that Encode rejected, where data holds
-// whole rows of w pixels of b bands starting at row y0.
-func badAt(data []float32, w, b, y0, i int, t raw.Type) error {
-	p := i / b
-	v := data[i]
-	if v-v != 0 {
-		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written", v, y0+p/w, p%w, i%b)
-	}
-	lo, hi := t.Range()
-	return fmt.Errorf("value %v at row %d, column %d, band %d (0-based) does not fit %s (%g..%g); choose another data type",
-		v, y0+p/w, p%w, i%b, t, lo, hi)
+// encodeRows appends data, whole rows of w pixels of b bands starting at
+// row y0, to f as samples of type t in C order, encoding through buf (or a
+// new buffer when it is too small); it returns the buffer used.
+func encodeRows(buf []byte, f io.Writer, data []float32, w, b, y0 int, t raw.Type) ([]byte, error) {
+	return raw.EncodePixels(buf, data, w, b, y0, t, func(p []byte, _ int) error {
+		_, err := f.Write(p)
+		return err
+	})
 }

@@ -84,20 +84,10 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 	if n > s.h-s.next {
 		return s.fail(fmt.Errorf("npy: write %s: %d more rows after %d of %d", s.path, n, s.next, s.h))
 	}
-	es := s.t.Size()
-	chunk := max(raw.ChunkBytes/es, 1)
-	total := len(data)
-	if need := min(chunk, total) * es; cap(s.buf) < need {
-		s.buf = make([]byte, need)
-	}
-	for i := 0; i < total; i += chunk {
-		k := min(chunk, total-i)
-		if bad := raw.Encode(s.buf, data[i:], 1, k, s.t, false); bad >= 0 {
-			return s.fail(fmt.Errorf("npy: write %s: %w", s.path, badAt(data, s.w, s.b, s.next, i+bad, s.t)))
-		}
-		if _, err := s.f.Write(s.buf[:k*es]); err != nil {
-			return s.fail(fmt.Errorf("npy: write %s: %w", s.path, err))
-		}
+	buf, err := encodeRows(s.buf, s.f, data, s.w, s.b, s.next, s.t)
+	s.buf = buf
+	if err != nil {
+		return s.fail(fmt.Errorf("npy: write %s: %w", s.path, err))
 	}
 	s.next += n
 	return nil

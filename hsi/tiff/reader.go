@@ -1,7 +1,6 @@
 package tiff
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
 // Tags.
@@ -611,7 +611,7 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	if err != nil {
 		return nil, info, err
 	}
-	if err := checkMemory(int64(n) * 4); err != nil {
+	if err := raw.CheckMemTotal(int64(n) * 4); err != nil {
 		return nil, info, err
 	}
 	c, err := hsi.New(first.h, first.w, bands)
@@ -689,30 +689,4 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	}
 	info.Detail = strings.Join(det, ", ")
 	return c, info, nil
-}
-
-// checkMemory refuses an allocation larger than the machine's memory.
-func checkMemory(bytes int64) error {
-	if total := memTotal(); total > 0 && bytes > total {
-		return fmt.Errorf("the cube needs %d MiB, more than this machine's %d MiB of memory", bytes>>20, total>>20)
-	}
-	return nil
-}
-
-func memTotal() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) >= 2 && fs[0] == "MemTotal:" {
-			if kb, err := strconv.ParseInt(fs[1], 10, 64); err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
 }

@@ -228,33 +228,11 @@ func packA(mr int, dst []float32, trans bool, a []float32, lda int, i0, rows, p0
 
 // packB writes op(B)[p0:p0+depth, j0:j0+cols] as panels of nr columns:
 // panel q holds dst[q*nr*depth + p*nr + j] = op(B)[p0+p, j0+q*nr+j], zero
-// beyond the last column.
+// beyond the last column. These are the panels packA writes for
+// op(B)^T[j0:j0+cols, p0:p0+depth], and op(B)^T is b read with the
+// opposite transposition.
 func packB(nr int, dst []float32, trans bool, b []float32, ldb int, p0, depth, j0, cols int) {
-	for q := 0; q*nr < cols; q++ {
-		pan := dst[q*nr*depth : (q+1)*nr*depth]
-		cc := min(nr, cols-q*nr)
-		jb := j0 + q*nr
-		if !trans {
-			for p := 0; p < depth; p++ {
-				row := pan[p*nr : p*nr+nr]
-				copy(row, b[(p0+p)*ldb+jb:(p0+p)*ldb+jb+cc])
-				clear(row[cc:])
-			}
-			continue
-		}
-		for j := 0; j < nr; j++ {
-			if j >= cc {
-				for p := 0; p < depth; p++ {
-					pan[p*nr+j] = 0
-				}
-				continue
-			}
-			src := b[(jb+j)*ldb+p0 : (jb+j)*ldb+p0+depth]
-			for p, v := range src {
-				pan[p*nr+j] = v
-			}
-		}
-	}
+	packA(nr, dst, !trans, b, ldb, j0, cols, p0, depth)
 }
 
 func scaleC(m, n int, beta float32, c []float32, ldc int) {

@@ -4,34 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-)
 
-func ref(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	for i := 0; i < m; i++ {
-		for j := 0; j < n; j++ {
-			var s float64
-			for p := 0; p < k; p++ {
-				var av, bv float32
-				if transA {
-					av = a[p*lda+i]
-				} else {
-					av = a[i*lda+p]
-				}
-				if transB {
-					bv = b[j*ldb+p]
-				} else {
-					bv = b[p*ldb+j]
-				}
-				s += float64(av) * float64(bv)
-			}
-			v := float64(alpha) * s
-			if beta != 0 {
-				v += float64(beta) * float64(c[i*ldc+j])
-			}
-			c[i*ldc+j] = float32(v)
-		}
-	}
-}
+	"github.com/omnihsr/omnihsr/gemm/internal/refgemm"
+)
 
 // TestBlocks covers every blocking edge: m across mc and mr, n across nc
 // and nr, k across kc, with both kernels.
@@ -76,7 +51,7 @@ func TestBlocks(t *testing.T) {
 				c := fill(m * ldc)
 				want := append([]float32(nil), c...)
 				Sgemm(tr[0], tr[1], m, n, k, 0.75, a, lda, b, ldb, 0.5, c, ldc)
-				ref(tr[0], tr[1], m, n, k, 0.75, a, lda, b, ldb, 0.5, want, ldc)
+				refgemm.Sgemm(tr[0], tr[1], m, n, k, 0.75, a, lda, b, ldb, 0.5, want, ldc)
 				for i := range c {
 					if math.Abs(float64(c[i]-want[i])) > 1e-4*math.Sqrt(float64(k+1)) {
 						t.Fatalf("%s %v trans %v: C[%d] = %v, want %v", Kernel(), d, tr, i, c[i], want[i])

@@ -3,7 +3,8 @@
 // allocations and values of the readers that use it.
 //
 // It is shared by the ENVI and NPY readers and writers (and any other
-// format package that stores plain binary samples):
+// format package that stores plain binary samples; MAT and TIFF use its
+// memory checks):
 //
 //   - Type names a sample type (uint8 ... float64) and its size.
 //   - Decode converts n samples from bytes to float32, with a destination
@@ -13,8 +14,13 @@
 //   - Encode converts float32 values to a sample type, rounding to the
 //     nearest integer (ties to even) and reporting the first value that does
 //     not fit or is not finite.
+//   - ReadChunks, DecodePixels and EncodePixels are the chunked loops of
+//     the readers and writers of files stored in the cube's own order
+//     (ENVI bip, C-order NPY); BadValue is the error for a value Encode
+//     rejects, named by row, column and band.
 //   - NewCube checks that a cube fits in the memory available before it
-//     allocates one (MemAvailable of /proc/meminfo, or OMNIHSR_MEM_LIMIT).
+//     allocates one (MemAvailable of /proc/meminfo, or OMNIHSR_MEM_LIMIT);
+//     CheckMemTotal is the MAT and TIFF readers' bound (MemTotal).
 //   - NonFiniteError is the error every reader returns for NaN or infinite
 //     samples: it names the first one's position and counts them all.
 //

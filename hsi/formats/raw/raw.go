@@ -557,6 +557,35 @@ func CheckMemory(need uint64, what string) error {
 	return nil
 }
 
+// CheckMemTotal refuses an allocation of bytes larger than the machine's
+// total memory (MemTotal of /proc/meminfo; no limit when unknown), the
+// bound the MAT and TIFF readers apply before they allocate a cube.
+func CheckMemTotal(bytes int64) error {
+	if total := memTotal(); total > 0 && bytes > total {
+		return fmt.Errorf("the cube needs %d MiB, more than this machine's %d MiB of memory", bytes>>20, total>>20)
+	}
+	return nil
+}
+
+// memTotal returns the machine's memory in bytes from /proc/meminfo (0 when unknown).
+func memTotal() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) >= 2 && fs[0] == "MemTotal:" {
+			if kb, err := strconv.ParseInt(fs[1], 10, 64); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
 // FormatBytes prints a byte count with a binary unit, e.g. "1.5 GiB".
 func FormatBytes(n uint64) string {
 	const unit = 1024

@@ -607,26 +607,10 @@ func (f *File) objectHeader(addr uint64) ([]message, error) {
 	if nmsgs > maxMessages {
 		return nil, fmt.Errorf("object header claims %d messages", nmsgs)
 	}
-	type block struct {
-		a uint64
-		n uint64
-	}
-	blocks := []block{{addr + 16, uint64(size)}}
+	hb := headerBlocks{f: f, list: []block{{addr + 16, uint64(size)}}}
 	var msgs []message
-	seen := map[uint64]bool{}
-	for i := 0; i < len(blocks); i++ {
-		if i > maxContinuation {
-			return nil, errors.New("too many object header continuation blocks")
-		}
-		bl := blocks[i]
-		if seen[bl.a] {
-			return nil, errors.New("object header continuation loop")
-		}
-		seen[bl.a] = true
-		if bl.n > maxMeta {
-			return nil, fmt.Errorf("object header block of %d bytes is too large", bl.n)
-		}
-		b, err := f.read(bl.a, int(bl.n))
+	for i := 0; i < len(hb.list); i++ {
+		b, err := hb.read(i)
 		if err != nil {
 			return nil, err
 		}
@@ -640,19 +624,64 @@ func (f *File) objectHeader(addr uint64) ([]message, error) {
 			if c.err != nil {
 				return nil, errors.New("object header message truncated")
 			}
-			if typ == msgContinuation {
-				cc := &cursor{b: data}
-				a := cc.addr(f.so)
-				n := cc.uN(f.sl)
-				if cc.err != nil {
-					return nil, errors.New("continuation message truncated")
-				}
-				blocks = append(blocks, block{a, n})
+			if err := hb.note(typ, data); err != nil {
+				return nil, err
 			}
 			msgs = append(msgs, message{typ, flags, data})
 		}
 	}
 	return msgs, nil
+}
+
+// block is a run of n bytes of an object header at address a.
+type block struct {
+	a uint64
+	n uint64
+}
+
+// headerBlocks lists the blocks of one object header: the first, then
+// those that continuation messages add as they are read.
+type headerBlocks struct {
+	f    *File
+	list []block
+	seen map[uint64]bool
+}
+
+// read returns the bytes of block i after the checks of every header
+// version: at most maxContinuation continuation blocks, no block twice
+// (a loop), none larger than maxMeta.
+func (h *headerBlocks) read(i int) ([]byte, error) {
+	if i > maxContinuation {
+		return nil, errors.New("too many object header continuation blocks")
+	}
+	bl := h.list[i]
+	if h.seen == nil {
+		h.seen = map[uint64]bool{}
+	}
+	if h.seen[bl.a] {
+		return nil, errors.New("object header continuation loop")
+	}
+	h.seen[bl.a] = true
+	if bl.n > maxMeta {
+		return nil, fmt.Errorf("object header block of %d bytes is too large", bl.n)
+	}
+	return h.f.read(bl.a, int(bl.n))
+}
+
+// note adds the block that a message of type typ with the given data
+// points to, when it is a continuation message.
+func (h *headerBlocks) note(typ uint16, data []byte) error {
+	if typ != msgContinuation {
+		return nil
+	}
+	cc := &cursor{b: data}
+	a := cc.addr(h.f.so)
+	n := cc.uN(h.f.sl)
+	if cc.err != nil {
+		return errors.New("continuation message truncated")
+	}
+	h.list = append(h.list, block{a, n})
+	return nil
 }
 
 func (f *File) objectHeaderV2(addr uint64) ([]message, error) {
@@ -679,30 +708,14 @@ func (f *File) objectHeaderV2(addr uint64) ([]message, error) {
 		return nil, fmt.Errorf("object header chunk of %d bytes is too large", size)
 	}
 	start := addr + uint64(c.off)
-	type block struct {
-		a uint64
-		n uint64
-	}
-	blocks := []block{{start, size}}
+	hb := headerBlocks{f: f, list: []block{{start, size}}}
 	var msgs []message
-	seen := map[uint64]bool{}
 	prefix := 4
 	if flags&0x4 != 0 {
 		prefix = 6
 	}
-	for i := 0; i < len(blocks); i++ {
-		if i > maxContinuation {
-			return nil, errors.New("too many object header continuation blocks")
-		}
-		bl := blocks[i]
-		if seen[bl.a] {
-			return nil, errors.New("object header continuation loop")
-		}
-		seen[bl.a] = true
-		if bl.n > maxMeta {
-			return nil, fmt.Errorf("object header block of %d bytes is too large", bl.n)
-		}
-		b, err := f.read(bl.a, int(bl.n))
+	for i := 0; i < len(hb.list); i++ {
+		b, err := hb.read(i)
 		if err != nil {
 			return nil, err
 		}
@@ -728,14 +741,8 @@ func (f *File) objectHeaderV2(addr uint64) ([]message, error) {
 			if len(msgs) >= maxMessages {
 				return nil, errors.New("too many object header messages")
 			}
-			if typ == msgContinuation {
-				cc := &cursor{b: data}
-				a := cc.addr(f.so)
-				n := cc.uN(f.sl)
-				if cc.err != nil {
-					return nil, errors.New("continuation message truncated")
-				}
-				blocks = append(blocks, block{a, n})
+			if err := hb.note(typ, data); err != nil {
+				return nil, err
 			}
 			msgs = append(msgs, message{typ, mflags, data})
 		}
