@@ -99,8 +99,8 @@ func TestUpscaleCommand(t *testing.T) {
 		args []string
 		h, w int
 	}{
-		{[]string{"-scale", "4"}, 36, 28},
-		{[]string{"-scale", "2.5"}, 23, 18}, // 22.5 -> 23, 17.5 -> 18: half away from zero
+		{[]string{"-scale", "4", "-method", "bicubic"}, 36, 28},
+		{[]string{"-scale", "2.5", "-method", "bicubic"}, 23, 18}, // 22.5 -> 23, 17.5 -> 18: half away from zero
 		{[]string{"-size", "31x50", "-method", "bicubic"}, 31, 50},
 	} {
 		out := filepath.Join(dir, "sr.npy")

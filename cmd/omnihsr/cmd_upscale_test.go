@@ -1,0 +1,76 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// The default method is the embedded OmniHSR model: the command's output
+// equals the library's, and differs from bicubic (the shipped model is
+// trained, so its operators are not zero).
+func TestUpscaleDefaultIsOmniHSR(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	lr := rsTestCube(12, 10, 5)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sr.npy")
+	if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", out, "-scale", "3"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m, err := model.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Upscale(lr, 36, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rsReadBack(t, out)
+	rsSameData(t, "default method", got, want)
+	bic, _ := resample.Upsample(lr, 36, 30)
+	var d float64
+	for i := range bic.Data {
+		d = max(d, math.Abs(float64(bic.Data[i]-got.Data[i])))
+	}
+	if d == 0 {
+		t.Fatal("the default method returned bicubic interpolation")
+	}
+}
+
+// -scales renders several factors from one encoding into a directory or a
+// {scale} pattern, each equal to a single-factor run.
+func TestUpscaleMultiScale(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	lr := rsTestCube(8, 9, 3)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", filepath.Join(dir, "out")+string(os.PathSeparator), "-scales", "2,3.5"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", filepath.Join(dir, "p_x{scale}.hdr"), "-scales", "2,3.5"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, s := range []string{"2", "3.5"} {
+		single := filepath.Join(dir, "single.npy")
+		if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", single, "-scale", s); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		want := rsReadBack(t, single)
+		rsSameData(t, "dir x"+s, rsReadBack(t, filepath.Join(dir, "out", "lr_x"+s+".npy")), want)
+		rsSameData(t, "pattern x"+s, rsReadBack(t, filepath.Join(dir, "p_x"+s+".hdr")), want)
+	}
+	if code, _ := runRsCmd(t, "upscale", "-in", in, "-out", filepath.Join(dir, "one.npy"), "-scales", "2,3"); code != 2 {
+		t.Fatalf("several scales into one file: exit %d, want 2", code)
+	}
+}
