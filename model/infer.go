@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -53,61 +54,77 @@ func forBands(h, rows, halo int, f func(r0, r1, lo, hi int) error) error {
 
 // bandOp computes out rows [r0, r1) from a haloed input band through op,
 // which must be a function of rows with the given halo.
-func bandOp(x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) *nn.Tensor {
+// The op outputs of one band are taken from an arena and given back as
+// soon as the band is copied out, so inference reuses a few buffers
+// instead of allocating (and zeroing, and collecting) one per op.
+func bandOp(a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) *nn.Tensor {
 	out := nn.New(1, x.H, x.W, cout)
 	rows := chunkRows(x.W, max(x.C, cout, 128))
 	forBands(x.H, rows, halo, func(r0, r1, lo, hi int) error {
-		y := op(nn.NewGraph(false), rowsOf(x, lo, hi))
+		g := nn.NewGraph(false).WithArena(a)
+		y := op(g, rowsOf(x, lo, hi))
 		copy(out.Data[r0*x.W*cout:r1*x.W*cout], y.Data[(r0-lo)*x.W*cout:(r1-lo)*x.W*cout])
+		g.Release()
 		return nil
 	})
 	return out
 }
 
+// arenas recycles inference buffers between calls (a Model is shared by
+// concurrent callers, so each call takes its own arena).
+var arenas = sync.Pool{New: func() any { return nn.NewArena() }}
+
 // encodeBands runs the encoder band by band (exactly the whole-image result).
 func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	e := m.Enc
 	c := e.Config.C
-	s := bandOp(z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
+	ar := arenas.Get().(*nn.Arena)
+	defer arenas.Put(ar)
+	s := bandOp(ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
 	x := s.Clone()
 	rows := chunkRows(x.W, c*max(3, e.Config.FFNRatio))
 	for _, b := range e.Blocks {
 		// ESSA, pass 1: global sums.
-		qkvOf := func(r0, r1 int) *nn.Tensor {
-			g := nn.NewGraph(false)
-			return b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1)))
+		withQKV := func(r0, r1 int, f func(g *nn.Graph, qkv *nn.Tensor) error) error {
+			g := nn.NewGraph(false).WithArena(ar)
+			defer g.Release()
+			return f(g, b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1))))
 		}
 		st := nn.NewESSAStream(c)
-		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error { return st.Add(qkvOf(r0, r1)) })
+		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
+			return withQKV(r0, r1, func(_ *nn.Graph, qkv *nn.Tensor) error { return st.Add(qkv) })
+		})
 		if err != nil {
 			return nil, err
 		}
 		st.Finish()
 		// Pass 2: x += Out(v + q2 A), band by band (per-pixel, so in place).
 		err = forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
-			a, err := st.Apply(qkvOf(r0, r1))
-			if err != nil {
-				return err
-			}
-			o := b.Attn.Out.Forward(nn.NewGraph(false), a)
-			dst := x.Data[r0*x.W*c : r1*x.W*c]
-			for i, v := range o.Data {
-				dst[i] += v
-			}
-			return nil
+			return withQKV(r0, r1, func(g *nn.Graph, qkv *nn.Tensor) error {
+				a, err := st.Apply(qkv)
+				if err != nil {
+					return err
+				}
+				o := b.Attn.Out.Forward(g, a)
+				dst := x.Data[r0*x.W*c : r1*x.W*c]
+				for i, v := range o.Data {
+					dst[i] += v
+				}
+				return nil
+			})
 		})
 		if err != nil {
 			return nil, err
 		}
 		// Feed-forward: two 3x3 convolutions, a two-row halo.
-		f := bandOp(x, c, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
+		f := bandOp(ar, x, c, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
 			return b.FFN2.Forward(g, g.GELU(b.FFN1.Forward(g, b.LN2.Forward(g, in))))
 		})
 		for i, v := range f.Data {
 			x.Data[i] += v
 		}
 	}
-	out := bandOp(x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.Forward(g, in) })
+	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.Forward(g, in) })
 	for i, v := range s.Data {
 		out.Data[i] += v
 	}
@@ -117,7 +134,9 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 // headBands applies FiLM(s) and the head band by band and returns the raw
 // head output (1 x h x w x Cfg.HeadChans()).
 func (m *Model) headBands(feat *nn.Tensor, s float64) *nn.Tensor {
-	return bandOp(feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
+	ar := arenas.Get().(*nn.Arena)
+	defer arenas.Put(ar)
+	return bandOp(ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
 }
 
 // Encoded is a low-res image after C_B and the encoder: the part of the

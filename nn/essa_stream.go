@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 	"math"
+
+	"github.com/omnihsr/omnihsr/gemm"
 )
 
 // ESSAStream evaluates ESSA (see Graph.ESSA) on an image given in chunks of
@@ -35,18 +37,22 @@ func (s *ESSAStream) Add(qkv *Tensor) error {
 		return fmt.Errorf("nn: ESSAStream.Add after Finish")
 	}
 	t := qkv.H * qkv.W
-	k2 := make([]float32, c)
-	for i := 0; i < t; i++ {
-		row := qkv.Data[i*3*c : (i+1)*3*c]
-		essaTokenK(row[c:2*c], k2)
-		v := row[2*c:]
-		for a, kv := range k2 {
-			s.kk[a] += float64(kv) * float64(kv)
-			acc := s.kv[a*c : (a+1)*c]
-			for b, vv := range v {
-				acc[b] += float64(kv) * float64(vv)
-			}
+	k2 := make([]float32, t*c)
+	parFor(t, minElems/max(c, 1), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			essaTokenK(qkv.Data[i*3*c+c:i*3*c+2*c], k2[i*c:(i+1)*c])
 		}
+	})
+	for i := 0; i < t; i++ {
+		for a, v := range k2[i*c : (i+1)*c] {
+			s.kk[a] += float64(v) * float64(v)
+		}
+	}
+	// k2^T v for this chunk (C x C), one GEMM; accumulated in float64.
+	kv := make([]float32, c*c)
+	gemm.Sgemm(true, false, c, c, t, 1, k2, c, qkv.Data[2*c:], 3*c, 0, kv, c)
+	for i, v := range kv {
+		s.kv[i] += float64(v)
 	}
 	s.tokens += t
 	return nil
@@ -77,20 +83,14 @@ func (s *ESSAStream) Apply(qkv *Tensor) (*Tensor, error) {
 	}
 	t := qkv.H * qkv.W
 	out := New(1, qkv.H, qkv.W, c)
+	q2 := make([]float32, t*c)
 	parFor(t, minElems/max(c, 1), func(lo, hi int) {
-		q2 := make([]float32, c)
 		for i := lo; i < hi; i++ {
 			row := qkv.Data[i*3*c : (i+1)*3*c]
-			essaTokenQ(row[:c], q2)
-			o := out.Data[i*c : (i+1)*c]
-			copy(o, row[2*c:])
-			for a, qv := range q2 {
-				ar := s.a[a*c : (a+1)*c]
-				for b := range o {
-					o[b] += qv * ar[b]
-				}
-			}
+			essaTokenQ(row[:c], q2[i*c:(i+1)*c])
+			copy(out.Data[i*c:(i+1)*c], row[2*c:])
 		}
 	})
+	gemm.Sgemm(false, false, t, c, c, 1, q2, c, s.a, c, 1, out.Data, c)
 	return out, nil
 }

@@ -1,0 +1,38 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkUpscale times the whole model (C_B, encoder, FiLM, head, COFR)
+// on a 32 x 32 input, the setting of the paper's latency table.
+func BenchmarkUpscale(b *testing.B) {
+	m, err := New(DefaultConfig(), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bands := range []int{31, 145} {
+		for _, s := range []int{4, 16} {
+			lr := randCube(1, 32, 32, bands)
+			b.Run(fmt.Sprintf("B%d_x%d", bands, s), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if _, err := m.Upscale(lr, 32*s, 32*s); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkEncode times C_B and the encoder alone on a 32 x 32 input.
+func BenchmarkEncode(b *testing.B) {
+	m, _ := New(DefaultConfig(), 1)
+	lr := randCube(1, 32, 32, 31)
+	for i := 0; i < b.N; i++ {
+		if _, err := m.EncodeImage(lr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
