@@ -36,7 +36,11 @@ type Options struct {
 	CheckpointEvery time.Duration // wall time between checkpoints
 	ValEvery        int           // steps between validations (0 = never)
 	Resume          bool          // continue from OutDir/checkpoint.ckpt
-	Log             io.Writer     // human log lines (nil = none)
+	// Init starts a new run from the weights of a weight file (*.omw) instead
+	// of a fresh initialisation (fine-tuning; fresh optimizer and schedule).
+	// Its architecture replaces Model.
+	Init string
+	Log  io.Writer // human log lines (nil = none)
 }
 
 // DefaultOptions are the settings of the shipped model's run.
@@ -164,7 +168,19 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		t.logf("resumed %s at step %d", ck, t.step)
 		return t, nil
 	}
-	m, err := model.New(opt.Model, opt.Seed)
+	var m *model.Model
+	var err error
+	if opt.Init != "" {
+		m, err = model.Load(opt.Init)
+		if err == nil && m.Cfg.Variant != opt.Model.Variant {
+			err = fmt.Errorf("train: -init %s is a %q model, the run asks for %q", opt.Init, m.Cfg.Variant, opt.Model.Variant)
+		}
+		if err == nil {
+			t.logf("starting from the weights of %s", opt.Init)
+		}
+	} else {
+		m, err = model.New(opt.Model, opt.Seed)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -182,3 +182,42 @@ func TestResumeEquivalenceVariants(t *testing.T) {
 		})
 	}
 }
+
+// Init starts a run from a weight file: the trainer's model holds exactly
+// those weights before its first step, and a variant mismatch is refused.
+func TestInitFromWeights(t *testing.T) {
+	dir := t.TempDir()
+	o := tinyOptions(filepath.Join(dir, "a"), "")
+	src, err := model.New(o.Model, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, p := range src.Params() {
+		for i := range p.T.Data {
+			p.T.Data[i] = float32(r.NormFloat64()) * 0.01
+		}
+	}
+	w := filepath.Join(dir, "init.omw")
+	if err := src.Save(w, nil); err != nil {
+		t.Fatal(err)
+	}
+	o.Init = w
+	tr, err := NewTrainer(o, tinyDataset(t), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := tr.Model().Params(), src.Params()
+	for i := range want {
+		for j, v := range want[i].T.Data {
+			if got[i].T.Data[j] != v {
+				t.Fatalf("%s[%d] = %v, want %v", want[i].Name, j, got[i].T.Data[j], v)
+			}
+		}
+	}
+	o2 := tinyOptions(filepath.Join(dir, "b"), "lowres")
+	o2.Init = w
+	if _, err := NewTrainer(o2, tinyDataset(t), false); err == nil {
+		t.Fatal("an OmniHSR weight file accepted for a lowres run")
+	}
+}

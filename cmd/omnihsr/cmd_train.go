@@ -24,6 +24,7 @@ func init() {
 		lr, clip                      float64
 		seed                          uint64
 		resume, naturalOnly           bool
+		initW                         string
 		ckEvery                       time.Duration
 	)
 	d := train.DefaultOptions()
@@ -71,6 +72,7 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			fs.IntVar(&valEvery, "val-every", d.ValEvery, "steps between validations")
 			fs.DurationVar(&ckEvery, "checkpoint-every", d.CheckpointEvery, "wall time between checkpoints")
 			fs.BoolVar(&resume, "resume", false, "continue from DIR/checkpoint.ckpt")
+			fs.StringVar(&initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
 			fs.BoolVar(&naturalOnly, "natural-only", false, "train on natural images only (ablation)")
 			fs.StringVar(&variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
 		},
@@ -97,6 +99,10 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
 			o.Sample = train.SampleOptions{Patch: patch, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
 			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
+			if initW != "" && resume {
+				return usagef("-init starts a new run; -resume continues one: give one of them")
+			}
+			o.Init = initW
 			o.Log = os.Stderr
 			if !(minS > 1) || !(maxS >= minS) {
 				return usagef("factors must satisfy 1 < min-scale <= max-scale")
