@@ -3,8 +3,8 @@ module github.com/omnihsr/omnihsr
 go 1.26.8
 
 require (
-	golang.org/x/image v0.47.0 // indirect
+	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
-	golang.org/x/term v0.47.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
+	golang.org/x/term v0.47.0
+	gonum.org/v1/gonum v0.17.0
 )
