@@ -28,7 +28,7 @@ func patched(t *testing.T, src string, patch func(b []byte) []byte) string {
 		t.Fatal(err)
 	}
 	b = patch(append([]byte(nil), b...))
-	p := filepath.Join(t.TempDir(), "bad.mat")
+	p := filepath.Join(t.TempDir(), "bad.mat.golden")
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -49,29 +49,29 @@ func wantErr(t *testing.T, path string, opt hsi.ReadOptions, want string) {
 func TestBadInput(t *testing.T) {
 	le := binary.LittleEndian
 	t.Run("wrong magic", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte { return []byte(strings.Repeat("hello world\n", 20)) })
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte { return []byte(strings.Repeat("hello world\n", 20)) })
 		wantErr(t, p, hsi.ReadOptions{}, "not a MAT file")
 	})
 	t.Run("short", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte { return b[:40] })
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte { return b[:40] })
 		wantErr(t, p, hsi.ReadOptions{}, "too short")
 	})
 	t.Run("unknown class", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte { b[offClass] = 99; return b })
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte { b[offClass] = 99; return b })
 		wantErr(t, p, hsi.ReadOptions{}, "no non-empty real numeric array")
 		wantErr(t, p, hsi.ReadOptions{Var: "x"}, "class-99")
 	})
 	t.Run("unknown data type", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte { le.PutUint32(b[offDataTyp:], 8); return b })
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte { le.PutUint32(b[offDataTyp:], 8); return b })
 		wantErr(t, p, hsi.ReadOptions{}, "unknown data type 8")
 	})
 	t.Run("zero dimension", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte { le.PutUint32(b[offDims:], 0); return b })
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte { le.PutUint32(b[offDims:], 0); return b })
 		wantErr(t, p, hsi.ReadOptions{Var: "x"}, "0-size dimension")
 		wantErr(t, p, hsi.ReadOptions{}, "no non-empty")
 	})
 	t.Run("huge dimensions", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte {
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte {
 			le.PutUint32(b[offDims:], 100000)
 			le.PutUint32(b[offDims+4:], 100000)
 			le.PutUint32(b[offDims+8:], 1000)
@@ -84,11 +84,11 @@ func TestBadInput(t *testing.T) {
 		}
 	})
 	t.Run("size field lies", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte { le.PutUint32(b[132:], 1<<30); return b })
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte { le.PutUint32(b[132:], 1<<30); return b })
 		wantErr(t, p, hsi.ReadOptions{}, "truncated")
 	})
 	t.Run("compressed bomb", func(t *testing.T) {
-		p := patched(t, "v5_double_3d_u.mat", func(b []byte) []byte {
+		p := patched(t, "v5_double_3d_u.mat.golden", func(b []byte) []byte {
 			var z bytes.Buffer
 			zw := zlib.NewWriter(&z)
 			var tag [8]byte
@@ -106,7 +106,7 @@ func TestBadInput(t *testing.T) {
 		wantErr(t, p, hsi.ReadOptions{}, "damaged")
 	})
 	t.Run("v7.3 huge dimensions", func(t *testing.T) {
-		p := patched(t, "v73_earliest.mat", func(b []byte) []byte {
+		p := patched(t, "v73_earliest.mat.golden", func(b []byte) []byte {
 			old := make([]byte, 24)
 			le.PutUint64(old, 4)
 			le.PutUint64(old[8:], 6)
@@ -135,14 +135,14 @@ func TestBadInput(t *testing.T) {
 // names the file, never a panic; cuts inside the data always fail.
 func TestTruncated(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"v5_double_3d_u.mat", "v5_single_3d_z.mat", "v5be_int16_3d_z.mat", "v5_multi_z.mat", "v73_earliest.mat", "v73_latest.mat"} {
+	for _, name := range []string{"v5_double_3d_u.mat.golden", "v5_single_3d_z.mat.golden", "v5be_int16_3d_z.mat.golden", "v5_multi_z.mat.golden", "v73_earliest.mat.golden", "v73_latest.mat.golden"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		step := max(1, len(b)/97)
 		for cut := 0; cut < len(b); cut += step {
-			p := filepath.Join(dir, "cut.mat")
+			p := filepath.Join(dir, "cut.mat.golden")
 			if err := os.WriteFile(p, b[:cut], 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +150,7 @@ func TestTruncated(t *testing.T) {
 			if err != nil && !strings.Contains(err.Error(), p) {
 				t.Errorf("%s cut at %d: error %q does not name the file", name, cut, err)
 			}
-			single := name == "v5_double_3d_u.mat" || name == "v5_single_3d_z.mat" || name == "v5be_int16_3d_z.mat"
+			single := name == "v5_double_3d_u.mat.golden" || name == "v5_single_3d_z.mat.golden" || name == "v5be_int16_3d_z.mat.golden"
 			if single && err == nil {
 				t.Errorf("%s cut at %d of %d: no error", name, cut, len(b))
 			}
@@ -165,7 +165,7 @@ func allocated() uint64 {
 }
 
 func TestErrNotNumericWrapped(t *testing.T) {
-	_, _, err := Read(filepath.Join("testdata", "v5_multi_u.mat"), hsi.ReadOptions{Var: "cellv"})
+	_, _, err := Read(filepath.Join("testdata", "v5_multi_u.mat.golden"), hsi.ReadOptions{Var: "cellv"})
 	if !errors.Is(err, ErrNotNumeric) {
 		t.Errorf("err = %v, want ErrNotNumeric", err)
 	}

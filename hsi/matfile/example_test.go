@@ -51,7 +51,7 @@ func Example() {
 func ExampleRead_bandsByPixels() {
 	// A bands x pixels matrix (as in Jasper Ridge or Moffett Field) needs the
 	// image height, or is taken as square.
-	c, info, err := matfile.Read("testdata/v5_bhw_3x4x5.mat", hsi.ReadOptions{Var: "Y", Layout: matfile.LayoutBHW, Height: 3, Width: 4})
+	c, info, err := matfile.Read("testdata/v5_bhw_3x4x5.mat.golden", hsi.ReadOptions{Var: "Y", Layout: matfile.LayoutBHW, Height: 3, Width: 4})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // with the goldens: it must return an error or a valid cube, never panic or
 // allocate without bound.
 func FuzzRead(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.mat"))
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.mat.golden"))
 	for _, p := range seeds {
 		b, err := os.ReadFile(p)
 		if err == nil && len(b) < 64<<10 {

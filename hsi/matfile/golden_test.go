@@ -55,13 +55,13 @@ func checkCube(t *testing.T, c *hsi.Cube, g goldenVar) {
 }
 
 func goldenFile(key string) string {
-	for _, ext := range []string{".mat", ".h5"} {
+	for _, ext := range []string{".mat.golden", ".h5"} {
 		p := filepath.Join("testdata", key+ext)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
-	return filepath.Join("testdata", key+".mat")
+	return filepath.Join("testdata", key+".mat.golden")
 }
 
 // TestGoldens reads every variable of every golden written by scipy and h5py
@@ -112,7 +112,7 @@ func TestGoldens(t *testing.T) {
 }
 
 func TestBigEndianDetail(t *testing.T) {
-	_, info, err := Read(filepath.Join("testdata", "v5be_int16_3d_z.mat"), hsi.ReadOptions{})
+	_, info, err := Read(filepath.Join("testdata", "v5be_int16_3d_z.mat.golden"), hsi.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestColMajor(t *testing.T) {
 		{"v5_bhw_3x4x5", hsi.ReadOptions{Var: "Y", Height: 3, Width: 4}, ""}, // inferred from H*W
 		{"v5_bhw_3x3x4", hsi.ReadOptions{Var: "Y", Layout: LayoutBHW}, "inferred (square)"},
 	} {
-		c, info, err := Read(filepath.Join("testdata", tc.key+".mat"), tc.opt)
+		c, info, err := Read(filepath.Join("testdata", tc.key+".mat.golden"), tc.opt)
 		if err != nil {
 			t.Fatalf("%s %+v: %v", tc.key, tc.opt, err)
 		}
@@ -147,11 +147,11 @@ func TestColMajor(t *testing.T) {
 		checkCube(t, c, exp[tc.key]["cube"])
 	}
 	// Not square, no size given: a clear error.
-	_, _, err := Read(filepath.Join("testdata", "v5_bhw_3x4x5.mat"), hsi.ReadOptions{Var: "Y", Layout: LayoutBHW})
+	_, _, err := Read(filepath.Join("testdata", "v5_bhw_3x4x5.mat.golden"), hsi.ReadOptions{Var: "Y", Layout: LayoutBHW})
 	if err == nil || !strings.Contains(err.Error(), "not a square") {
 		t.Errorf("non-square pixels without a size: err = %v", err)
 	}
-	_, _, err = Read(filepath.Join("testdata", "v5_bhw_3x4x5.mat"), hsi.ReadOptions{Var: "Y", Layout: LayoutBHW, Height: 5, Width: 5})
+	_, _, err = Read(filepath.Join("testdata", "v5_bhw_3x4x5.mat.golden"), hsi.ReadOptions{Var: "Y", Layout: LayoutBHW, Height: 5, Width: 5})
 	if err == nil {
 		t.Error("wrong height x width accepted")
 	}
@@ -160,7 +160,7 @@ func TestColMajor(t *testing.T) {
 func TestDefaultVariableAndMeta(t *testing.T) {
 	exp := expected(t)
 	for _, key := range []string{"v5_multi_u", "v5_multi_z", "v5be_multi_u"} {
-		c, info, err := Read(filepath.Join("testdata", key+".mat"), hsi.ReadOptions{})
+		c, info, err := Read(filepath.Join("testdata", key+".mat.golden"), hsi.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestDefaultVariableAndMeta(t *testing.T) {
 			}
 		}
 	}
-	c, _, err := Read(filepath.Join("testdata", "v73_earliest.mat"), hsi.ReadOptions{Var: "chunk_f32"})
+	c, _, err := Read(filepath.Join("testdata", "v73_earliest.mat.golden"), hsi.ReadOptions{Var: "chunk_f32"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestDefaultVariableAndMeta(t *testing.T) {
 
 func TestList(t *testing.T) {
 	for _, key := range []string{"v5_multi_u", "v5_multi_z", "v5be_multi_u"} {
-		vs, err := List(filepath.Join("testdata", key+".mat"))
+		vs, err := List(filepath.Join("testdata", key+".mat.golden"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func TestList(t *testing.T) {
 			t.Errorf("%s: empty has %d elements", key, got["empty"].Numel())
 		}
 	}
-	vs, err := List(filepath.Join("testdata", "v73_earliest.mat"))
+	vs, err := List(filepath.Join("testdata", "v73_earliest.mat.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,16 +236,16 @@ func TestList(t *testing.T) {
 // TestNonNumeric selects each variable that is not a real numeric array.
 func TestNonNumeric(t *testing.T) {
 	for _, tc := range []struct{ file, v, want string }{
-		{"v5_multi_u.mat", "cellv", "class cell"},
-		{"v5_multi_z.mat", "structv", "class struct"},
-		{"v5_multi_u.mat", "sparsev", "class sparse"},
-		{"v5_multi_z.mat", "names", "class char"},
-		{"v5_multi_u.mat", "cplx", "complex"},
-		{"v5_multi_u.mat", "empty", "0-size"},
-		{"v5_multi_u.mat", "nosuch", "no variable"},
-		{"v73_earliest.mat", "st", "class struct"},
-		{"v73_earliest.mat", "txt", "class char"},
-		{"v73_earliest.mat", "emptyv", "0-size"},
+		{"v5_multi_u.mat.golden", "cellv", "class cell"},
+		{"v5_multi_z.mat.golden", "structv", "class struct"},
+		{"v5_multi_u.mat.golden", "sparsev", "class sparse"},
+		{"v5_multi_z.mat.golden", "names", "class char"},
+		{"v5_multi_u.mat.golden", "cplx", "complex"},
+		{"v5_multi_u.mat.golden", "empty", "0-size"},
+		{"v5_multi_u.mat.golden", "nosuch", "no variable"},
+		{"v73_earliest.mat.golden", "st", "class struct"},
+		{"v73_earliest.mat.golden", "txt", "class char"},
+		{"v73_earliest.mat.golden", "emptyv", "0-size"},
 	} {
 		path := filepath.Join("testdata", tc.file)
 		_, _, err := Read(path, hsi.ReadOptions{Var: tc.v})

@@ -5,7 +5,8 @@ Run with Debian's python3 (python3-scipy, python3-h5py, python3-numpy):
 
     cd hsi/matfile/testdata && /usr/bin/python3 gen_golden.py
 
-It writes small .mat files with scipy.io.savemat (MAT v5, compressed and
+It writes small MAT files (named *.mat.golden, so that no .mat file is committed:
+real scenes stay in ../shared) with scipy.io.savemat (MAT v5, compressed and
 uncompressed, every numeric class, 2-D and 3-D, non-numeric variables),
 big-endian copies made by byte-swapping scipy's files (and checked by reading
 them back with scipy), and MAT v7.3-like HDF5 files with h5py (512-byte
@@ -96,9 +97,9 @@ def v5_files():
             for comp in (False, True):
                 a = pattern(shape, cls, seed=len(cls) * 7 + len(shape))
                 name = "v5_%s_%dd_%s" % (cls, len(shape), "z" if comp else "u")
-                path = os.path.join(HERE, name + ".mat")
-                sio.savemat(path, {"x": a}, do_compression=comp, oned_as="column")
-                back = sio.loadmat(path)["x"]
+                path = os.path.join(HERE, name + ".mat.golden")
+                sio.savemat(path, {"x": a}, do_compression=comp, oned_as="column", appendmat=False)
+                back = sio.loadmat(path, appendmat=False)["x"]
                 assert back.shape == a.shape and np.array_equal(back, a), name
                 write_json(name, {"x": {"dims": list(a.shape), "class": cls, "values": dump_value(a)}})
 
@@ -118,11 +119,11 @@ def v5_multi():
     empty = np.zeros((0, 3))
     for comp in (False, True):
         name = "v5_multi_%s" % ("z" if comp else "u")
-        path = os.path.join(HERE, name + ".mat")
+        path = os.path.join(HERE, name + ".mat.golden")
         sio.savemat(path, {
             "small": small, "cube": cube, "wavelengths": wl, "names": "hello",
             "cellv": cell, "structv": st, "sparsev": sp, "cplx": cplx, "empty": empty,
-        }, do_compression=comp)
+        }, do_compression=comp, appendmat=False)
         write_json(name, {
             "cube": {"dims": list(cube.shape), "class": "single", "values": dump_value(cube)},
             "small": {"dims": list(small.shape), "class": "double", "values": dump_value(small)},
@@ -136,8 +137,8 @@ def v5_colmajor():
     for h, w, b, name in [(3, 4, 5, "v5_bhw_3x4x5"), (3, 3, 4, "v5_bhw_3x3x4")]:
         cube = pattern((h, w, b), "double", seed=h * w + b)
         y = np.reshape(cube, (h * w, b), order="F").T.copy()  # B x N, pixel n = row + col*h
-        path = os.path.join(HERE, name + ".mat")
-        sio.savemat(path, {"Y": y, "nRow": float(h), "nCol": float(w)})
+        path = os.path.join(HERE, name + ".mat.golden")
+        sio.savemat(path, {"Y": y, "nRow": float(h), "nCol": float(w)}, appendmat=False)
         write_json(name, {
             "Y": {"dims": list(y.shape), "class": "double", "values": dump_value(y)},
             "cube": {"dims": [h, w, b], "class": "double", "values": dump_value(cube)},
@@ -204,12 +205,12 @@ def swap_file(src, dst):
 
 def v5_bigendian():
     for base in ["v5_double_3d_u", "v5_int16_3d_z", "v5_uint16_2d_u", "v5_single_3d_z", "v5_multi_u"]:
-        src = os.path.join(HERE, base + ".mat")
+        src = os.path.join(HERE, base + ".mat.golden")
         name = base.replace("v5_", "v5be_", 1)
-        dst = os.path.join(HERE, name + ".mat")
+        dst = os.path.join(HERE, name + ".mat.golden")
         swap_file(src, dst)
-        a = sio.loadmat(src)
-        b = sio.loadmat(dst)
+        a = sio.loadmat(src, appendmat=False)
+        b = sio.loadmat(dst, appendmat=False)
         for k in a:
             if k.startswith("__"):
                 continue
@@ -254,7 +255,7 @@ def v73_files():
         ("plane_f64", "double", (3, 5), np.float64, {"chunks": (5, 2), "compression": "gzip"}),
     ]
     for libver, fname in [("earliest", "v73_earliest"), ("latest", "v73_latest")]:
-        path = os.path.join(HERE, fname + ".mat")
+        path = os.path.join(HERE, fname + ".mat.golden")
         entries = {}
         with h5py.File(path, "w", userblock_size=512, libver=libver) as f:
             for name, cls, shape, dt, kw in specs:

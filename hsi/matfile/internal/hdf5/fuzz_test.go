@@ -11,7 +11,7 @@ import (
 // goldens: it must return errors, never panic, loop or allocate without
 // bound.
 func FuzzHDF5(f *testing.F) {
-	for _, pat := range []string{"*.mat", "*.h5"} {
+	for _, pat := range []string{"*.mat.golden", "*.h5"} {
 		seeds, _ := filepath.Glob(filepath.Join("..", "..", "testdata", pat))
 		for _, p := range seeds {
 			b, err := os.ReadFile(p)

@@ -57,8 +57,8 @@ func readAll(o *Object) ([]float64, error) {
 func TestGoldens(t *testing.T) {
 	exp := loadExpected(t)
 	for _, tc := range []struct{ file, key string }{
-		{"v73_earliest.mat", "v73_earliest"},
-		{"v73_latest.mat", "v73_latest"},
+		{"v73_earliest.mat.golden", "v73_earliest"},
+		{"v73_latest.mat.golden", "v73_latest"},
 		{"plain.h5", "plain"},
 		{"latest_index.h5", "latest_index"},
 	} {
