@@ -319,34 +319,6 @@ func EffectiveFactor(h, w, outH, outW int) float64 {
 	return (float64(outH)/float64(h) + float64(outW)/float64(w)) / 2
 }
 
-// Predict computes the primitives for one factor s from a low-res cube
-// (inference: no tape).
-func (m *Model) Predict(lr *hsi.Cube, s float64) (*cofr.Primitives, error) {
-	feat, err := m.Features(lr)
-	if err != nil {
-		return nil, err
-	}
-	return m.PrimitivesFor(feat, s)
-}
-
-// Features runs C_B and the encoder once (inference).
-func (m *Model) Features(lr *hsi.Cube) (*nn.Tensor, error) {
-	z, err := m.Input(lr)
-	if err != nil {
-		return nil, err
-	}
-	return m.Encode(nn.NewGraph(false), z), nil
-}
-
-// PrimitivesFor applies FiLM(s) and the head to cached features.
-func (m *Model) PrimitivesFor(feat *nn.Tensor, s float64) (*cofr.Primitives, error) {
-	if !(s > 0) || math.IsInf(s, 0) {
-		return nil, fmt.Errorf("model: factor %v must be positive and finite", s)
-	}
-	raw := m.HeadRaw(nn.NewGraph(false), feat, s)
-	return m.Primitives(raw.Data, feat.H, feat.W)
-}
-
 // Upscale super-resolves lr to outH x outW in memory (any image size; the
 // encoder runs band by band, see EncodeImage).
 func (m *Model) Upscale(lr *hsi.Cube, outH, outW int) (*hsi.Cube, error) {
