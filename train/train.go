@@ -332,7 +332,7 @@ func (t *Trainer) meta(val *ValResult) json.RawMessage {
 		Scales: [2]float64{o.Sample.MinScale, o.Sample.MaxScale}, HSIProb: o.Sample.HSIProb,
 		BandSubset: o.Sample.BandSubset, NaturalOnly: t.natOnly, LR: o.LR, Loss: o.Loss, Seed: o.Seed,
 		WallSeconds: math.Round(t.wall), Machine: fmt.Sprintf("%s, %d cores, %s/%s", host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH),
-		GEMM: gemmBackend(), Truncation: fmt.Sprintf("%dx%d primitive neighbourhood", t.m.Cfg.Neighbourhood, t.m.Cfg.Neighbourhood),
+		GEMM: gemm.Backend(), Truncation: fmt.Sprintf("%dx%d primitive neighbourhood", t.m.Cfg.Neighbourhood, t.m.Cfg.Neighbourhood),
 		Params: t.m.NumParams(), Val: val, History: t.hist,
 	}
 	b, _ := json.Marshal(md)
@@ -449,7 +449,6 @@ func (t *Trainer) Run(ctx context.Context) error {
 	return nil
 }
 
-func gemmBackend() string { return gemm.Backend() }
 
 // ReadMeta decodes the training metadata of a weight file or checkpoint
 // (nn.CheckpointFile.Meta). Files without metadata give the zero Meta.
