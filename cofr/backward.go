@@ -27,6 +27,22 @@ func (r *Renderer) Backward(dY []float32) (*Grads, error) {
 	}
 	B, nPrim := r.nb, r.h*r.w
 	fs := r.newFieldState(0, r.h)
+	dr, acc := r.backwardSums(fs, dY)
+	g := geometryGrads(r, fs, acc)
+	g.K = make([]float32, nPrim*Taps)
+	rowLen := r.w * B
+	parallelFor(r.h, r.opt.Workers, func(i int) {
+		operatorGradRow(r.x, dr[i*rowLen:(i+1)*rowLen], i, g.K)
+	})
+	return g, nil
+}
+
+// backwardSums runs the backward pass over every target pixel and returns
+// dL/d(value rendered by each primitive) (h*w*B: dL/dr_n, or dL/dV_n for a
+// ValueRenderer) and the per-primitive sums that geometryGrads turns into
+// geometry gradients, reduced over the workers in a fixed order.
+func (r *Renderer) backwardSums(fs *fieldState, dY []float32) ([]float32, []float64) {
+	B, nPrim := r.nb, r.h*r.w
 	items := r.split(0, r.oh, 0, (r.h-1)/r.gy)
 	wks := r.run(len(items), func(wk *worker, k int) {
 		if wk.dr == nil {
@@ -53,16 +69,21 @@ func (r *Renderer) Backward(dY []float32) (*Grads, error) {
 			acc[k] += v
 		}
 	}
+	if dr == nil { // no worker ran: an empty target cannot happen, but stay total
+		dr, acc = make([]float32, nPrim*B), make([]float64, nPrim*accN)
+	}
+	return dr, acc
+}
+
+// geometryGrads turns the per-primitive sums of the backward pass into
+// gradients with respect to the geometry (Grads.K is left nil).
+func geometryGrads(r *Renderer, fs *fieldState, acc []float64) *Grads {
+	nPrim := r.h * r.w
 	g := &Grads{
 		OffY: make([]float32, nPrim), OffX: make([]float32, nPrim),
 		Sigma1: make([]float32, nPrim), Sigma2: make([]float32, nPrim),
 		Theta: make([]float32, nPrim), Alpha: make([]float32, nPrim),
-		K: make([]float32, nPrim*Taps),
 	}
-	rowLen := r.w * B
-	parallelFor(r.h, r.opt.Workers, func(i int) {
-		operatorGradRow(r.x, dr[i*rowLen:(i+1)*rowLen], i, g.K)
-	})
 	for n := 0; n < nPrim; n++ {
 		gm := &fs.geo[n]
 		a := acc[n*accN : (n+1)*accN]
@@ -78,7 +99,7 @@ func (r *Renderer) Backward(dY []float32) (*Grads, error) {
 		g.Sigma1[n] = float32(du1 * (-2 * s1 * gm.u1 * gm.u1))
 		g.Sigma2[n] = float32(du2 * (-2 * s2 * gm.u2 * gm.u2))
 	}
-	return g, nil
+	return g
 }
 
 func (r *Renderer) backwardItem(wk *worker, fs *fieldState, it item, dY []float32) {

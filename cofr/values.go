@@ -193,63 +193,7 @@ func (vr *ValueRenderer) Backward(dY []float32) ([]float32, *Grads, error) {
 	if want := r.oh * r.ow * r.nb; len(dY) != want {
 		return nil, nil, fmt.Errorf("cofr: backward: dY holds %d values, want %d", len(dY), want)
 	}
-	B, nPrim := r.nb, r.h*r.w
 	fs := vr.fieldState(0, r.h)
-	items := r.split(0, r.oh, 0, (r.h-1)/r.gy)
-	wks := r.run(len(items), func(wk *worker, k int) {
-		if wk.dr == nil {
-			wk.dr = make([]float32, nPrim*B)
-			wk.acc = make([]float64, nPrim*accN)
-		}
-		r.backwardItem(wk, fs, items[k], dY)
-	})
-	var dv []float32
-	var acc []float64
-	for _, wk := range wks {
-		if wk.dr == nil {
-			continue
-		}
-		if dv == nil {
-			dv, acc = wk.dr, wk.acc
-			continue
-		}
-		for k, v := range wk.dr {
-			dv[k] += v
-		}
-		for k, v := range wk.acc {
-			acc[k] += v
-		}
-	}
-	if dv == nil { // no worker ran: an empty target cannot happen, but stay total
-		dv, acc = make([]float32, nPrim*B), make([]float64, nPrim*accN)
-	}
+	dv, acc := r.backwardSums(fs, dY)
 	return dv, geometryGrads(r, fs, acc), nil
-}
-
-// geometryGrads turns the per-primitive sums of the backward pass into
-// gradients with respect to the geometry (the same chain rule as the tail
-// of Renderer.Backward).
-func geometryGrads(r *Renderer, fs *fieldState, acc []float64) *Grads {
-	nPrim := r.h * r.w
-	g := &Grads{
-		OffY: make([]float32, nPrim), OffX: make([]float32, nPrim),
-		Sigma1: make([]float32, nPrim), Sigma2: make([]float32, nPrim),
-		Theta: make([]float32, nPrim), Alpha: make([]float32, nPrim),
-	}
-	for n := 0; n < nPrim; n++ {
-		gm := &fs.geo[n]
-		a := acc[n*accN : (n+1)*accN]
-		g.Alpha[n] = float32(a[0])
-		g.OffY[n] = float32(gm.iyy*a[1] + gm.ixy*a[2])
-		g.OffX[n] = float32(gm.ixx*a[2] + gm.ixy*a[1])
-		dIyy, dIxy, dIxx := -0.5*a[3], -a[4], -0.5*a[5]
-		c, s := gm.cos, gm.sin
-		du1 := dIxx*c*c + dIyy*s*s + dIxy*c*s
-		du2 := dIxx*s*s + dIyy*c*c - dIxy*c*s
-		g.Theta[n] = float32((gm.u1 - gm.u2) * (2*c*s*(dIyy-dIxx) + (c*c-s*s)*dIxy))
-		s1, s2 := float64(r.p.Sigma1[n]), float64(r.p.Sigma2[n])
-		g.Sigma1[n] = float32(du1 * (-2 * s1 * gm.u1 * gm.u1))
-		g.Sigma2[n] = float32(du2 * (-2 * s2 * gm.u2 * gm.u2))
-	}
-	return g
 }
