@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // Per-primitive sums kept by the backward pass (float64):
@@ -31,7 +32,7 @@ func (r *Renderer) Backward(dY []float32) (*Grads, error) {
 	g := geometryGrads(r, fs, acc)
 	g.K = make([]float32, nPrim*Taps)
 	rowLen := r.w * B
-	parallelFor(r.h, r.opt.Workers, func(i int) {
+	par.ForEach(r.h, r.opt.Workers, func(i int) {
 		operatorGradRow(r.x, dr[i*rowLen:(i+1)*rowLen], i, g.K)
 	})
 	return g, nil

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -218,7 +218,7 @@ func (r *Renderer) newFieldState(r0, r1 int) *fieldState {
 		rr:  make([]float32, (r1-r0)*r.w*r.nb),
 		geo: make([]geom, (r1-r0)*r.w)}
 	rowLen := r.w * r.nb
-	parallelFor(r1-r0, r.opt.Workers, func(k int) {
+	par.ForEach(r1-r0, r.opt.Workers, func(k int) {
 		i := r0 + k
 		operatorRow(r.x, r.p.K, i, fs.rr[k*rowLen:(k+1)*rowLen])
 		for j := 0; j < r.w; j++ {
@@ -340,33 +340,6 @@ func (r *Renderer) run(n int, f func(*worker, int)) []*worker {
 	}
 	wg.Wait()
 	return wks
-}
-
-// parallelFor calls f(k) for k in [0, n) on up to nw goroutines.
-func parallelFor(n, nw int, f func(int)) {
-	nw = min(nw, n)
-	if nw <= 1 {
-		for k := 0; k < n; k++ {
-			f(k)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for t := 0; t < nw; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= n {
-					return
-				}
-				f(k)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 func (r *Renderer) renderItem(wk *worker, fs *fieldState, it item, u0, u1 int, dst []float32) {

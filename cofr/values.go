@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // This file holds the entry points that the ablation variants of the model
@@ -36,7 +37,7 @@ func ApplyOperators(x *hsi.Cube, k []float32) (*hsi.Cube, error) {
 		return nil, fmt.Errorf("cofr: %w", err)
 	}
 	rowLen := x.W * x.B
-	parallelFor(x.H, runtime.GOMAXPROCS(0), func(i int) {
+	par.ForEach(x.H, runtime.GOMAXPROCS(0), func(i int) {
 		operatorRow(x, k, i, r.Data[i*rowLen:(i+1)*rowLen])
 	})
 	return r, nil
@@ -50,7 +51,7 @@ func OperatorGrads(x *hsi.Cube, dr []float32) ([]float32, error) {
 	}
 	dk := make([]float32, x.H*x.W*Taps)
 	rowLen := x.W * x.B
-	parallelFor(x.H, runtime.GOMAXPROCS(0), func(i int) {
+	par.ForEach(x.H, runtime.GOMAXPROCS(0), func(i int) {
 		operatorGradRow(x, dr[i*rowLen:(i+1)*rowLen], i, dk)
 	})
 	return dk, nil
@@ -146,7 +147,7 @@ func (vr *ValueRenderer) fieldState(r0, r1 int) *fieldState {
 	fs := &fieldState{r0: r0, r1: r1,
 		rr:  r.x.Data[r0*r.w*r.nb : r1*r.w*r.nb],
 		geo: make([]geom, (r1-r0)*r.w)}
-	parallelFor(r1-r0, r.opt.Workers, func(k int) {
+	par.ForEach(r1-r0, r.opt.Workers, func(k int) {
 		i := r0 + k
 		for j := 0; j < r.w; j++ {
 			fs.geo[k*r.w+j] = makeGeom(r.p, i*r.w+j, i, j, r.a2, r.hy, r.hx)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
@@ -262,28 +262,4 @@ func pixelStats(ref, est *hsi.Cube) *stats {
 }
 
 // forEach calls fn(k) for k in [0, n) on GOMAXPROCS workers.
-func forEach(n int, fn func(k int)) {
-	p := min(runtime.GOMAXPROCS(0), n)
-	if p <= 1 {
-		for k := 0; k < n; k++ {
-			fn(k)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for i := 0; i < p; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= n {
-					return
-				}
-				fn(k)
-			}
-		}()
-	}
-	wg.Wait()
-}
+func forEach(n int, fn func(k int)) { par.ForEach(n, runtime.GOMAXPROCS(0), fn) }

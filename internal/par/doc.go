@@ -1,0 +1,2 @@
+// Package par runs independent work items on a few goroutines.
+package par
