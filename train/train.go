@@ -449,7 +449,6 @@ func (t *Trainer) Run(ctx context.Context) error {
 	return nil
 }
 
-
 // ReadMeta decodes the training metadata of a weight file or checkpoint
 // (nn.CheckpointFile.Meta). Files without metadata give the zero Meta.
 func ReadMeta(raw json.RawMessage) (Meta, error) {

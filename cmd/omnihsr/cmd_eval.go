@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +12,9 @@ import (
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/nn"
+	"github.com/omnihsr/omnihsr/report"
 )
 
 // Methods of `omnihsr eval -methods` come from the registry of package
@@ -151,6 +155,8 @@ type evalFlags struct {
 	workers   int
 	resamples int
 	bootSeed  uint64
+	report    string
+	noBench   bool
 }
 
 var evalF evalFlags
@@ -188,6 +194,14 @@ beside -out with .md). "{protocol}" in -out or -md is replaced by the protocol
 name; with several protocols and no "{protocol}", "_PROTOCOL" is added before
 the extension. Markdown is deterministic except the timing table.
 
+Report: -report DIR runs every experiment of the evaluation report with the
+OmniHSR model (-weights, default the embedded one) on the scenes: the twelve-
+factor and seven-dataset tables, the band redefinition, the test-time
+degradations, the band-dependent blur, figures and the latency table, each
+next to the paper's numbers, into DIR/results.md and DIR/results/ (JSON and
+PNG). Everything but the latency table regenerates byte-identically.
+  omnihsr eval -report docs/
+
 Example (the committed bicubic tables):
   omnihsr eval -methods bicubic -protocol seven,twelve -out docs/bicubic_{protocol}.json`,
 		flags: func(fs *flag.FlagSet) {
@@ -208,6 +222,8 @@ Example (the committed bicubic tables):
 			fs.IntVar(&f.workers, "workers", 2, "images scored at once (timing figures include the concurrency)")
 			fs.IntVar(&f.resamples, "resamples", eval.DefaultResamples, "bootstrap resamples of the PSNR gain over bicubic")
 			fs.Uint64Var(&f.bootSeed, "bootstrap-seed", 0, "seed of the bootstrap")
+			fs.StringVar(&f.report, "report", "", "write the whole evaluation report (DIR/results.md, DIR/results/) with the OmniHSR model instead of single tables")
+			fs.BoolVar(&f.noBench, "no-bench", false, "with -report: leave out the latency table")
 		},
 		run: runEval,
 	})
@@ -229,6 +245,9 @@ func runEval(fs *flag.FlagSet) error {
 	factors, err := evalParseFactors(f.factors)
 	if err != nil {
 		return err
+	}
+	if f.report != "" {
+		return runReport(fs, f)
 	}
 	if f.workers < 1 || f.resamples < 1 {
 		return usagef("-workers and -resamples must be at least 1")
@@ -283,4 +302,40 @@ func runEval(fs *flag.FlagSet) error {
 			p, len(res.Scenes), len(res.Records), float64(res.WallSeconds), jsonPath, mdPath)
 	}
 	return nil
+}
+
+// runReport is `omnihsr eval -report DIR`.
+func runReport(fs *flag.FlagSet, f *evalFlags) error {
+	var conflict []string
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "methods", "protocol", "factors", "out", "md", "noise", "blur", "area", "kappa", "seed", "workers", "resamples", "bootstrap-seed":
+			conflict = append(conflict, "-"+fl.Name)
+		}
+	})
+	if len(conflict) > 0 {
+		return usagef("-report runs its own fixed set of experiments; it does not take %s", strings.Join(conflict, ", "))
+	}
+	m, err := loadModel(evalWeights)
+	if err != nil {
+		return err
+	}
+	weights, meta := "the embedded default model", json.RawMessage(model.DefaultMeta())
+	if evalWeights != "" {
+		weights = "`" + filepath.Base(evalWeights) + "`"
+		ck, err := nn.ReadCheckpoint(evalWeights)
+		if err != nil {
+			return err
+		}
+		meta = ck.Meta
+	}
+	scenes, err := f.evalSceneFlags.load(fs)
+	if err != nil {
+		return err
+	}
+	_, err = report.Generate(report.Options{
+		Dir: f.report, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
+		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: os.Stderr, Progress: true,
+	})
+	return err
 }

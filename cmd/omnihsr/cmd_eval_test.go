@@ -170,3 +170,30 @@ func TestEvalSharedSevenMatchesDocs(t *testing.T) {
 		t.Errorf("docs/bicubic_seven.md is stale; regenerate it with the command it names.\ngot:\n%s", strip(got))
 	}
 }
+
+func TestEvalReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	in := writeTestCube(t, dir)
+	var so, se bytes.Buffer
+	// -report runs its own experiments: a single-table flag is refused.
+	if code := run([]string{"eval", "-files", in, "-report", dir, "-methods", "bicubic"}, &so, &se); code != 2 || !strings.Contains(se.String(), "-methods") {
+		t.Fatalf("-report with -methods: exit %d, %s", code, se.String())
+	}
+	se.Reset()
+	rep := filepath.Join(dir, "rep")
+	if code := run([]string{"eval", "-files", in, "-report", rep, "-no-bench"}, &so, &se); code != 0 {
+		t.Fatalf("exit %d: %s", code, se.String())
+	}
+	md, err := os.ReadFile(filepath.Join(rep, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Regenerate with `omnihsr eval -files", "-no-bench -report", "| scene (6) | Bicubic |", "results/fig_scene_x4.png"} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("results.md lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(rep, "results", "fig_scene_x4.png")); err != nil {
+		t.Error(err)
+	}
+}

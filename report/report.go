@@ -1,0 +1,238 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/omnihsr/omnihsr/bench"
+	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/model"
+)
+
+// Method is an OmniHSR model as an evaluation method (eval.Method). A model
+// of an ablation variant is labelled "OmniHSR-VARIANT".
+type Method struct{ M *model.Model }
+
+// Name is "OmniHSR" (or "OmniHSR-VARIANT").
+func (o Method) Name() string {
+	if v := o.M.Cfg.Variant; v != model.VariantOmniHSR {
+		return "OmniHSR-" + v
+	}
+	return "OmniHSR"
+}
+
+// Upscale runs the model.
+func (o Method) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) { return o.M.Upscale(lr, h, w) }
+
+// Options configures Generate.
+type Options struct {
+	// Dir receives results.md and the folder results/ (JSON and PNG).
+	Dir string
+	// Model is the model under evaluation; Weights describes where it came
+	// from ("the embedded default model" or a file name).
+	Model   *model.Model
+	Weights string
+	// Meta is the training metadata stored with the weights (train.Meta as
+	// JSON; model.DefaultMeta for the embedded model), nil when unknown.
+	Meta json.RawMessage
+	// Scenes are the evaluation scenes (the "eval" split of scenes.tsv).
+	Scenes []*eval.Scene
+	// Command is the command line printed as the way to regenerate.
+	Command string
+	// Bench is the latency table's configuration (zero value = the
+	// paper's); SkipBench leaves the latency table out (tests).
+	Bench     bench.Config
+	SkipBench bool
+	// Log receives one line per step (nil = quiet); Progress shows
+	// progress lines of the evaluation runs on a terminal.
+	Log      io.Writer
+	Progress bool
+}
+
+// Results is everything a report is made of; Generate writes it as JSON
+// beside the Markdown.
+type Results struct {
+	Twelve  *eval.Result        `json:"twelve"`
+	Seven   *eval.Result        `json:"seven"`
+	BandDef *eval.BandDefResult `json:"banddef"`
+	Degrade []DegradeRun        `json:"degrade"`
+	Kappa   []DegradeRun        `json:"kappa"`
+	Bench   *bench.Result       `json:"bench,omitempty"`
+	Figures *FigureStats        `json:"figures"`
+	Model   map[string]any      `json:"model"`
+}
+
+// DegradeRun is one evaluation under a test-time degradation.
+type DegradeRun struct {
+	Label  string       `json:"label"`
+	Result *eval.Result `json:"result"`
+}
+
+// degradeCase is one row of the paper's Table "test-time degradations".
+type degradeCase struct {
+	Label string
+	Deg   eval.Degradation
+}
+
+var degradeCases = []degradeCase{
+	{"Noise sigma=0.01", eval.Degradation{Noise: 0.01}},
+	{"Noise sigma=0.02", eval.Degradation{Noise: 0.02}},
+	{"Noise sigma=0.03", eval.Degradation{Noise: 0.03}},
+	{"Blur 0.25s", eval.Degradation{Blur: 0.25}},
+	{"Blur 0.40s", eval.Degradation{Blur: 0.40}},
+	{"Blur 0.55s", eval.Degradation{Blur: 0.55}},
+	{"Area", eval.Degradation{Area: true}},
+}
+
+// Kappas are the band-dependent blur strengths of the paper's Table "Blur
+// that grows along the spectrum" (0 is the clean seven-protocol run).
+var Kappas = []float64{0.25, 0.5}
+
+// DegradeFactors are the factors of the degradation table.
+var DegradeFactors = []float64{4, 8}
+
+// Generate runs every experiment of the report on the scenes and writes
+// Dir/results.md, Dir/results/*.json and Dir/results/*.png. Every figure
+// in it comes from this run; only the latency table (and the timing
+// fields of the JSON files) change between runs on the same machine.
+func Generate(opt Options) (*Results, error) {
+	if opt.Model == nil {
+		return nil, errors.New("report: no model")
+	}
+	if len(opt.Scenes) == 0 {
+		return nil, errors.New("report: no scenes")
+	}
+	if opt.Dir == "" {
+		return nil, errors.New("report: no output folder")
+	}
+	sub := filepath.Join(opt.Dir, "results")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	logf := func(format string, a ...any) {
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "report: "+format+"\n", a...)
+		}
+	}
+	meth := Method{opt.Model}
+	run := func(protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
+		t0 := time.Now()
+		res, err := eval.Run(opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
+			Methods: []eval.Method{meth}, Degradation: deg, Progress: opt.Progress, Command: opt.Command})
+		if err != nil {
+			return nil, fmt.Errorf("report: %s protocol (%s): %w", protocol, deg.String(), err)
+		}
+		logf("%s protocol, %s: %d records in %.1f s", protocol, deg.String(), len(res.Records), time.Since(t0).Seconds())
+		return res, nil
+	}
+	r := &Results{Model: modelInfo(opt)}
+	var err error
+	if r.Twelve, err = run(eval.ProtocolTwelve, nil, eval.Degradation{}); err != nil {
+		return nil, err
+	}
+	if r.Seven, err = run(eval.ProtocolSeven, nil, eval.Degradation{}); err != nil {
+		return nil, err
+	}
+	for _, c := range degradeCases {
+		res, err := run(eval.ProtocolTwelve, DegradeFactors, c.Deg)
+		if err != nil {
+			return nil, err
+		}
+		r.Degrade = append(r.Degrade, DegradeRun{c.Label, res})
+	}
+	for _, k := range Kappas {
+		res, err := run(eval.ProtocolSeven, []float64{4}, eval.Degradation{Kappa: k})
+		if err != nil {
+			return nil, err
+		}
+		r.Kappa = append(r.Kappa, DegradeRun{fmt.Sprintf("kappa=%g", k), res})
+	}
+	t0 := time.Now()
+	if r.BandDef, err = eval.BandRedefinition(opt.Scenes, meth, eval.BandDefConfig{Factor: 4}); err != nil {
+		return nil, fmt.Errorf("report: band redefinition: %w", err)
+	}
+	logf("band redefinition in %.1f s", time.Since(t0).Seconds())
+	t0 = time.Now()
+	if r.Figures, err = makeFigures(opt, sub); err != nil {
+		return nil, err
+	}
+	logf("figures in %.1f s", time.Since(t0).Seconds())
+	if !opt.SkipBench {
+		t0 = time.Now()
+		if r.Bench, err = bench.Run(opt.Model, opt.Bench); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		logf("latency table in %.1f s", time.Since(t0).Seconds())
+	}
+	if err := writeJSONFiles(sub, r); err != nil {
+		return nil, err
+	}
+	md := Markdown(r, opt)
+	if err := writeBytes(filepath.Join(opt.Dir, "results.md"), md); err != nil {
+		return nil, err
+	}
+	logf("wrote %s", filepath.Join(opt.Dir, "results.md"))
+	return r, nil
+}
+
+// modelInfo is what the report says about the model: parameters and the
+// training metadata stored in the weight file.
+func modelInfo(opt Options) map[string]any {
+	info := map[string]any{"weights": opt.Weights, "params": opt.Model.NumParams(), "variant": opt.Model.Cfg.Variant}
+	if len(opt.Meta) > 0 {
+		var meta map[string]any
+		if json.Unmarshal(opt.Meta, &meta) == nil {
+			info["training"] = meta
+		}
+	}
+	return info
+}
+
+func writeJSONFiles(dir string, r *Results) error {
+	files := []struct {
+		name string
+		v    any
+	}{
+		{"twelve.json", r.Twelve},
+		{"seven.json", r.Seven},
+		{"banddef.json", r.BandDef},
+		{"degrade.json", r.Degrade},
+		{"kappa.json", r.Kappa},
+		{"figures.json", r.Figures},
+	}
+	if r.Bench != nil {
+		files = append(files, struct {
+			name string
+			v    any
+		}{"bench.json", r.Bench})
+	}
+	for _, f := range files {
+		b, err := json.MarshalIndent(f.v, "", " ")
+		if err != nil {
+			return fmt.Errorf("report: encode %s: %w", f.name, err)
+		}
+		if err := writeBytes(filepath.Join(dir, f.name), append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeBytes(path string, b []byte) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.Copy(w, bytes.NewReader(b))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
