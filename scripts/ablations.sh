@@ -8,6 +8,11 @@
 #   free-kernel  operators without the zero-sum constraint
 #   lowres       operators on the low-res grid, then bicubic (without COFR)
 #   natural-only the model trained on the natural images only
+#   mN           the model with M = N reference band positions (paper Table
+#                "positions"; the model itself is M = 31), e.g.
+#                RUNS="omnihsr m1 m4 m8 m16 m62" OUT_MD=docs/positions.md \
+#                OUT_JSON=docs/positions.json NOTES=docs/positions_notes.md \
+#                scripts/ablations.sh
 #
 # Every run uses the same seed, steps, patch, batch and schedule, in its own
 # directory under $ROOT (default runs/ablation). The script is resumable:
@@ -55,6 +60,7 @@ extra_flags() {
 	omnihsr) ;;
 	spectral | free-kernel | lowres) echo "-variant $1" ;;
 	natural-only) echo "-natural-only" ;;
+	m[0-9]*) echo "-positions ${1#m}" ;; # the number M of reference positions
 	*)
 		echo "ablations: unknown run $1" >&2
 		return 1

@@ -19,6 +19,7 @@ import (
 func init() {
 	var (
 		out, shared, variant          string
+		positions                     int
 		steps, batch, patch, valEvery int
 		minS, maxS, hsiProb, bandSub  float64
 		lr, clip                      float64
@@ -75,6 +76,7 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			fs.StringVar(&initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
 			fs.BoolVar(&naturalOnly, "natural-only", false, "train on natural images only (ablation)")
 			fs.StringVar(&variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
+			fs.IntVar(&positions, "positions", 31, "number M of reference band positions of C_B (paper Table \"positions\"; the shipped model: 31)")
 		},
 		run: func(fs *flag.FlagSet) error {
 			if out == "" {
@@ -94,8 +96,12 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			if err := model.CheckVariant(v); err != nil {
 				return usagef("-variant %q: want free-kernel, lowres or spectral", variant)
 			}
+			if positions < 1 || positions > 1024 {
+				return usagef("-positions %d: want 1 to 1024", positions)
+			}
 			o := d
 			o.Model.Variant = v
+			o.Model.M, o.Model.Encoder.In = positions, positions
 			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
 			o.Sample = train.SampleOptions{Patch: patch, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
 			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
