@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/omnihsr/omnihsr/bench"
@@ -45,6 +46,9 @@ type Options struct {
 	Meta json.RawMessage
 	// Scenes are the evaluation scenes (the "eval" split of scenes.tsv).
 	Scenes []*eval.Scene
+	// Positions is the JSON of the M study (`omnihsr ablation` over runs
+	// that differ only in M), "" when there is none.
+	Positions string
 	// Command is the command line printed as the way to regenerate.
 	Command string
 	// Bench is the latency table's configuration (zero value = the
@@ -235,4 +239,12 @@ func writeBytes(path string, b []byte) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// relPath is path relative to dir when it lies below it, else path.
+func relPath(dir, path string) string {
+	if r, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
 }

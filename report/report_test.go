@@ -169,3 +169,49 @@ func TestPaperNumbers(t *testing.T) {
 		}
 	}
 }
+
+// renamed gives a method another table name (the run names of a study).
+type renamed struct {
+	eval.Method
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+func TestPositionsSection(t *testing.T) {
+	m, err := model.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenes := []*eval.Scene{eval.CubeScene("lab", "CAVE", synthScene(72, 72, 6, 0))}
+	res, err := eval.Run(scenes, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4, 8},
+		Methods: []eval.Method{renamed{Method{m}, "omnihsr"}, renamed{Method{m}, "m1"}, renamed{Method{m}, "m8"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Positions{Command: "omnihsr ablation ...", Result: res}
+	for _, n := range []string{"omnihsr", "m1", "m8"} {
+		p.Runs = append(p.Runs, PositionsRun{Name: n})
+	}
+	var b md
+	writePositionsStudy(&b, &p, "positions.json")
+	out := b.String()
+	// Rows sorted by M, the model's run read as M = 31; identical models
+	// give a zero spread and a zero M = 1 difference.
+	i1, i8, i31 := strings.Index(out, "\n| 1 |"), strings.Index(out, "\n| 8 |"), strings.Index(out, "\n| 31 |")
+	if i1 < 0 || i8 < i1 || i31 < i8 {
+		t.Fatalf("rows not in M order:\n%s", out)
+	}
+	if !strings.Contains(out, "spans 0.00 dB across M >= 8") || !strings.Contains(out, "M = 1 is +0.00 dB from M = 31") {
+		t.Errorf("sentence:\n%s", out)
+	}
+	for _, c := range []struct {
+		name string
+		m    int
+		ok   bool
+	}{{"omnihsr", 31, true}, {"m62", 62, true}, {"m0", 0, false}, {"spectral", 0, false}, {"mx", 0, false}} {
+		if m, ok := runM(c.name); m != c.m || ok != c.ok {
+			t.Errorf("runM(%q) = %d, %v", c.name, m, ok)
+		}
+	}
+}

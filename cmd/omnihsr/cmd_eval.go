@@ -199,7 +199,8 @@ OmniHSR model (-weights, default the embedded one) on the scenes: the twelve-
 factor and seven-dataset tables, the band redefinition, the test-time
 degradations, the band-dependent blur, figures and the latency table, each
 next to the paper's numbers, into DIR/results.md and DIR/results/ (JSON and
-PNG). Everything but the latency table regenerates byte-identically.
+PNG). DIR/positions.json, when present (the M study of scripts/ablations.sh),
+becomes the table of reference positions. Everything but the latency table regenerates byte-identically.
   omnihsr eval -report docs/
 
 Example (the committed bicubic tables):
@@ -333,8 +334,12 @@ func runReport(fs *flag.FlagSet, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
+	positions := filepath.Join(f.report, "positions.json")
+	if _, err := os.Stat(positions); err != nil {
+		positions = ""
+	}
 	_, err = report.Generate(report.Options{
-		Dir: f.report, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
+		Dir: f.report, Positions: positions, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
 		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: os.Stderr, Progress: true,
 	})
 	return err

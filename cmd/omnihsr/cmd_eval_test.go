@@ -197,3 +197,72 @@ func TestEvalReportCommand(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestReportRegenerates regenerates docs/results.md with the embedded model
+// and compares it with the committed one, except the latency section (timing)
+// and the output folder in the "Regenerate with" line; the figures must be
+// byte-identical. Opt-in (OMNIHSR_REPORT_CHECK=1, needs ../shared, about a
+// minute): a different CPU's BLAS kernels may round a last digit differently.
+func TestReportRegenerates(t *testing.T) {
+	if os.Getenv("OMNIHSR_REPORT_CHECK") == "" {
+		t.Skip("set OMNIHSR_REPORT_CHECK=1 to regenerate docs/results.md and compare (needs ../shared)")
+	}
+	if eval.DefaultScenesTSV() == "" {
+		t.Skip("../shared/data/hsi/scenes.tsv not found")
+	}
+	docs := filepath.Join("..", "..", "docs")
+	dir := t.TempDir()
+	if b, err := os.ReadFile(filepath.Join(docs, "positions.json")); err == nil {
+		if err := os.WriteFile(filepath.Join(dir, "positions.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var so, se bytes.Buffer
+	if code := run([]string{"eval", "-report", dir}, &so, &se); code != 0 {
+		t.Fatalf("exit %d: %s", code, se.String())
+	}
+	strip := func(b []byte) string {
+		s := string(b)
+		if i, j := strings.Index(s, "\n## 7. "), strings.Index(s, "\n## 8. "); i >= 0 && j > i {
+			s = s[:i] + s[j:]
+		}
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "Regenerate with `omnihsr eval -report ") {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	want, err := os.ReadFile(filepath.Join(docs, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := strip(got), strip(want); g != w {
+		gl, wl := strings.Split(g, "\n"), strings.Split(w, "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("results.md differs from the committed one at line %d:\n got: %s\nwant: %s", i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("results.md differs from the committed one (%d vs %d lines)", len(gl), len(wl))
+	}
+	ents, err := os.ReadDir(filepath.Join(docs, "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".png") {
+			continue
+		}
+		a, _ := os.ReadFile(filepath.Join(docs, "results", e.Name()))
+		b, err := os.ReadFile(filepath.Join(dir, "results", e.Name()))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s is not byte-identical to the committed figure (%v)", e.Name(), err)
+		}
+	}
+}
