@@ -76,7 +76,7 @@ func convGradW(g *Graph, x, w, b *Tensor, gy []float32, k, off int, rep bool) {
 	cin, cout := x.C, w.N
 	kc := k * k * cin
 	np := x.Pixels()
-	nc := (np + chunkRows(kc) - 1) / chunkRows(kc)
+	nc := (np + chunkRows(np, kc) - 1) / chunkRows(np, kc)
 	nw := parts(nc, 1)
 	accW := make([][]float32, nw)
 	accB := make([][]float64, nw)
@@ -218,7 +218,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	cin, cout := x.C, w.N
 	np := x.Pixels()
 	out := g.out(x.N, x.H, x.W, cout)
-	rows := linearRows(cin, cout)
+	rows := linearRows(np, cin, cout)
 	parFor((np+rows-1)/rows, 1, func(c0, c1 int) {
 		for p0 := c0 * rows; p0 < min(c1*rows, np); p0 += rows {
 			p1 := min(p0+rows, np)
@@ -270,10 +270,13 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 }
 
 // linearRows is the number of pixels per chunk of Linear: about 256 KiB of
-// output or input per chunk.
-func linearRows(cin, cout int) int {
-	return max(64, (colFloats/4)/max(cin, cout, 1))
+// output or input per chunk, and no more than an even share of the np
+// pixels per goroutine, so that a small image keeps every core busy.
+func linearRows(np, cin, cout int) int {
+	return min(max(64, (colFloats/4)/max(cin, cout, 1)), max(64, ceilDiv(np, workers())))
 }
+
+func ceilDiv(a, b int) int { return (a + max(b, 1) - 1) / max(b, 1) }
 
 func addBias(rows, bias []float32) {
 	c := len(bias)
@@ -290,8 +293,12 @@ var colFloats = 1 << 18 // 1 MiB
 
 // chunkRows is the number of output pixels per im2col chunk for rows of
 // kc values.
-func chunkRows(kc int) int {
+func chunkRows(np, kc int) int {
 	r := colFloats / max(kc, 1)
+	// No more than an even share per goroutine: with 1024 pixels and
+	// kc = 288 the 1 MiB rule alone gives chunks of 910 and 114 rows,
+	// leaving one core idle for most of the product.
+	r = min(r, ceilDiv(np, workers()))
 	r = max(r, 16)
 	return r
 }
@@ -341,7 +348,7 @@ func putCol(v *[]float32) {
 // spreading contiguous ranges of chunks over the cores; col is a scratch
 // buffer of at least (p1-p0)*kc values owned by the calling goroutine.
 func forChunks(np, kc int, fn func(p0, p1 int, col []float32)) {
-	rows := chunkRows(kc)
+	rows := chunkRows(np, kc)
 	nc := (np + rows - 1) / rows
 	forChunksWorker(np, kc, parts(nc, 1), func(_, p0, p1 int, col []float32) { fn(p0, p1, col) })
 }
@@ -349,7 +356,7 @@ func forChunks(np, kc int, fn func(p0, p1 int, col []float32)) {
 // forChunksWorker is forChunks with nw goroutines, worker wk getting the
 // static range of chunks [wk*nc/nw, (wk+1)*nc/nw).
 func forChunksWorker(np, kc, nw int, fn func(wk, p0, p1 int, col []float32)) {
-	rows := chunkRows(kc)
+	rows := chunkRows(np, kc)
 	nc := (np + rows - 1) / rows
 	run := func(wk int) {
 		cp := getCol(rows * kc)
