@@ -40,22 +40,16 @@ func (g *Graph) GELU(x *Tensor) *Tensor {
 	out := g.out(x.N, x.H, x.W, x.C)
 	xd, od := x.Data, out.Data
 	if !g.train || !x.needsGrad {
-		parFor(len(xd), minElems, func(lo, hi int) {
-			o := od[lo:hi]
-			for i, v := range xd[lo:hi] {
-				o[i] = gelu(v)
-			}
-		})
+		parFor(len(xd), minElems, func(lo, hi int) { phiSlice(od[lo:hi], xd[lo:hi], true) })
 		g.record(out, nil, x)
 		return out
 	}
 	cdf := g.keep(len(xd))
 	parFor(len(xd), minElems, func(lo, hi int) {
 		o, cd := od[lo:hi], cdf[lo:hi]
+		phiSlice(cd, xd[lo:hi], false)
 		for i, v := range xd[lo:hi] {
-			c := phi(v)
-			cd[i] = c
-			o[i] = v * c
+			o[i] = v * cd[i]
 		}
 	})
 	g.record(out, func() {

@@ -73,3 +73,17 @@ func geluGrad(x float32) float32 {
 	cdf := 0.5 * (1 + erf32(x*invSqrt2))
 	return cdf + x*invSqrt2Pi*exp32(-0.5*x*x)
 }
+
+// phiSliceGo is phiSlice in Go: dst[i] = Phi(src[i]), times src[i] when mulx.
+func phiSliceGo(dst, src []float32, mulx bool) {
+	dst = dst[:len(src)]
+	if mulx {
+		for i, v := range src {
+			dst[i] = gelu(v)
+		}
+		return
+	}
+	for i, v := range src {
+		dst[i] = phi(v)
+	}
+}

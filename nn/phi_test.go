@@ -1,0 +1,34 @@
+package nn
+
+import (
+	"math"
+	"testing"
+)
+
+// phiSlice (assembly where available) against the scalar erf32 path and
+// against math.Erf, on values across the clamp, with ragged lengths.
+func TestPhiSlice(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 31, 64, 1000} {
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(-7 + 14*float64(i)/float64(max(n-1, 1)))
+		}
+		for _, mulx := range []bool{false, true} {
+			dst, ref := make([]float32, n), make([]float32, n)
+			phiSlice(dst, src, mulx)
+			phiSliceGo(ref, src, mulx)
+			for i, v := range src {
+				exact := 0.5 * (1 + math.Erf(float64(v)/math.Sqrt2))
+				if mulx {
+					exact *= float64(v)
+				}
+				if d := math.Abs(float64(dst[i]) - float64(ref[i])); d > 5e-7*math.Max(1, math.Abs(float64(v))) {
+					t.Fatalf("n=%d mulx=%v x=%v: %v, scalar %v", n, mulx, v, dst[i], ref[i])
+				}
+				if d := math.Abs(float64(dst[i]) - exact); d > 5e-7*math.Max(1, math.Abs(float64(v))) {
+					t.Fatalf("n=%d mulx=%v x=%v: %v, exact %v", n, mulx, v, dst[i], exact)
+				}
+			}
+		}
+	}
+}
