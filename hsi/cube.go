@@ -3,6 +3,7 @@ package hsi
 import (
 	"errors"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/simd"
 	"math"
 )
 
@@ -110,6 +111,9 @@ func (m *Meta) validate(b int) error {
 
 // CheckFinite returns an error naming the first NaN or infinite value.
 func (c *Cube) CheckFinite() error {
+	if simd.Finite(c.Data) {
+		return nil
+	}
 	for i, v := range c.Data {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			p, b := i/c.B, i%c.B

@@ -32,3 +32,27 @@ func TestPhiSlice(t *testing.T) {
 		}
 	}
 }
+
+func TestFillRows(t *testing.T) {
+	for _, c := range []struct{ n, c int }{{0, 3}, {3, 3}, {7, 3}, {96, 32}, {1000, 7}} {
+		rows := make([]float32, c.n)
+		for i := range rows {
+			rows[i] = -1
+		}
+		bias := make([]float32, c.c)
+		for j := range bias {
+			bias[j] = float32(j + 1)
+		}
+		fillRows(rows, bias)
+		full := c.n / c.c * c.c
+		for i, v := range rows {
+			want := float32(-1) // a ragged tail is left alone
+			if i < full {
+				want = bias[i%c.c]
+			}
+			if v != want {
+				t.Fatalf("n=%d c=%d: rows[%d] = %v, want %v", c.n, c.c, i, v, want)
+			}
+		}
+	}
+}

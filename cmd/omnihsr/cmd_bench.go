@@ -27,7 +27,8 @@ Times OmniHSR inference (C_B + encoder + FiLM + head + COFR, one image,
 batch 1, float32) on a random low-res input of size x size pixels for every
 band count and factor, as the median of -runs runs after -warmup warm-ups,
 with bicubic interpolation alone measured in the same run for comparison.
-Peak memory is the largest Go heap in use during a run, above the heap
+Peak memory is the largest Go heap in use during one more, untimed run (the
+heap sampler would slow the timed runs), above the heap
 before it (the counterpart of the paper's peak allocated GPU memory).
 The table is printed (and written to -md as Markdown).`,
 		flags: func(fs *flag.FlagSet) {
