@@ -71,14 +71,49 @@ func bandOp(a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *
 }
 
 // arenas recycles inference buffers between calls (a Model is shared by
-// concurrent callers, so each call takes its own arena).
-var arenas = sync.Pool{New: func() any { return nn.NewArena() }}
+// concurrent callers, so each call takes its own arena). Not a sync.Pool:
+// a pool is emptied at every garbage collection, and an upscale allocates
+// its output, so the buffers were lost (and re-zeroed) at almost every
+// call. At most maxArenas arenas of at most maxArenaBytes each are kept.
+var arenas arenaList
+
+const (
+	maxArenas     = 4
+	maxArenaBytes = 64 << 20
+)
+
+type arenaList struct {
+	sync.Mutex
+	free []*nn.Arena
+}
+
+func (l *arenaList) Get() *nn.Arena {
+	l.Lock()
+	defer l.Unlock()
+	if n := len(l.free); n > 0 {
+		a := l.free[n-1]
+		l.free = l.free[:n-1]
+		return a
+	}
+	return nn.NewArena()
+}
+
+func (l *arenaList) Put(a *nn.Arena) {
+	if a.Bytes() > maxArenaBytes {
+		return // a large image's buffers: let the collector have them
+	}
+	l.Lock()
+	defer l.Unlock()
+	if len(l.free) < maxArenas {
+		l.free = append(l.free, a)
+	}
+}
 
 // encodeBands runs the encoder band by band (exactly the whole-image result).
 func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	e := m.Enc
 	c := e.Config.C
-	ar := arenas.Get().(*nn.Arena)
+	ar := arenas.Get()
 	defer arenas.Put(ar)
 	s := bandOp(ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
 	x := s.Clone()
@@ -134,7 +169,7 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 // headBands applies FiLM(s) and the head band by band and returns the raw
 // head output (1 x h x w x Cfg.HeadChans()).
 func (m *Model) headBands(feat *nn.Tensor, s float64) *nn.Tensor {
-	ar := arenas.Get().(*nn.Arena)
+	ar := arenas.Get()
 	defer arenas.Put(ar)
 	return bandOp(ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
 }
