@@ -10,9 +10,10 @@
 #   natural-only the model trained on the natural images only
 #   mN           the model with M = N reference band positions (paper Table
 #                "positions"; the model itself is M = 31), e.g.
-#                RUNS="omnihsr m1 m4 m8 m16 m62" OUT_MD=docs/positions.md \
-#                OUT_JSON=docs/positions.json NOTES=docs/positions_notes.md \
-#                scripts/ablations.sh
+#                RUNS="omnihsr m1 m4 m8 m16 m62" OUT_MD=runs/positions.md \
+#                OUT_JSON=docs/positions.json scripts/ablations.sh
+#                (the report, `omnihsr eval -report docs/`, reads docs/positions.json;
+#                the Markdown of `omnihsr ablation` is not needed for this study)
 #
 # Every run uses the same seed, steps, patch, batch and schedule, in its own
 # directory under $ROOT (default runs/ablation). The script is resumable:
