@@ -20,6 +20,7 @@ func init() {
 	var (
 		out, shared, variant          string
 		positions                     int
+		wAngle, wCons, wCurv          float64
 		steps, batch, patch, valEvery int
 		minS, maxS, hsiProb, bandSub  float64
 		lr, clip                      float64
@@ -68,6 +69,9 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			fs.Float64Var(&hsiProb, "hsi-prob", d.Sample.HSIProb, "probability of a hyperspectral training patch")
 			fs.Float64Var(&bandSub, "band-subset", d.Sample.BandSubset, "probability of a random band subset for a hyperspectral patch")
 			fs.Float64Var(&lr, "lr", d.LR, "base learning rate")
+			fs.Float64Var(&wAngle, "loss-angle", d.Loss.Angle, "weight of the spectral-angle term (the paper: 0.1)")
+			fs.Float64Var(&wCons, "loss-consistency", d.Loss.Consistency, "weight of the degradation-consistency term (the paper: 0.1)")
+			fs.Float64Var(&wCurv, "loss-curvature", d.Loss.Curvature, "weight of the spectral-curvature term (the paper: 0.05)")
 			fs.Float64Var(&clip, "clip", d.ClipNorm, "gradient-norm clip (0 = none)")
 			fs.Uint64Var(&seed, "seed", d.Seed, "random seed")
 			fs.IntVar(&valEvery, "val-every", d.ValEvery, "steps between validations")
@@ -102,6 +106,12 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			o := d
 			o.Model.Variant = v
 			o.Model.M, o.Model.Encoder.In = positions, positions
+			for _, w := range []float64{wAngle, wCons, wCurv} {
+				if !(w >= 0) || w > 100 {
+					return usagef("loss weights must be between 0 and 100")
+				}
+			}
+			o.Loss = train.LossWeights{Consistency: wCons, Angle: wAngle, Curvature: wCurv}
 			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
 			o.Sample = train.SampleOptions{Patch: patch, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
 			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
