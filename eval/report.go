@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"regexp"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/mdtab"
 )
 
 // numArray matches an indented JSON array of numbers (or nulls).
@@ -96,32 +96,13 @@ func index(res *Result) map[sumKey]*Summary {
 	return m
 }
 
-func fmtNum(v Num, prec int) string {
-	f := float64(v)
-	switch {
-	case math.IsNaN(f):
-		return "n/a"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%.*f", prec, f)
-}
+func fmtNum(v Num, prec int) string { return mdtab.Num(float64(v), prec) }
 
-func fmtSigned(v Num, prec int) string {
-	f := float64(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmtNum(v, prec)
-	}
-	s := fmt.Sprintf("%+.*f", prec, f)
-	if s == fmt.Sprintf("-%.*f", prec, 0.0) {
-		s = fmt.Sprintf("+%.*f", prec, 0.0)
-	}
-	return s
-}
+func fmtSigned(v Num, prec int) string { return mdtab.Signed(float64(v), prec) }
 
-func fmtInterval(iv *Interval) string {
+// FormatInterval prints a PSNR-gain interval as the tables do: "+0.27
+// [+0.20, +0.35]", "+1.84 (n=1)" for a single image, "--" for none.
+func FormatInterval(iv *Interval) string {
 	if iv == nil {
 		return "--"
 	}
@@ -133,21 +114,9 @@ func fmtInterval(iv *Interval) string {
 
 func sceneHeader(s SceneInfo) string { return fmt.Sprintf("%s (%d)", s.Name, s.B) }
 
-func header(b *bytes.Buffer, cols []string, leftCols int) {
-	b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
-	for i := range cols {
-		if i < leftCols {
-			b.WriteString(" --- |")
-		} else {
-			b.WriteString(" ---: |")
-		}
-	}
-	b.WriteString("\n")
-}
+func header(b *bytes.Buffer, cols []string, leftCols int) { mdtab.Header(b, cols, leftCols) }
 
-func row(b *bytes.Buffer, cells []string) {
-	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-}
+func row(b *bytes.Buffer, cells []string) { mdtab.Row(b, cells...) }
 
 func writePreamble(b *bytes.Buffer, res *Result, title string) {
 	c := res.Config
@@ -213,7 +182,7 @@ func markdownSeven(b *bytes.Buffer, res *Result) {
 	table("SSIM", func(s *Summary) string { return fmtNum(s.SSIM, 4) }, c.Methods)
 	table("ERGAS", func(s *Summary) string { return fmtNum(s.ERGAS, 3) }, c.Methods)
 	if others := nonBicubic(c.Methods); len(others) > 0 {
-		table("PSNR gain over bicubic (dB), paired bootstrap 95% interval", func(s *Summary) string { return fmtInterval(s.Gain) }, others)
+		table("PSNR gain over bicubic (dB), paired bootstrap 95% interval", func(s *Summary) string { return FormatInterval(s.Gain) }, others)
 	}
 	table("Time per image (ms; timing, varies between runs)", func(s *Summary) string { return fmtNum(s.MS, 1) }, c.Methods)
 }
@@ -274,7 +243,7 @@ func markdownTwelve(b *bytes.Buffer, res *Result) {
 	table("SAM (degrees)", func(s *Summary) string { return fmtNum(s.SAM, 2) }, c.Methods)
 	table("ERGAS", func(s *Summary) string { return fmtNum(s.ERGAS, 3) }, c.Methods)
 	if others := nonBicubic(c.Methods); len(others) > 0 {
-		table("PSNR gain over bicubic (dB)", func(s *Summary) string { return fmtInterval(s.Gain) }, others)
+		table("PSNR gain over bicubic (dB)", func(s *Summary) string { return FormatInterval(s.Gain) }, others)
 	}
 	// Low-resolution sizes, from the records.
 	lr := map[[2]any]string{}

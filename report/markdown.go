@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/internal/mdtab"
 )
 
 const (
@@ -19,45 +20,18 @@ type md struct{ bytes.Buffer }
 
 func (b *md) p(format string, a ...any) { fmt.Fprintf(b, format+"\n\n", a...) }
 
-func (b *md) header(cols []string, left int) {
-	b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
-	for i := range cols {
-		if i < left {
-			b.WriteString(" --- |")
-		} else {
-			b.WriteString(" ---: |")
-		}
-	}
-	b.WriteString("\n")
-}
+func (b *md) header(cols []string, left int) { mdtab.Header(b, cols, left) }
 
-func (b *md) row(cells ...string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
+func (b *md) row(cells ...string) { mdtab.Row(b, cells...) }
 
 func (b *md) end() { b.WriteString("\n") }
 
 func f2(v float64) string { return fnum(v, 2) }
 
-func fnum(v float64, prec int) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	if math.IsInf(v, 0) {
-		return "inf"
-	}
-	return fmt.Sprintf("%.*f", prec, v)
-}
+func fnum(v float64, prec int) string { return mdtab.Num(v, prec) }
 
 // sgn prints a signed number; a value that rounds to zero prints as +0.00.
-func sgn(v float64, prec int) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	s := fmt.Sprintf("%+.*f", prec, v)
-	if s == fmt.Sprintf("-%.*f", prec, 0.0) {
-		s = fmt.Sprintf("+%.*f", prec, 0.0)
-	}
-	return s
-}
+func sgn(v float64, prec int) string { return mdtab.Signed(v, prec) }
 
 func pct(v float64) string { return fmt.Sprintf("%.0f %%", 100*v) }
 
@@ -323,7 +297,7 @@ func writeSeven(b *md, r *Results) {
 						samWins++
 					}
 				default:
-					row = append(row, intervalCell(os.Gain))
+					row = append(row, eval.FormatInterval(os.Gain))
 				}
 			}
 			b.row(row...)
@@ -376,16 +350,6 @@ func writeSeven(b *md, r *Results) {
 	}
 	b.p("OmniHSR beats bicubic in PSNR in %d and in SAM in %d of the %d (scene, factor) cells (the paper: all 21 of its cells in both). At x4 the gain is %s; over our five scenes it averages %s dB against %s dB over the paper's six unseen datasets, ranging from %s dB on %s to %s dB on %s. The paper's model had 2,000 epochs over 900 ARAD images (about 900,000 steps of batch 2 on 256x256 patches); ours far fewer (see the model card).",
 		psnrWins, samWins, cells, strings.Join(cp, "; "), sgn(mean(ourG), 2), sgn(mean(paperG), 2), sgn(lowG, 2), lowName, sgn(highG, 2), highName)
-}
-
-func intervalCell(iv *eval.Interval) string {
-	if iv == nil {
-		return "--"
-	}
-	if iv.N <= 1 {
-		return sgn(float64(iv.Mean), 2) + " (n=1)"
-	}
-	return fmt.Sprintf("%s [%s, %s]", sgn(float64(iv.Mean), 2), sgn(float64(iv.Lo), 2), sgn(float64(iv.Hi), 2))
 }
 
 func writeBandDef(b *md, r *Results) {
