@@ -3,11 +3,11 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/metrics"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -254,19 +254,5 @@ func timeIt(f func() error, runs, warm int) (timing, error) {
 	if err != nil {
 		return timing{}, err
 	}
-	return timing{ms: Median(ts), peakMiB: float64(peak-min(peak, base)) / (1 << 20)}, nil
-}
-
-// Median returns the median of v (the mean of the two middle values for an
-// even count); v is sorted in place.
-func Median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	sort.Float64s(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
+	return timing{ms: stat.Median(ts), peakMiB: float64(peak-min(peak, base)) / (1 << 20)}, nil
 }

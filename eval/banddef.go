@@ -3,9 +3,9 @@ package eval
 import (
 	"bytes"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/resample"
@@ -196,7 +196,7 @@ func BandRedefinition(scenes []*Scene, m Method, cfg BandDefConfig) (*BandDefRes
 			}
 		}
 		for k := range rows {
-			rows[k].MedianR = median(rows[k].R)
+			rows[k].MedianR = stat.Median(rows[k].R)
 			var s float64
 			for _, d := range rows[k].Delta {
 				s += d
@@ -215,19 +215,6 @@ func signed2(v float64) string {
 		return "0.00"
 	}
 	return fmt.Sprintf("%+.2f", v)
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // WriteBandDefJSON writes the result as JSON.

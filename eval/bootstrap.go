@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -32,7 +33,7 @@ func PairedBootstrap(d []float64, resamples int, seed uint64) Interval {
 		iv.Mean, iv.Lo, iv.Hi = Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
 		return iv
 	}
-	iv.Mean = Num(mean(d))
+	iv.Mean = Num(stat.Mean(d))
 	if n == 1 || resamples <= 0 {
 		iv.Lo, iv.Hi = iv.Mean, iv.Mean
 		return iv
@@ -64,14 +65,6 @@ func percentile(sorted []float64, p float64) float64 {
 	}
 	f := x - float64(i)
 	return sorted[i] + f*(sorted[i+1]-sorted[i])
-}
-
-func mean(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
 }
 
 // seedFor derives a bootstrap seed from a base seed and the labels of one

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,7 +15,7 @@ func TestPairedBootstrap(t *testing.T) {
 			d[i] = 0.5 + 0.3*rng.NormFloat64()
 		}
 		iv := PairedBootstrap(d, DefaultResamples, 7)
-		m := mean(d)
+		m := stat.Mean(d)
 		if float64(iv.Mean) != m || iv.N != n || iv.Resamples != DefaultResamples {
 			t.Fatalf("n=%d: %+v, mean %v", n, iv, m)
 		}

@@ -33,6 +33,10 @@ func marshalJSON(v any) ([]byte, error) {
 // WriteJSON writes res as indented JSON, atomically.
 func WriteJSON(path string, res *Result) error { return writeJSON(path, res) }
 
+// WriteJSONValue writes any value in the layout of WriteJSON (indented,
+// arrays of numbers on one line), atomically.
+func WriteJSONValue(path string, v any) error { return writeJSON(path, v) }
+
 // writeJSON writes v as marshalJSON formats it, atomically.
 func writeJSON(path string, v any) error {
 	b, err := marshalJSON(v)

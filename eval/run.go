@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"math"
 	"os"
 	"runtime"
@@ -447,7 +448,7 @@ func summarise(recs []Record, cfg *Config) []Summary {
 					band[b] += v
 				}
 			}
-			s.PSNR, s.SSIM, s.SAM, s.ERGAS, s.MS = Num(mean(psnr)), Num(mean(ssim)), Num(mean(sam)), Num(mean(ergas)), Num(mean(ms))
+			s.PSNR, s.SSIM, s.SAM, s.ERGAS, s.MS = Num(stat.Mean(psnr)), Num(stat.Mean(ssim)), Num(stat.Mean(sam)), Num(stat.Mean(ergas)), Num(stat.Mean(ms))
 			for _, v := range band {
 				s.BandRMSE = append(s.BandRMSE, Num(sig4(v/float64(len(sel)))))
 			}

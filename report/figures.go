@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"image"
 	"image/color"
 	"math"
@@ -380,11 +381,11 @@ func comparePanels(hr *hsi.Cube, r *recon, bands [3]int, win image.Rectangle, sh
 	if !(emax > 0) {
 		emax = 1e-6
 	}
-	mb, err := figure.ErrorMap(r.bic, hr, emax)
+	mb, err := figure.HeatMap(eb, hr.W, hr.H, 1, emax)
 	if err != nil {
 		return nil, err
 	}
-	mo, err := figure.ErrorMap(r.ours, hr, emax)
+	mo, err := figure.HeatMap(eo, hr.W, hr.H, 1, emax)
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +407,6 @@ func comparePanels(hr *hsi.Cube, r *recon, bands [3]int, win image.Rectangle, sh
 		top = append(top, figure.Panel{Title: fmt.Sprintf("crop %dx%d", hr.H, hr.W), Img: full})
 		bottom = append(bottom, figure.Panel{Title: fmt.Sprintf("|error| 0..%.3f", emax), Img: figure.ColourBar(emax, panelSide, 20)})
 	}
-	_ = eo
 	top = append(top,
 		figure.Panel{Title: "truth", Img: zoom(truth, true)},
 		figure.Panel{Title: fmt.Sprintf("bicubic %s %.2f/%.2f", s, r.bicS.PSNR, r.bicS.SAM), Img: zoom(bic, true)},
@@ -479,8 +479,9 @@ func sceneFigures(opt Options, sc *eval.Scene, dir string) (*SceneFigure, figure
 	if err != nil {
 		return nil, figure.Panel{}, nil, err
 	}
-	f.Prims = primStats(r4.prims, hr, gy, gx, mag)
-	pr, err := primPanels(r4, hr, win, mag, sc.Name)
+	var edgePrims []int
+	f.Prims, edgePrims = primStats(r4.prims, hr, gy, gx)
+	pr, err := primPanels(r4, hr, win, edgePrims, sc.Name)
 	if err != nil {
 		return nil, figure.Panel{}, nil, err
 	}
@@ -546,18 +547,6 @@ func lrEdgeField(gy, gx []float64, H, W, lh, lw int) (mag, dir []float64) {
 	return mag, dir
 }
 
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // edgeFlat splits the primitives by the gradient at their low-res pixel:
 // edge = top 10 %, flat = bottom half.
 func edgeFlat(m []float64) (edge, flat []int) {
@@ -570,7 +559,9 @@ func edgeFlat(m []float64) (edge, flat []int) {
 	return edge, flat
 }
 
-func primStats(p *cofr.Primitives, hr *hsi.Cube, gy, gx, _ []float64) PrimStats {
+// primStats returns the statistics of the primitives and the indices of the
+// edge primitives (which primPanels draws from).
+func primStats(p *cofr.Primitives, hr *hsi.Cube, gy, gx []float64) (PrimStats, []int) {
 	m, dir := lrEdgeField(gy, gx, hr.H, hr.W, p.H, p.W)
 	edge, flat := edgeFlat(m)
 	norms := figure.OperatorNorms(p)
@@ -601,9 +592,9 @@ func primStats(p *cofr.Primitives, hr *hsi.Cube, gy, gx, _ []float64) PrimStats 
 	if st.Elongated > 0 {
 		st.Aligned = float64(aligned) / float64(st.Elongated)
 	}
-	st.RatioEdge, st.RatioFlat = median(re), median(rf)
-	st.NormEdge, st.NormFlat, st.NormMedian = median(ne), median(nf), median(all)
-	return st
+	st.RatioEdge, st.RatioFlat = stat.Median(re), stat.Median(rf)
+	st.NormEdge, st.NormFlat, st.NormMedian = stat.Median(ne), stat.Median(nf), stat.Median(all)
+	return st, edge
 }
 
 // greyLR is the band mean of the low-res input, stretched 2-98 %.
@@ -620,9 +611,9 @@ func greyLR(lr *hsi.Cube) *hsi.Cube {
 }
 
 // primPanels draws the supports in the zoom window (on the low-res grid),
-// the operator norm over the crop, and the three edge operators of largest
-// norm in the window.
-func primPanels(r *recon, hr *hsi.Cube, win image.Rectangle, mag []float64, name string) ([]figure.Panel, error) {
+// the operator norm over the crop, and the three edge primitives' operators
+// of largest norm in the window.
+func primPanels(r *recon, hr *hsi.Cube, win image.Rectangle, edge []int, name string) ([]figure.Panel, error) {
 	p := r.prims
 	sy, sx := float64(p.H)/float64(hr.H), float64(p.W)/float64(hr.W)
 	lwin := image.Rect(int(float64(win.Min.X)*sx), int(float64(win.Min.Y)*sy),
@@ -663,9 +654,6 @@ func primPanels(r *recon, hr *hsi.Cube, win image.Rectangle, mag []float64, name
 		{Title: fmt.Sprintf("operator norm 0..%.2f", nmax), Img: nm},
 	}
 	// Edge operators of largest norm inside the window.
-	gy, gx, _ := gradients(hr)
-	m, _ := lrEdgeField(gy, gx, hr.H, hr.W, p.H, p.W)
-	edge, _ := edgeFlat(m)
 	var cand []int
 	for _, n := range edge {
 		if image.Pt(n%p.W, n/p.W).In(lwin) {
@@ -678,7 +666,6 @@ func primPanels(r *recon, hr *hsi.Cube, win image.Rectangle, mag []float64, name
 		out = append(out, figure.Panel{Title: fmt.Sprintf("k at (%d,%d) |k|=%.2f", n/p.W, n%p.W, nf[n]),
 			Img: figure.OperatorTile(p.K[n*cofr.Taps:(n+1)*cofr.Taps], 16)})
 	}
-	_ = mag
 	return out, nil
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"math"
 	"strings"
 
@@ -52,17 +53,6 @@ func (m idx) get(scene string, f float64, method string) *eval.Summary {
 }
 
 func sceneLabel(s eval.SceneInfo) string { return fmt.Sprintf("%s (%d)", s.Name, s.B) }
-
-func mean(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}
 
 func factorIndex(f float64) int {
 	for i, g := range eval.TwelveFactors {
@@ -217,14 +207,14 @@ func writeTwelve(b *md, r *Results) {
 					v = append(v, g...)
 				}
 			}
-			return mean(v)
+			return stat.Mean(v)
 		}
 		sentence := fmt.Sprintf("OmniHSR is better than bicubic in %d of %d cells", better, total)
 		if len(worse) > 0 {
 			sentence += " (not in: " + strings.Join(worse, ", ") + ")"
 		}
 		sentence += fmt.Sprintf("; its mean gain is %s at x4 (paper: %s over ARAD, Pavia U and Chikusei), %s over the in-range factors x2-x8 (paper %s) and %s over x12-x48 (paper %s). ",
-			sgn(mean(gainsAt[4]), m.prec), sgn(mean(paperAt[4]), m.prec),
+			sgn(stat.Mean(gainsAt[4]), m.prec), sgn(stat.Mean(paperAt[4]), m.prec),
 			sgn(inRange(gainsAt, 2, 8), m.prec), sgn(inRange(paperAt, 2, 8), m.prec),
 			sgn(inRange(gainsAt, 12, 48), m.prec), sgn(inRange(paperAt, 12, 48), m.prec))
 		small := 0
@@ -349,7 +339,7 @@ func writeSeven(b *md, r *Results) {
 		}
 	}
 	b.p("OmniHSR beats bicubic in PSNR in %d and in SAM in %d of the %d (scene, factor) cells (the paper: all 21 of its cells in both). At x4 the gain is %s; over our five scenes it averages %s dB against %s dB over the paper's six unseen datasets, ranging from %s dB on %s to %s dB on %s. The paper's model had 2,000 epochs over 900 ARAD images (about 900,000 steps of batch 2 on 256x256 patches); ours far fewer (see the model card).",
-		psnrWins, samWins, cells, strings.Join(cp, "; "), sgn(mean(ourG), 2), sgn(mean(paperG), 2), sgn(lowG, 2), lowName, sgn(highG, 2), highName)
+		psnrWins, samWins, cells, strings.Join(cp, "; "), sgn(stat.Mean(ourG), 2), sgn(stat.Mean(paperG), 2), sgn(lowG, 2), lowName, sgn(highG, 2), highName)
 }
 
 func writeBandDef(b *md, r *Results) {
@@ -571,11 +561,11 @@ func writeKappa(b *md, r *Results) {
 		pb = append(pb, p.Bic[0]-p.Bic[2])
 	}
 	more := "less"
-	if mean(lossOurs) > mean(lossBic) {
+	if stat.Mean(lossOurs) > stat.Mean(lossBic) {
 		more = "more"
 	}
 	b.p("OmniHSR stays above bicubic in %d of %d (scene, kappa > 0) cells (paper: 14 of 14); from kappa 0 to 0.5 it loses %s dB on average against %s dB for bicubic (paper: %s against %s dB), so a blur that differs between bands costs the band-shared operators %s than it costs interpolation on our scenes.",
-		above, total, f2(mean(lossOurs)), f2(mean(lossBic)), f2(mean(pl)), f2(mean(pb)), more)
+		above, total, f2(stat.Mean(lossOurs)), f2(stat.Mean(lossBic)), f2(stat.Mean(pl)), f2(stat.Mean(pb)), more)
 }
 
 func writePositions(b *md, opt Options) {

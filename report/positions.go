@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"os"
 	"sort"
 	"strconv"
@@ -115,8 +116,8 @@ func writePositionsStudy(b *md, p *Positions, source string) {
 				g = append(g, float64(os.PSNR-bs.PSNR))
 				cells = append(cells, f2(float64(os.PSNR))+" / "+f2(float64(os.SAM)))
 			}
-			gains[f][r.m] = mean(g)
-			b.row(append(cells, sgn(mean(g), 2), pcell(r.m))...)
+			gains[f][r.m] = stat.Mean(g)
+			b.row(append(cells, sgn(stat.Mean(g), 2), pcell(r.m))...)
 		}
 		b.end()
 	}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -201,10 +200,11 @@ func modelInfo(opt Options) map[string]any {
 }
 
 func writeJSONFiles(dir string, r *Results) error {
-	files := []struct {
+	type file struct {
 		name string
 		v    any
-	}{
+	}
+	files := []file{
 		{"twelve.json", r.Twelve},
 		{"seven.json", r.Seven},
 		{"banddef.json", r.BandDef},
@@ -213,18 +213,11 @@ func writeJSONFiles(dir string, r *Results) error {
 		{"figures.json", r.Figures},
 	}
 	if r.Bench != nil {
-		files = append(files, struct {
-			name string
-			v    any
-		}{"bench.json", r.Bench})
+		files = append(files, file{"bench.json", r.Bench})
 	}
 	for _, f := range files {
-		b, err := json.MarshalIndent(f.v, "", " ")
-		if err != nil {
-			return fmt.Errorf("report: encode %s: %w", f.name, err)
-		}
-		if err := writeBytes(filepath.Join(dir, f.name), append(b, '\n')); err != nil {
-			return err
+		if err := eval.WriteJSONValue(filepath.Join(dir, f.name), f.v); err != nil {
+			return fmt.Errorf("report: %w", err)
 		}
 	}
 	return nil
@@ -232,7 +225,7 @@ func writeJSONFiles(dir string, r *Results) error {
 
 func writeBytes(path string, b []byte) error {
 	err := atomicfile.Write(path, func(w io.Writer) error {
-		_, err := io.Copy(w, bytes.NewReader(b))
+		_, err := w.Write(b)
 		return err
 	})
 	if err != nil {

@@ -317,18 +317,21 @@ func runReport(fs *flag.FlagSet, f *evalFlags) error {
 	if len(conflict) > 0 {
 		return usagef("-report runs its own fixed set of experiments; it does not take %s", strings.Join(conflict, ", "))
 	}
-	m, err := loadModel(evalWeights)
+	weights, meta := "the embedded default model", json.RawMessage(model.DefaultMeta())
+	var m *model.Model
+	var err error
+	if evalWeights == "" {
+		m, err = model.Default()
+	} else {
+		// One read gives the weights and the training metadata.
+		var ck *nn.CheckpointFile
+		if ck, err = nn.ReadCheckpoint(evalWeights); err == nil {
+			m, err = model.FromCheckpoint(ck)
+			weights, meta = "`"+filepath.Base(evalWeights)+"`", ck.Meta
+		}
+	}
 	if err != nil {
 		return err
-	}
-	weights, meta := "the embedded default model", json.RawMessage(model.DefaultMeta())
-	if evalWeights != "" {
-		weights = "`" + filepath.Base(evalWeights) + "`"
-		ck, err := nn.ReadCheckpoint(evalWeights)
-		if err != nil {
-			return err
-		}
-		meta = ck.Meta
 	}
 	scenes, err := f.evalSceneFlags.load(fs)
 	if err != nil {
