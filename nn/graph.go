@@ -3,6 +3,7 @@ package nn
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"sync"
 )
@@ -170,9 +171,12 @@ func (g *Graph) Release() {
 	g.outs, g.scratch = nil, nil
 }
 
-// Arena recycles float32 buffers between graphs of the same shapes (one
-// training step after another). It is safe for concurrent use. Its memory
-// is the peak of one pass; drop the arena to free it.
+// Arena recycles float32 buffers between graphs (one training step after
+// another). It is safe for concurrent use. Buffers are kept by size class
+// (powers of two in quarter steps: at most 25% larger than asked for), so
+// that passes of varying shapes (random patch sizes, band counts and
+// factors) share them: its memory stays near the peak of the largest pass
+// instead of growing with every new shape. Drop the arena to free it.
 type Arena struct {
 	mu    sync.Mutex
 	free  map[int][][]float32
@@ -186,13 +190,38 @@ func NewArena() *Arena { return &Arena{free: map[int][][]float32{}} }
 // output before writing it shows up).
 var poisonArena = false
 
+// minClass is the smallest size class; smaller buffers are not kept.
+const minClass = 64
+
+// classCeil is the smallest size class >= n (n >= 1).
+func classCeil(n int) int {
+	if n <= minClass {
+		return minClass
+	}
+	p := 1 << (bits.Len(uint(n)) - 1) // power of two <= n
+	step := p / 4
+	return p + (n-p+step-1)/step*step
+}
+
+// classFloor is the largest size class <= c, or 0 if c < minClass.
+func classFloor(c int) int {
+	if c < minClass {
+		return 0
+	}
+	p := 1 << (bits.Len(uint(c)) - 1)
+	step := p / 4
+	return p + (c-p)/step*step
+}
+
 func (a *Arena) get(n int) []float32 {
+	c := classCeil(n)
 	a.mu.Lock()
-	if l := a.free[n]; len(l) > 0 {
+	if l := a.free[c]; len(l) > 0 {
 		s := l[len(l)-1]
-		a.free[n] = l[:len(l)-1]
-		a.bytes -= 4 * int64(n)
+		a.free[c] = l[:len(l)-1]
+		a.bytes -= 4 * int64(cap(s))
 		a.mu.Unlock()
+		s = s[:n]
 		if poisonArena {
 			for i := range s {
 				s[i] = float32(math.NaN())
@@ -201,16 +230,17 @@ func (a *Arena) get(n int) []float32 {
 		return s
 	}
 	a.mu.Unlock()
-	return make([]float32, n)
+	return make([]float32, n, c)
 }
 
 func (a *Arena) put(s []float32) {
-	if cap(s) == 0 {
+	c := classFloor(cap(s))
+	if c == 0 {
 		return
 	}
 	s = s[:cap(s)]
 	a.mu.Lock()
-	a.free[len(s)] = append(a.free[len(s)], s)
+	a.free[c] = append(a.free[c], s)
 	a.bytes += 4 * int64(len(s))
 	a.mu.Unlock()
 }

@@ -116,3 +116,62 @@ func TestArenaRelease(t *testing.T) {
 		}
 	}
 }
+
+func TestArenaSizeClasses(t *testing.T) {
+	for n := 1; n < 1<<20; n += 1 + n/7 {
+		c := classCeil(n)
+		if c < n || (n > minClass && float64(c) > 1.25*float64(n)+1) {
+			t.Fatalf("classCeil(%d) = %d: not within [n, 1.25 n]", n, c)
+		}
+		if classFloor(c) != c {
+			t.Fatalf("classCeil(%d) = %d is not a class (floor %d)", n, c, classFloor(c))
+		}
+		if f := classFloor(n); f > n || (n >= minClass && classCeil(f) != f) {
+			t.Fatalf("classFloor(%d) = %d", n, f)
+		}
+	}
+}
+
+// Passes of ever new shapes (as training with random patch sizes, band
+// counts and factors) reuse the arena's buffers instead of adding new ones
+// for every shape, and the values are those of a graph without an arena.
+func TestArenaVaryingShapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	l := NewConv2D(r, 3, 4, 3, PadReplicate)
+	arena := NewArena()
+	poisonArena = true
+	defer func() { poisonArena = false }()
+	var peak int64
+	for i := 0; i < 60; i++ {
+		h, w := 20+i%17, 31-i%13
+		x := New(1, h, w, 3).Randn(r, 1)
+		run := func(a *Arena) (float32, []float32) {
+			ZeroGrads(l.Params())
+			g := NewGraph(true)
+			if a != nil {
+				g.WithArena(a)
+			}
+			loss := g.Mean(g.GELU(l.Forward(g, x)))
+			g.Backward(loss)
+			v := loss.Data[0]
+			g.Release()
+			return v, append([]float32(nil), l.W.Grad...)
+		}
+		want, wantG := run(nil)
+		got, gotG := run(arena)
+		if got != want {
+			t.Fatalf("pass %d: loss %v with the arena, %v without", i, got, want)
+		}
+		for j := range wantG {
+			if gotG[j] != wantG[j] {
+				t.Fatalf("pass %d: gradient %d differs with the arena", i, j)
+			}
+		}
+		if i == 20 {
+			peak = arena.Bytes()
+		}
+		if i > 20 && arena.Bytes() > 2*peak {
+			t.Fatalf("pass %d: arena holds %d bytes, %d after 20 passes: it grows with new shapes", i, arena.Bytes(), peak)
+		}
+	}
+}

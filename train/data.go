@@ -17,12 +17,14 @@ import (
 
 // Image is one training image, normalised to [0, 1] by its maximum
 // (SPEC section 4). Rows [0, TrainRows) are for training; the rest, if any,
-// are held out for validation.
+// are held out for validation. Read it through Size and Crop: an 8-bit
+// image is held as bytes (Cube nil), anything else as the float32 Cube.
 type Image struct {
 	Name      string
 	Cube      *hsi.Cube
 	HSI       bool
 	TrainRows int
+	bytes     *byteCube
 }
 
 // Dataset holds the training images and the fixed validation samples.
@@ -94,10 +96,8 @@ func LoadDataset(opt DataOptions) (*Dataset, error) {
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
-		c.NormalizeMax()
-		c.Meta = hsi.Meta{}
 		rel, _ := filepath.Rel(opt.RGBDir, p)
-		im := &Image{Name: rel, Cube: c, TrainRows: c.H}
+		im := newImage(rel, c, false, c.H)
 		if i%opt.ValEvery == opt.ValEvery/2 {
 			valNat = append(valNat, im)
 			continue
@@ -115,10 +115,8 @@ func LoadDataset(opt DataOptions) (*Dataset, error) {
 			if err != nil {
 				return nil, fmt.Errorf("train: %w", err)
 			}
-			c.NormalizeMax()
-			c.Meta = hsi.Meta{}
 			tr := int(math.Round(float64(c.H) * (1 - opt.ValFrac)))
-			im := &Image{Name: s.Name(), Cube: c, HSI: true, TrainRows: tr}
+			im := newImage(s.Name(), c, true, tr)
 			ds.HSI = append(ds.HSI, im)
 			valHSI = append(valHSI, im)
 		}
@@ -136,32 +134,35 @@ func LoadDataset(opt DataOptions) (*Dataset, error) {
 func validationSamples(nat, hs []*Image, opt DataOptions) ([]*Sample, error) {
 	var out []*Sample
 	k := 0
-	add := func(name string, c *hsi.Cube, y0, h int) error {
-		p := min(opt.ValPatch, h, c.W)
+	add := func(im *Image, y0, h int) error {
+		_, w, _ := im.Size()
+		p := min(opt.ValPatch, h, w)
 		if p < 16 {
 			return nil
 		}
 		s := opt.ValFactors[k%len(opt.ValFactors)]
 		k++
-		hr, err := c.Crop(y0+(h-p)/2, (c.W-p)/2, p, p)
+		hr, err := im.Crop(y0+(h-p)/2, (w-p)/2, p, p)
 		if err != nil {
 			return err
 		}
 		smp, err := makeSample(hr, s)
 		if err != nil {
-			return fmt.Errorf("train: validation sample %s: %w", name, err)
+			return fmt.Errorf("train: validation sample %s: %w", im.Name, err)
 		}
-		smp.Name = name
+		smp.Name = im.Name
 		out = append(out, smp)
 		return nil
 	}
 	for _, im := range nat {
-		if err := add(im.Name, im.Cube, 0, im.Cube.H); err != nil {
+		h, _, _ := im.Size()
+		if err := add(im, 0, h); err != nil {
 			return nil, err
 		}
 	}
 	for _, im := range hs {
-		if err := add(im.Name, im.Cube, im.TrainRows, im.Cube.H-im.TrainRows); err != nil {
+		h, _, _ := im.Size()
+		if err := add(im, im.TrainRows, h-im.TrainRows); err != nil {
 			return nil, err
 		}
 	}
@@ -193,7 +194,12 @@ func makeSample(hr *hsi.Cube, s float64) (*Sample, error) {
 
 // SampleOptions controls random training samples.
 type SampleOptions struct {
-	Patch      int     // high-resolution patch side
+	Patch int // high-resolution patch side (the largest, with PatchMin)
+	// PatchMin, when positive, draws the side of each patch uniformly from
+	// [PatchMin, Patch], so that training also sees the small low-res
+	// inputs (a few pixels) that large factors on small scenes give. Zero
+	// keeps every patch at Patch (and the random stream as it was).
+	PatchMin   int
 	MinScale   float64 // factors are drawn uniformly from [MinScale, MaxScale]
 	MaxScale   float64
 	HSIProb    float64 // probability of drawing a hyperspectral scene
@@ -201,7 +207,8 @@ type SampleOptions struct {
 }
 
 // Draw returns a random training sample: an image (hyperspectral with
-// probability HSIProb), a random patch from its training rows, a random
+// probability HSIProb), a random patch from its training rows (of side
+// Patch, or drawn from [PatchMin, Patch]), a random
 // flip/rotation, for HSI scenes sometimes a random band subset (a new
 // "sensor"), and a factor drawn uniformly from [MinScale, MaxScale].
 func (d *Dataset) Draw(rng *rand.Rand, o SampleOptions) (*Sample, error) {
@@ -215,11 +222,15 @@ func (d *Dataset) Draw(rng *rand.Rand, o SampleOptions) (*Sample, error) {
 		return nil, fmt.Errorf("train: no training images")
 	}
 	im := pool[rng.IntN(len(pool))]
-	c := im.Cube
-	p := min(o.Patch, im.TrainRows, c.W)
+	_, w, _ := im.Size()
+	side := o.Patch
+	if o.PatchMin > 0 && o.PatchMin < o.Patch {
+		side = o.PatchMin + rng.IntN(o.Patch-o.PatchMin+1)
+	}
+	p := min(side, im.TrainRows, w)
 	y0 := rng.IntN(im.TrainRows - p + 1)
-	x0 := rng.IntN(c.W - p + 1)
-	hr, err := c.Crop(y0, x0, p, p)
+	x0 := rng.IntN(w - p + 1)
+	hr, err := im.Crop(y0, x0, p, p)
 	if err != nil {
 		return nil, err
 	}

@@ -65,6 +65,7 @@ type Meta struct {
 	Steps       int            `json:"steps"`
 	Batch       int            `json:"batch"`
 	Patch       int            `json:"patch"`
+	PatchMin    int            `json:"patch_min,omitempty"`
 	Scales      [2]float64     `json:"scales"`
 	HSIProb     float64        `json:"hsi_prob"`
 	BandSubset  float64        `json:"band_subset"`
@@ -328,7 +329,7 @@ func (t *Trainer) meta(val *ValResult) json.RawMessage {
 	host, _ := os.Hostname()
 	o := t.opt
 	md := Meta{
-		Trained: t.step > 0, Variant: t.m.Cfg.Variant, Step: t.step, Steps: o.Steps, Batch: o.Batch, Patch: o.Sample.Patch,
+		Trained: t.step > 0, Variant: t.m.Cfg.Variant, Step: t.step, Steps: o.Steps, Batch: o.Batch, Patch: o.Sample.Patch, PatchMin: o.Sample.PatchMin,
 		Scales: [2]float64{o.Sample.MinScale, o.Sample.MaxScale}, HSIProb: o.Sample.HSIProb,
 		BandSubset: o.Sample.BandSubset, NaturalOnly: t.natOnly, LR: o.LR, Loss: o.Loss, Seed: o.Seed,
 		WallSeconds: math.Round(t.wall), Machine: fmt.Sprintf("%s, %d cores, %s/%s", host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH),

@@ -221,3 +221,51 @@ func TestInitFromWeights(t *testing.T) {
 		t.Fatal("an OmniHSR weight file accepted for a lowres run")
 	}
 }
+
+// Draw keeps every patch at Patch without PatchMin and spreads the sides
+// over [PatchMin, Patch] (clipped to the image) with it; the same seed
+// gives the same samples.
+func TestDrawPatchSides(t *testing.T) {
+	ds := tinyDataset(t)
+	sides := func(o SampleOptions, seed uint64) map[int]int {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		got := map[int]int{}
+		for i := 0; i < 400; i++ {
+			smp, err := ds.Draw(rng, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if smp.HR.H != smp.HR.W {
+				t.Fatalf("patch %dx%d is not square", smp.HR.H, smp.HR.W)
+			}
+			got[smp.HR.H]++
+		}
+		return got
+	}
+	o := SampleOptions{Patch: 32, MinScale: 1.5, MaxScale: 4, HSIProb: 0.5}
+	if got := sides(o, 1); len(got) != 1 || got[32] != 400 {
+		t.Errorf("without PatchMin: sides %v, want only 32", got)
+	}
+	o.PatchMin = 12
+	got := sides(o, 1)
+	for s := range got {
+		if s < 12 || s > 32 {
+			t.Errorf("side %d outside [12, 32]", s)
+		}
+	}
+	if len(got) < 15 || got[12] == 0 || got[32] == 0 {
+		t.Errorf("sides %v do not cover [12, 32]", got)
+	}
+	again := sides(o, 1)
+	for s, n := range got {
+		if again[s] != n {
+			t.Fatalf("same seed, different sides: %v vs %v", got, again)
+		}
+	}
+	o.PatchMin, o.Patch = 12, 100 // larger than the 40 x 40 images: clipped
+	for s := range sides(o, 2) {
+		if s > 40 {
+			t.Errorf("side %d larger than the image", s)
+		}
+	}
+}

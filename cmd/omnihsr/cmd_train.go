@@ -18,16 +18,16 @@ import (
 
 func init() {
 	var (
-		out, shared, variant          string
-		positions                     int
-		wAngle, wCons, wCurv          float64
-		steps, batch, patch, valEvery int
-		minS, maxS, hsiProb, bandSub  float64
-		lr, clip                      float64
-		seed                          uint64
-		resume, naturalOnly           bool
-		initW                         string
-		ckEvery                       time.Duration
+		out, shared, variant                    string
+		positions                               int
+		wAngle, wCons, wCurv                    float64
+		steps, batch, patch, patchMin, valEvery int
+		minS, maxS, hsiProb, bandSub            float64
+		lr, clip                                float64
+		seed                                    uint64
+		resume, naturalOnly                     bool
+		initW                                   string
+		ckEvery                                 time.Duration
 	)
 	d := train.DefaultOptions()
 	register(&command{
@@ -64,6 +64,7 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			fs.IntVar(&steps, "steps", d.Steps, "total optimizer steps (the schedule's length)")
 			fs.IntVar(&batch, "batch", d.Batch, "samples per step")
 			fs.IntVar(&patch, "patch", d.Sample.Patch, "high-resolution patch side")
+			fs.IntVar(&patchMin, "patch-min", 0, "draw each patch side uniformly from [patch-min, patch] (0 = always -patch)")
 			fs.Float64Var(&minS, "min-scale", d.Sample.MinScale, "smallest training factor")
 			fs.Float64Var(&maxS, "max-scale", d.Sample.MaxScale, "largest training factor")
 			fs.Float64Var(&hsiProb, "hsi-prob", d.Sample.HSIProb, "probability of a hyperspectral training patch")
@@ -113,7 +114,7 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			}
 			o.Loss = train.LossWeights{Consistency: wCons, Angle: wAngle, Curvature: wCurv}
 			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
-			o.Sample = train.SampleOptions{Patch: patch, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
+			o.Sample = train.SampleOptions{Patch: patch, PatchMin: patchMin, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
 			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
 			if initW != "" && resume {
 				return usagef("-init starts a new run; -resume continues one: give one of them")
@@ -125,6 +126,9 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			}
 			if patch < 16 {
 				return usagef("-patch %d is too small (at least 16)", patch)
+			}
+			if patchMin != 0 && (patchMin < 8 || patchMin > patch) {
+				return usagef("-patch-min %d must be between 8 and -patch (%d)", patchMin, patch)
 			}
 			dopt := train.DefaultDataOptions(shared)
 			dopt.NaturalOnly = naturalOnly
