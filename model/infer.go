@@ -283,11 +283,18 @@ func (e *Encoded) Render(outH, outW int) (*hsi.Cube, error) {
 	if err := r.RenderRows(0, outH, out.Data); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	out.Meta = e.lr.Meta.Clone()
-	if out.Meta.Geo != nil {
-		if err := out.Meta.Geo.Scale(float64(outH)/float64(e.lr.H), float64(outW)/float64(e.lr.W)); err != nil {
-			return nil, err
-		}
+	if err := e.setMeta(out); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// setMeta gives out (an output of e.lr) the low-res metadata, with the
+// georeferencing scaled to out's grid.
+func (e *Encoded) setMeta(out *hsi.Cube) error {
+	out.Meta = e.lr.Meta.Clone()
+	if out.Meta.Geo != nil {
+		return out.Meta.Geo.Scale(float64(out.H)/float64(e.lr.H), float64(out.W)/float64(e.lr.W))
+	}
+	return nil
 }

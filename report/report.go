@@ -18,19 +18,33 @@ import (
 )
 
 // Method is an OmniHSR model as an evaluation method (eval.Method). A model
-// of an ablation variant is labelled "OmniHSR-VARIANT".
-type Method struct{ M *model.Model }
+// of an ablation variant is labelled "OmniHSR-VARIANT". Ensemble > 0 runs
+// the self-ensemble of that many orientations (model.EnsembleSizes),
+// labelled "+SEn".
+type Method struct {
+	M        *model.Model
+	Ensemble int
+}
 
-// Name is "OmniHSR" (or "OmniHSR-VARIANT").
+// Name is "OmniHSR" (or "OmniHSR-VARIANT"), with "+SEn" for an ensemble.
 func (o Method) Name() string {
+	n := "OmniHSR"
 	if v := o.M.Cfg.Variant; v != model.VariantOmniHSR {
-		return "OmniHSR-" + v
+		n += "-" + v
 	}
-	return "OmniHSR"
+	if o.Ensemble > 0 {
+		n += fmt.Sprintf("+SE%d", o.Ensemble)
+	}
+	return n
 }
 
 // Upscale runs the model.
-func (o Method) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) { return o.M.Upscale(lr, h, w) }
+func (o Method) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
+	if o.Ensemble > 0 {
+		return o.M.UpscaleEnsemble(lr, h, w, o.Ensemble)
+	}
+	return o.M.Upscale(lr, h, w)
+}
 
 // Options configures Generate.
 type Options struct {
@@ -125,7 +139,7 @@ func Generate(opt Options) (*Results, error) {
 			fmt.Fprintf(opt.Log, "report: "+format+"\n", a...)
 		}
 	}
-	meth := Method{opt.Model}
+	meth := Method{M: opt.Model}
 	run := func(protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
 		t0 := time.Now()
 		res, err := eval.Run(opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,

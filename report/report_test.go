@@ -185,7 +185,7 @@ func TestPositionsSection(t *testing.T) {
 	}
 	scenes := []*eval.Scene{eval.CubeScene("lab", "CAVE", synthScene(72, 72, 6, 0))}
 	res, err := eval.Run(scenes, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4, 8},
-		Methods: []eval.Method{renamed{Method{m}, "omnihsr"}, renamed{Method{m}, "m1"}, renamed{Method{m}, "m8"}}})
+		Methods: []eval.Method{renamed{Method{M: m}, "omnihsr"}, renamed{Method{M: m}, "m1"}, renamed{Method{M: m}, "m8"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

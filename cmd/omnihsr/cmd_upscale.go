@@ -26,8 +26,9 @@ type renderer interface {
 
 // upscalers are the methods of `omnihsr upscale -method`.
 var upscalers = map[string]upscalerEntry{
-	"omnihsr": {"the OmniHSR model (CSM + COFR); -weights FILE or the embedded default model", prepareOmniHSR},
-	"bicubic": {"bicubic interpolation U_s, PyTorch F.interpolate(mode='bicubic', align_corners=False)", prepareBicubic},
+	"omnihsr":    {"the OmniHSR model (CSM + COFR); -weights FILE or the embedded default model", prepareOmniHSR},
+	"omnihsr-se": {"OmniHSR with the self-ensemble: the mean over the 8 flips and rotations of the input (8x the time, output held in memory)", prepareOmniHSRSE},
+	"bicubic":    {"bicubic interpolation U_s, PyTorch F.interpolate(mode='bicubic', align_corners=False)", prepareBicubic},
 }
 
 type upscalerEntry struct {
@@ -44,6 +45,14 @@ func prepareOmniHSR(lr *hsi.Cube, weights string) (renderer, error) {
 		return nil, err
 	}
 	return m.EncodeImage(lr)
+}
+
+func prepareOmniHSRSE(lr *hsi.Cube, weights string) (renderer, error) {
+	m, err := loadModel(weights)
+	if err != nil {
+		return nil, err
+	}
+	return m.EncodeEnsemble(lr, 8)
 }
 
 type bicubicRenderer struct{ lr *hsi.Cube }
@@ -76,7 +85,7 @@ func upscalerHelp() string {
 		if n == defaultUpscaler {
 			def = " (default)"
 		}
-		fmt.Fprintf(&b, "  %-10s %s%s\n", n, upscalers[n].doc, def)
+		fmt.Fprintf(&b, "  %-11s %s%s\n", n, upscalers[n].doc, def)
 	}
 	return b.String()
 }
@@ -229,8 +238,8 @@ Formats, chosen by extension:
 		if !ok {
 			return usagef("-method %q: unknown; have:\n%s", method, upscalerHelp())
 		}
-		if weights != "" && method != "omnihsr" {
-			return usagef("-weights applies to -method omnihsr only")
+		if weights != "" && method != "omnihsr" && method != "omnihsr-se" {
+			return usagef("-weights applies to -method omnihsr and omnihsr-se only")
 		}
 		paths := []string{out}
 		if factors != nil {

@@ -74,3 +74,26 @@ func TestUpscaleMultiScale(t *testing.T) {
 		t.Fatalf("several scales into one file: exit %d, want 2", code)
 	}
 }
+
+// -method omnihsr-se writes the library's 8-orientation self-ensemble.
+func TestUpscaleSelfEnsemble(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	lr := rsTestCube(11, 9, 4)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sr.npy")
+	if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", out, "-size", "30x25", "-method", "omnihsr-se"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m, err := model.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.UpscaleEnsemble(lr, 30, 25, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsSameData(t, "omnihsr-se", rsReadBack(t, out), want)
+}

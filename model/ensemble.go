@@ -1,0 +1,180 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+)
+
+// Dihedral is one of the 8 flips and rotations of an image: bit 0 flips
+// the rows (top to bottom), bit 1 the columns, bit 2 transposes (after the
+// flips). Dihedral(0) is the identity.
+type Dihedral uint8
+
+// Apply returns c transformed by d (metadata is not carried).
+func (d Dihedral) Apply(c *hsi.Cube) (*hsi.Cube, error) { return d.remap(c, false) }
+
+// Invert undoes Apply: d.Invert(d.Apply(c)) == c.
+func (d Dihedral) Invert(c *hsi.Cube) (*hsi.Cube, error) { return d.remap(c, true) }
+
+func (d Dihedral) remap(c *hsi.Cube, inverse bool) (*hsi.Cube, error) {
+	if d > 7 {
+		return nil, fmt.Errorf("model: dihedral transform %d (want 0..7)", d)
+	}
+	h, w, b := c.H, c.W, c.B
+	oh, ow := h, w
+	if d&4 != 0 {
+		oh, ow = w, h
+	}
+	out, err := hsi.New(oh, ow, b)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	for i := 0; i < oh; i++ {
+		for j := 0; j < ow; j++ {
+			si, sj := i, j
+			if inverse {
+				// out is in the original orientation (oh x ow); c is the
+				// transformed image: flip, then transpose into c.
+				if d&1 != 0 {
+					si = oh - 1 - si
+				}
+				if d&2 != 0 {
+					sj = ow - 1 - sj
+				}
+				if d&4 != 0 {
+					si, sj = sj, si
+				}
+			} else {
+				if d&4 != 0 {
+					si, sj = sj, si
+				}
+				if d&1 != 0 {
+					si = h - 1 - si
+				}
+				if d&2 != 0 {
+					sj = w - 1 - sj
+				}
+			}
+			copy(out.Data[(i*ow+j)*b:(i*ow+j+1)*b], c.Data[(si*w+sj)*b:(si*w+sj+1)*b])
+		}
+	}
+	return out, nil
+}
+
+// Ensemble is a low-res image encoded in several orientations (the
+// self-ensemble of super-resolution: the same image flipped and rotated,
+// super-resolved, turned back and averaged). It costs one encoding and one
+// rendering per orientation and holds the output in memory.
+type Ensemble struct {
+	lr    *hsi.Cube
+	views []*Encoded
+	ds    []Dihedral
+}
+
+// EnsembleSizes are the supported numbers of orientations: 2 (identity and
+// a left-right flip), 4 (the flips) and 8 (flips and rotations).
+var EnsembleSizes = []int{2, 4, 8}
+
+// EncodeEnsemble encodes lr in n orientations (see EnsembleSizes).
+func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
+	var ds []Dihedral
+	switch n {
+	case 2:
+		ds = []Dihedral{0, 2}
+	case 4:
+		ds = []Dihedral{0, 1, 2, 3}
+	case 8:
+		ds = []Dihedral{0, 1, 2, 3, 4, 5, 6, 7}
+	default:
+		return nil, fmt.Errorf("model: self-ensemble of %d orientations (want 2, 4 or 8)", n)
+	}
+	if err := lr.Validate(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	e := &Ensemble{lr: lr, ds: ds}
+	for _, d := range ds {
+		x, err := d.Apply(lr)
+		if err != nil {
+			return nil, err
+		}
+		v, err := m.EncodeImage(x)
+		if err != nil {
+			return nil, err
+		}
+		e.views = append(e.views, v)
+	}
+	return e, nil
+}
+
+// Render returns the mean of the orientations' outputs at outH x outW,
+// with the metadata Encoded.Render gives.
+func (e *Ensemble) Render(outH, outW int) (*hsi.Cube, error) {
+	n, err := hsi.Elems(outH, outW, e.lr.B)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	// The sum, one orientation's output and its turned-back copy.
+	if err := raw.CheckMemory(3*4*uint64(n), fmt.Sprintf("the self-ensemble of a %dx%dx%d output", outH, outW, e.lr.B)); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	var acc *hsi.Cube
+	for i, d := range e.ds {
+		h, w := outH, outW
+		if d&4 != 0 {
+			h, w = outW, outH
+		}
+		y, err := e.views[i].Render(h, w)
+		if err != nil {
+			return nil, err
+		}
+		if y, err = d.Invert(y); err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = y
+			continue
+		}
+		for j, v := range y.Data {
+			acc.Data[j] += v
+		}
+	}
+	inv := 1 / float32(len(e.ds))
+	for j := range acc.Data {
+		acc.Data[j] *= inv
+	}
+	// Metadata as the plain model's output (the identity view's).
+	plain := &Encoded{lr: e.lr}
+	if err := plain.setMeta(acc); err != nil {
+		return nil, err
+	}
+	return acc, nil
+}
+
+// RenderTo renders in memory (Render) and writes the rows to sink.
+func (e *Ensemble) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
+	c, err := e.Render(outH, outW)
+	if err != nil {
+		return err
+	}
+	if err := sink.WriteRows(c.Data); err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(outH, outH)
+	}
+	return nil
+}
+
+// UpscaleEnsemble is Upscale with the self-ensemble of n orientations.
+func (m *Model) UpscaleEnsemble(lr *hsi.Cube, outH, outW, n int) (*hsi.Cube, error) {
+	if outH < 1 || outW < 1 {
+		return nil, fmt.Errorf("model: output size %dx%d", outH, outW)
+	}
+	e, err := m.EncodeEnsemble(lr, n)
+	if err != nil {
+		return nil, err
+	}
+	return e.Render(outH, outW)
+}
