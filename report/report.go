@@ -85,6 +85,15 @@ type Results struct {
 	Bench   *bench.Result       `json:"bench,omitempty"`
 	Figures *FigureStats        `json:"figures"`
 	Model   map[string]any      `json:"model"`
+	// Ensemble is the twelve-factor and seven-dataset protocol with the
+	// self-ensemble over the 8 flips and rotations (Method.Ensemble = 8).
+	Ensemble *EnsembleRuns `json:"ensemble"`
+}
+
+// EnsembleRuns are the protocols run with the self-ensemble.
+type EnsembleRuns struct {
+	Twelve *eval.Result `json:"twelve"`
+	Seven  *eval.Result `json:"seven"`
 }
 
 // DegradeRun is one evaluation under a test-time degradation.
@@ -140,15 +149,18 @@ func Generate(opt Options) (*Results, error) {
 		}
 	}
 	meth := Method{M: opt.Model}
-	run := func(protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
+	runWith := func(m eval.Method, protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
 		t0 := time.Now()
 		res, err := eval.Run(opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
-			Methods: []eval.Method{meth}, Degradation: deg, Progress: opt.Progress, Command: opt.Command})
+			Methods: []eval.Method{m}, Degradation: deg, Progress: opt.Progress, Command: opt.Command})
 		if err != nil {
 			return nil, fmt.Errorf("report: %s protocol (%s): %w", protocol, deg.String(), err)
 		}
-		logf("%s protocol, %s: %d records in %.1f s", protocol, deg.String(), len(res.Records), time.Since(t0).Seconds())
+		logf("%s, %s protocol, %s: %d records in %.1f s", m.Name(), protocol, deg.String(), len(res.Records), time.Since(t0).Seconds())
 		return res, nil
+	}
+	run := func(protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
+		return runWith(meth, protocol, factors, deg)
 	}
 	r := &Results{Model: modelInfo(opt)}
 	var err error
@@ -171,6 +183,14 @@ func Generate(opt Options) (*Results, error) {
 			return nil, err
 		}
 		r.Kappa = append(r.Kappa, DegradeRun{fmt.Sprintf("kappa=%g", k), res})
+	}
+	se := Method{M: opt.Model, Ensemble: 8}
+	r.Ensemble = &EnsembleRuns{}
+	if r.Ensemble.Twelve, err = runWith(se, eval.ProtocolTwelve, nil, eval.Degradation{}); err != nil {
+		return nil, err
+	}
+	if r.Ensemble.Seven, err = runWith(se, eval.ProtocolSeven, nil, eval.Degradation{}); err != nil {
+		return nil, err
 	}
 	t0 := time.Now()
 	if r.BandDef, err = eval.BandRedefinition(opt.Scenes, meth, eval.BandDefConfig{Factor: 4}); err != nil {
@@ -225,6 +245,7 @@ func writeJSONFiles(dir string, r *Results) error {
 		{"degrade.json", r.Degrade},
 		{"kappa.json", r.Kappa},
 		{"figures.json", r.Figures},
+		{"ensemble.json", r.Ensemble},
 	}
 	if r.Bench != nil {
 		files = append(files, file{"bench.json", r.Bench})
