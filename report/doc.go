@@ -1,7 +1,8 @@
 // Package report produces the evaluation report of OmniHSR,
 // docs/results.md, from the project's own code: it runs the twelve-factor
 // and seven-dataset protocols, the band redefinition, the test-time
-// degradations, the band-dependent blur and the latency table with one
+// degradations, the band-dependent blur, the latency table and the
+// self-ensemble (both protocols again with Method.Ensemble = 8) with one
 // model, draws the figures (false-colour zooms with error maps at x4 and
 // x24, edge spectra, per-band RMSE curves, the predicted primitives), and
 // writes every table next to the paper's corresponding figures with a
