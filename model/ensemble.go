@@ -68,7 +68,8 @@ func (d Dihedral) remap(c *hsi.Cube, inverse bool) (*hsi.Cube, error) {
 // super-resolved, turned back and averaged). It costs one encoding and one
 // rendering per orientation and holds the output in memory.
 type Ensemble struct {
-	lr    *hsi.Cube
+	lr    *hsi.Cube       // the input, no-data pixels filled
+	nd    *hsi.NoDataMask // applied to the mean (the views see filled inputs)
 	views []*Encoded
 	ds    []Dihedral
 }
@@ -93,7 +94,11 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	e := &Ensemble{lr: lr, ds: ds}
+	lr, nd, err := hsi.FillNoData(lr)
+	if err != nil {
+		return nil, err
+	}
+	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	for _, d := range ds {
 		x, err := d.Apply(lr)
 		if err != nil {
@@ -144,6 +149,7 @@ func (e *Ensemble) Render(outH, outW int) (*hsi.Cube, error) {
 	for j := range acc.Data {
 		acc.Data[j] *= inv
 	}
+	e.nd.Apply(0, outH, outH, outW, e.lr.B, acc.Data)
 	// Metadata as the plain model's output (the identity view's).
 	plain := &Encoded{lr: e.lr}
 	if err := plain.setMeta(acc); err != nil {

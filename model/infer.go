@@ -179,14 +179,21 @@ func (m *Model) headBands(feat *nn.Tensor, s float64) *nn.Tensor {
 // as needed (the paper's cached multi-scale inference).
 type Encoded struct {
 	m    *Model
-	lr   *hsi.Cube
+	lr   *hsi.Cube       // the input, no-data pixels filled
+	nd   *hsi.NoDataMask // the input's no-data mask (nil: none)
 	feat *nn.Tensor
 }
 
 // EncodeImage runs C_B and the encoder on lr (any size, band by band).
+// No-data pixels (lr.Meta.DataIgnore in every band) are filled from their
+// valid neighbours first, and come out as no-data in every rendering.
 func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
+	}
+	lr, nd, err := hsi.FillNoData(lr)
+	if err != nil {
+		return nil, err
 	}
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
@@ -199,7 +206,7 @@ func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Encoded{m: m, lr: lr, feat: feat}, nil
+	return &Encoded{m: m, lr: lr, nd: nd, feat: feat}, nil
 }
 
 // Primitives returns the primitives for an output of outH x outW (with
@@ -230,7 +237,12 @@ func (e *Encoded) Output(outH, outW int) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.m.NewOutput(e.lr, raw, outH, outW)
+	o, err := e.m.NewOutput(e.lr, raw, outH, outW)
+	if err != nil {
+		return nil, err
+	}
+	o.nd = e.nd
+	return o, nil
 }
 
 // RowSink receives output rows in order (pixel-interleaved, whole rows).

@@ -121,6 +121,8 @@ type Output struct {
 	prims      *cofr.Primitives
 	outH, outW int
 
+	nd *hsi.NoDataMask // no-data mask of the input (nil: none), applied by RenderRows
+
 	cr *cofr.Renderer      // OmniHSR, free-kernel: COFR on X; lowres: U_s of X + r (zero operators)
 	vr *cofr.ValueRenderer // spectral
 	bm *BandMap            // spectral: the M reference positions to the B bands
@@ -187,10 +189,17 @@ func (o *Output) Primitives() *cofr.Primitives { return o.prims }
 
 // RenderRows renders target rows [u0, u1) into dst ((u1-u0)*outW*B values).
 func (o *Output) RenderRows(u0, u1 int, dst []float32) error {
+	var err error
 	if o.vr != nil {
-		return o.vr.RenderRows(u0, u1, dst)
+		err = o.vr.RenderRows(u0, u1, dst)
+	} else {
+		err = o.cr.RenderRows(u0, u1, dst)
 	}
-	return o.cr.RenderRows(u0, u1, dst)
+	if err != nil {
+		return err
+	}
+	o.nd.Apply(u0, u1, o.outH, o.outW, o.lr.B, dst)
+	return nil
 }
 
 // Render renders the whole output with the input's metadata and its

@@ -58,10 +58,17 @@ func prepareOmniHSRSE(lr *hsi.Cube, weights string) (renderer, error) {
 type bicubicRenderer struct{ lr *hsi.Cube }
 
 func (b bicubicRenderer) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
-	c, err := resample.Upsample(b.lr, h, w)
+	// No-data pixels are filled before and written back after, as the
+	// model does: the no-data value never enters the interpolation.
+	lr, nd, err := hsi.FillNoData(b.lr)
 	if err != nil {
 		return err
 	}
+	c, err := resample.Upsample(lr, h, w)
+	if err != nil {
+		return err
+	}
+	nd.Apply(0, h, h, w, c.B, c.Data)
 	if err := sink.WriteRows(c.Data); err != nil {
 		return err
 	}
@@ -177,8 +184,12 @@ encoder runs band by band over the rows with the same result as on the
 whole image, and ENVI (.hdr) and NumPy (.npy) outputs stream to disk, so an
 output larger than memory is fine (other formats are written from memory).
 Georeferencing is scaled to the new grid (pixel size divided by the per-axis
-factor, footprint unchanged). NaN or infinite input values are an error
-naming their position; on any error no output file is left.
+factor, footprint unchanged). No-data: pixels whose every band holds the
+file's no-data value (ENVI "data ignore value", GeoTIFF GDAL_NODATA, NaN
+included) are filled from their valid neighbours before upscaling, so the
+value never bleeds into valid pixels, and come out as no-data again (every
+output pixel whose centre lies in one). Other NaN or infinite input values
+are an error naming their position; on any error no output file is left.
 
 Methods (-method):
 ` + upscalerHelp() + `

@@ -97,3 +97,54 @@ func TestUpscaleSelfEnsemble(t *testing.T) {
 	}
 	rsSameData(t, "omnihsr-se", rsReadBack(t, out), want)
 }
+
+// An ENVI input with a data ignore value: the output header keeps it, the
+// pixels over no-data input pixels hold it, and neither the model nor
+// bicubic lets it bleed into the valid pixels.
+func TestUpscaleNoData(t *testing.T) {
+	dir := t.TempDir()
+	lr := rsTestCube(12, 10, 4)
+	for y := 0; y < 4; y++ {
+		for x := 6; x < 10; x++ {
+			for k := 0; k < 4; k++ {
+				lr.Data[(y*10+x)*4+k] = -9999
+			}
+		}
+	}
+	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -9999, true
+	in := filepath.Join(dir, "lr.hdr")
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+	for _, v := range lr.Data {
+		if v != -9999 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	span := hi - lo
+	for _, method := range []string{"omnihsr", "bicubic", "omnihsr-se"} {
+		out := filepath.Join(dir, method+".hdr")
+		if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", out, "-scale", "2", "-method", method); code != 0 {
+			t.Fatalf("%s: exit %d: %s", method, code, stderr)
+		}
+		got := rsReadBack(t, out)
+		if !got.Meta.HasDataIgnore || got.Meta.DataIgnore != -9999 {
+			t.Errorf("%s: output header lost the data ignore value", method)
+		}
+		for u := 0; u < 24; u++ {
+			for v := 0; v < 20; v++ {
+				hole := u < 8 && v >= 12
+				for k := 0; k < 4; k++ {
+					x := got.Data[(u*20+v)*4+k]
+					if hole && x != -9999 {
+						t.Fatalf("%s (%d,%d): %v, want -9999", method, u, v, x)
+					}
+					if !hole && (x < lo-span || x > hi+span) {
+						t.Fatalf("%s (%d,%d): %v outside the valid range [%v, %v] widened by its span", method, u, v, x, lo, hi)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package model
+
+import (
+	"math"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+)
+
+// withHole is randCube with the pixels of rows [y0,y1) x cols [x0,x1) set
+// to v in every band and v declared as the no-data value.
+func withHole(seed uint64, h, w, b, y0, y1, x0, x1 int, v float32) *hsi.Cube {
+	c := randCube(seed, h, w, b)
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			for k := 0; k < b; k++ {
+				c.Data[(y*w+x)*b+k] = v
+			}
+		}
+	}
+	c.Meta.DataIgnore, c.Meta.HasDataIgnore = float64(v), true
+	return c
+}
+
+// The no-data value never reaches the model: output pixels over no-data
+// input pixels are the no-data value in every band, every other output
+// value stays within +-10 of the valid data in [0, 1) (a -9999 leaking
+// through bicubic or an operator would be far outside), and the output keeps
+// the no-data value in its metadata. The same holds for the
+// self-ensemble, and for NaN as the no-data value.
+func TestUpscaleNoData(t *testing.T) {
+	m, err := Default()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		name string
+		v    float32
+		ens  int
+	}{{"-9999", -9999, 0}, {"NaN", float32(math.NaN()), 0}, {"-9999 ensemble", -9999, 8}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := withHole(4, 12, 10, 5, 0, 4, 6, 10, tc.v)
+			if tc.name == "NaN" {
+				lr.Meta.DataIgnore = math.NaN()
+			}
+			const oh, ow = 36, 30
+			var out *hsi.Cube
+			if tc.ens > 0 {
+				out, err = m.UpscaleEnsemble(lr, oh, ow, tc.ens)
+			} else {
+				out, err = m.Upscale(lr, oh, ow)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !out.Meta.HasDataIgnore {
+				t.Error("output lost the data ignore value")
+			}
+			masked := 0
+			for u := 0; u < oh; u++ {
+				for v := 0; v < ow; v++ {
+					i, j := u/3, v/3 // factor 3: the low-res pixel holding the centre
+					hole := i < 4 && j >= 6
+					for k := 0; k < 5; k++ {
+						x := out.Data[(u*ow+v)*5+k]
+						switch {
+						case hole && tc.name == "NaN":
+							if x == x {
+								t.Fatalf("(%d,%d): %v, want NaN", u, v, x)
+							}
+						case hole:
+							if x != tc.v {
+								t.Fatalf("(%d,%d): %v, want %v", u, v, x, tc.v)
+							}
+						case !(x > -10 && x < 10): // random data overshoots a little; -9999 times any weight would not stay inside
+							t.Fatalf("(%d,%d) band %d = %v: no-data leaked into valid pixels", u, v, k, x)
+						}
+					}
+					if hole {
+						masked++
+					}
+				}
+			}
+			if masked != 12*12 {
+				t.Errorf("%d output pixels masked, want 144", masked)
+			}
+		})
+	}
+}
