@@ -18,4 +18,12 @@
 // passed through untouched by readers and writers of the same family, and
 // Geo.Scale adjusts it when the pixel grid is resampled, so an image upscaled
 // by s keeps its footprint on the ground with pixels s times smaller.
+//
+// # No-data
+//
+// A pixel whose every band holds the data-ignore value (NaN included) is
+// no-data. FillNoData fills such pixels from their valid neighbours before
+// an interpolation, and NoDataMask.Apply writes the value back into the
+// output pixels that fall in them, so a fill value such as -9999 never
+// bleeds into valid pixels.
 package hsi
