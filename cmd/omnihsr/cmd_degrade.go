@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -30,9 +31,12 @@ every band, in this order:
   4. -noise SIGMA: Gaussian noise, seeded by -seed (same seed, same noise).
 With -size and no -scale, S in the blur sigmas is the mean of the two
 per-axis factors. Values are used as they are (no normalisation, no
-clipping). Georeferencing is scaled to the new grid. The output is float32
-unless -type says otherwise. NaN or infinite input values are an error
-naming their position; on any error no output file is left.
+clipping). Georeferencing is scaled to the new grid. No-data pixels (every
+band at the file's no-data value, NaN included) are filled from their
+neighbours before filtering and written back as no-data into every output
+pixel whose centre lies in one. The output is float32 unless -type says
+otherwise. Other NaN or infinite input values are an error naming their
+position; on any error no output file is left.
 
 Formats, chosen by extension:
 ` + formats.Help(),
@@ -88,10 +92,17 @@ Formats, chosen by extension:
 			if err != nil {
 				return err
 			}
-			lr, err := resample.Degrade(hr, o)
+			// No-data pixels are filled before and written back after, as
+			// upscale does: the no-data value never enters the filters.
+			filled, nd, err := hsi.FillNoData(hr)
 			if err != nil {
 				return fmt.Errorf("%s: %w", in, err)
 			}
+			lr, err := resample.Degrade(filled, o)
+			if err != nil {
+				return fmt.Errorf("%s: %w", in, err)
+			}
+			nd.Apply(0, lr.H, lr.H, lr.W, lr.B, lr.Data)
 			if err := writeCube(out, lr, info, typ); err != nil {
 				return err
 			}

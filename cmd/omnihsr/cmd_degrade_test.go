@@ -25,6 +25,19 @@ func rsTestCube(h, w, b int) *hsi.Cube {
 	return c
 }
 
+// rsHole sets rows [y0,y1) x columns [x0,x1) of c to v in every band and
+// declares v the no-data value.
+func rsHole(c *hsi.Cube, y0, y1, x0, x1 int, v float32) {
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			for k := 0; k < c.B; k++ {
+				c.Data[(y*c.W+x)*c.B+k] = v
+			}
+		}
+	}
+	c.Meta.DataIgnore, c.Meta.HasDataIgnore = float64(v), true
+}
+
 // runRsCmd runs the omnihsr command line and returns the exit code and stderr.
 func runRsCmd(t *testing.T, args ...string) (int, string) {
 	t.Helper()
@@ -219,5 +232,38 @@ func TestResampleCommandsBadInput(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("files left in the directory: %v", names)
+	}
+}
+
+// degrade keeps no-data pixels out of its filters and writes them back.
+func TestDegradeNoData(t *testing.T) {
+	dir := t.TempDir()
+	hr := rsTestCube(24, 20, 3)
+	rsHole(hr, 0, 8, 12, 20, -9999)
+	in := filepath.Join(dir, "hr.hdr")
+	if err := formats.Write(in, hr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "lr.hdr")
+	if code, stderr := runRsCmd(t, "degrade", "-in", in, "-out", out, "-scale", "2", "-blur", "0.4"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lr := rsReadBack(t, out)
+	if !lr.Meta.HasDataIgnore || lr.Meta.DataIgnore != -9999 {
+		t.Error("output header lost the data ignore value")
+	}
+	for i := 0; i < 12; i++ {
+		for j := 0; j < 10; j++ {
+			hole := i < 4 && j >= 6
+			for k := 0; k < 3; k++ {
+				v := lr.Data[(i*10+j)*3+k]
+				if hole && v != -9999 {
+					t.Fatalf("(%d,%d): %v, want -9999", i, j, v)
+				}
+				if !hole && (v < -100 || v > 100) {
+					t.Fatalf("(%d,%d): %v: the no-data value bled into a valid pixel", i, j, v)
+				}
+			}
+		}
 	}
 }

@@ -104,14 +104,7 @@ func TestUpscaleSelfEnsemble(t *testing.T) {
 func TestUpscaleNoData(t *testing.T) {
 	dir := t.TempDir()
 	lr := rsTestCube(12, 10, 4)
-	for y := 0; y < 4; y++ {
-		for x := 6; x < 10; x++ {
-			for k := 0; k < 4; k++ {
-				lr.Data[(y*10+x)*4+k] = -9999
-			}
-		}
-	}
-	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -9999, true
+	rsHole(lr, 0, 4, 6, 10, -9999)
 	in := filepath.Join(dir, "lr.hdr")
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
