@@ -56,30 +56,54 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 	}
 	out := lr.Clone()
 	done := append([]bool(nil), valid...)
-	// Breadth-first layers from the valid pixels.
-	var front []int
+	queued := append([]bool(nil), valid...)
+	var nb [4]int
+	// neighbours lists the in-image 4-neighbours of pixel p.
+	neighbours := func(p int) []int {
+		y, x := p/w, p%w
+		n := nb[:0]
+		if y > 0 {
+			n = append(n, p-w)
+		}
+		if y < h-1 {
+			n = append(n, p+w)
+		}
+		if x > 0 {
+			n = append(n, p-1)
+		}
+		if x < w-1 {
+			n = append(n, p+1)
+		}
+		return n
+	}
+	// next returns the pixels next to layer that are neither filled nor queued.
+	next := func(layer []int) []int {
+		var out []int
+		for _, p := range layer {
+			for _, q := range neighbours(p) {
+				if !queued[q] {
+					queued[q] = true
+					out = append(out, q)
+				}
+			}
+		}
+		return out
+	}
+	var validPix []int
 	for p, ok := range valid {
 		if ok {
-			continue
+			validPix = append(validPix, p)
 		}
-		y, x := p/w, p%w
-		if (y > 0 && valid[p-w]) || (y < h-1 && valid[p+w]) || (x > 0 && valid[p-1]) || (x < w-1 && valid[p+1]) {
-			front = append(front, p)
-		}
-	}
-	queued := make([]bool, h*w)
-	for _, p := range front {
-		queued[p] = true
 	}
 	acc := make([]float64, b)
-	for len(front) > 0 {
-		// Fill the whole layer from the pixels done before it, then mark it.
+	// Breadth-first layers outwards from the valid pixels: every pixel of a
+	// layer takes the mean of its neighbours in earlier layers.
+	for front := next(validPix); len(front) > 0; front = next(front) {
 		for _, p := range front {
 			clear(acc)
 			n := 0
-			y, x := p/w, p%w
-			for _, q := range [4]int{p - w, p + w, p - 1, p + 1} {
-				if (q == p-w && y == 0) || (q == p+w && y == h-1) || (q == p-1 && x == 0) || (q == p+1 && x == w-1) || !done[q] {
+			for _, q := range neighbours(p) {
+				if !done[q] {
 					continue
 				}
 				for k, v := range out.Data[q*b : (q+1)*b] {
@@ -92,23 +116,9 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 				dst[k] = float32(acc[k] / float64(n))
 			}
 		}
-		var next []int
 		for _, p := range front {
 			done[p] = true
 		}
-		for _, p := range front {
-			y, x := p/w, p%w
-			for _, q := range [4]int{p - w, p + w, p - 1, p + 1} {
-				if (q == p-w && y == 0) || (q == p+w && y == h-1) || (q == p-1 && x == 0) || (q == p+1 && x == w-1) {
-					continue
-				}
-				if !done[q] && !queued[q] {
-					queued[q] = true
-					next = append(next, q)
-				}
-			}
-		}
-		front = next
 	}
 	return out, &NoDataMask{h: h, w: w, valid: valid, value: ign}, nil
 }

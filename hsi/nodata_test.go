@@ -106,3 +106,21 @@ func TestNoDataMaskApply(t *testing.T) {
 	var none *NoDataMask
 	none.Apply(0, 1, 1, 1, 1, dst) // a nil mask does nothing
 }
+
+// Each filled pixel is the mean of its neighbours in earlier layers:
+// a 1 x 5 row [2, X, 6, X, X] becomes [2, 4, 6, 6, 6].
+func TestFillNoDataLayers(t *testing.T) {
+	c := MustNew(1, 5, 1)
+	copy(c.Data, []float32{2, -1, 6, -1, -1})
+	c.Meta.DataIgnore, c.Meta.HasDataIgnore = -1, true
+	got, _, err := FillNoData(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{2, 4, 6, 6, 6}
+	for i, v := range want {
+		if got.Data[i] != v {
+			t.Fatalf("filled %v, want %v", got.Data, want)
+		}
+	}
+}
