@@ -93,7 +93,11 @@ func writeIntro(b *md, r *Results, opt Options) {
 				desc += fmt.Sprintf(" of batch %.0f", bt)
 			}
 			if p, ok := t["patch"].(float64); ok {
-				desc += fmt.Sprintf(" (%.0fx%.0f patches", p, p)
+				if pm, ok := t["patch_min"].(float64); ok && pm > 0 {
+					desc += fmt.Sprintf(" (patch sides %.0f to %.0f", pm, p)
+				} else {
+					desc += fmt.Sprintf(" (%.0fx%.0f patches", p, p)
+				}
 				if sc, ok := t["scales"].([]any); ok && len(sc) == 2 {
 					desc += fmt.Sprintf(", factors %v to %v", sc[0], sc[1])
 				}
@@ -101,6 +105,17 @@ func writeIntro(b *md, r *Results, opt Options) {
 			}
 			if w, ok := t["wall_seconds"].(float64); ok && w > 0 {
 				desc += fmt.Sprintf(" in %.0f s of training", w)
+			}
+			total := st
+			for in, ok := t["init"].(map[string]any); ok; in, ok = in["init"].(map[string]any) {
+				f, _ := in["file"].(string)
+				n, _ := in["steps"].(float64)
+				w, _ := in["wall_seconds"].(float64)
+				desc += fmt.Sprintf(", starting from %s (%.0f steps, %.0f s)", f, n, w)
+				total += n
+			}
+			if total != st {
+				desc += fmt.Sprintf(": %.0f steps in all", total)
 			}
 			desc += " (model card: `model/weights/README.md`)"
 		} else {

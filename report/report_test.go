@@ -215,3 +215,22 @@ func TestPositionsSection(t *testing.T) {
 		}
 	}
 }
+
+// The model paragraph follows a fine-tune's lineage to the total steps.
+func TestIntroLineage(t *testing.T) {
+	m, err := model.New(model.DefaultConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := []byte(`{"step":200,"batch":2,"patch":96,"patch_min":32,"scales":[1.5,8],"wall_seconds":10,
+		"init":{"file":"b.omw","steps":300,"wall_seconds":20,"init":{"file":"a.omw","steps":500,"wall_seconds":30}}}`)
+	opt := Options{Model: m, Weights: "w.omw", Meta: meta}
+	var b md
+	writeIntro(&b, &Results{Model: modelInfo(opt), Twelve: &eval.Result{}}, opt)
+	for _, want := range []string{"trained for 200 steps of batch 2 (patch sides 32 to 96, factors 1.5 to 8) in 10 s",
+		"starting from b.omw (300 steps, 20 s), starting from a.omw (500 steps, 30 s): 1000 steps in all"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("intro lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -66,6 +66,7 @@ type Meta struct {
 	Batch       int            `json:"batch"`
 	Patch       int            `json:"patch"`
 	PatchMin    int            `json:"patch_min,omitempty"`
+	Init        *Lineage       `json:"init,omitempty"` // the weights a fine-tune started from
 	Scales      [2]float64     `json:"scales"`
 	HSIProb     float64        `json:"hsi_prob"`
 	BandSubset  float64        `json:"band_subset"`
@@ -120,6 +121,17 @@ type Trainer struct {
 	hist    []ValResult
 	arena   *nn.Arena
 	natOnly bool
+	init    *Lineage // the weights the run started from (-init), nil for a fresh model
+}
+
+// Lineage records the weights a fine-tune started from: the file, the
+// steps and wall time of its own training, and, recursively, where that
+// run started.
+type Lineage struct {
+	File        string   `json:"file"`
+	Steps       int      `json:"steps"`
+	WallSeconds float64  `json:"wall_seconds"`
+	Init        *Lineage `json:"init,omitempty"`
 }
 
 // NewTrainer builds a fresh model or resumes from OutDir/checkpoint.ckpt.
@@ -163,6 +175,9 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 			return nil, fmt.Errorf("train: resume %s: rng: %w", ck, err)
 		}
 		t.step, t.wall, t.hist = st.Step, st.Wall, st.History
+		if md, err := ReadMeta(f.Meta); err == nil {
+			t.init = md.Init
+		}
 		if st.BestGain != nil {
 			t.best = *st.BestGain
 		}
@@ -178,6 +193,7 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		}
 		if err == nil {
 			t.logf("starting from the weights of %s", opt.Init)
+			t.init, err = lineageOf(opt.Init)
 		}
 	} else {
 		m, err = model.New(opt.Model, opt.Seed)
@@ -188,6 +204,19 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 	t.m = m
 	t.adam = nn.NewAdam(m.Params())
 	return t, nil
+}
+
+// lineageOf reads the training metadata of the weight file path.
+func lineageOf(path string) (*Lineage, error) {
+	f, err := nn.ReadCheckpoint(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: -init: %w", err)
+	}
+	md, err := ReadMeta(f.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("train: -init %s: %w", path, err)
+	}
+	return &Lineage{File: path, Steps: md.Step, WallSeconds: md.WallSeconds, Init: md.Init}, nil
 }
 
 // Model returns the model being trained.
@@ -334,7 +363,7 @@ func (t *Trainer) meta(val *ValResult) json.RawMessage {
 		BandSubset: o.Sample.BandSubset, NaturalOnly: t.natOnly, LR: o.LR, Loss: o.Loss, Seed: o.Seed,
 		WallSeconds: math.Round(t.wall), Machine: fmt.Sprintf("%s, %d cores, %s/%s", host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH),
 		GEMM: gemm.Backend(), Truncation: fmt.Sprintf("%dx%d primitive neighbourhood", t.m.Cfg.Neighbourhood, t.m.Cfg.Neighbourhood),
-		Params: t.m.NumParams(), Val: val, History: t.hist,
+		Params: t.m.NumParams(), Val: val, History: t.hist, Init: t.init,
 	}
 	b, _ := json.Marshal(md)
 	return b

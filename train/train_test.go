@@ -269,3 +269,49 @@ func TestDrawPatchSides(t *testing.T) {
 		}
 	}
 }
+
+// A fine-tune records where it started (file, steps, wall time, and that
+// run's own start) in its weight files, and a resumed run keeps it.
+func TestInitLineage(t *testing.T) {
+	ds := tinyDataset(t)
+	dir := t.TempDir()
+	run := func(name, init string, steps int, resume bool) Meta {
+		o := tinyOptions(filepath.Join(dir, name), "")
+		o.Init, o.Steps, o.Resume = init, steps, resume
+		tr, err := NewTrainer(o, ds, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		f, err := nn.ReadCheckpoint(filepath.Join(dir, name, "last.omw"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, err := ReadMeta(f.Meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return md
+	}
+	a := run("a", "", 2, false)
+	if a.Init != nil {
+		t.Fatalf("fresh run has a lineage %+v", a.Init)
+	}
+	aw := filepath.Join(dir, "a", "last.omw")
+	b := run("b", aw, 4, false)
+	if b.Init == nil || b.Init.File != aw || b.Init.Steps != 2 || b.Init.Init != nil {
+		t.Fatalf("fine-tune lineage %+v", b.Init)
+	}
+	bw := filepath.Join(dir, "b", "last.omw")
+	c := run("c", bw, 2, false)
+	if c.Init == nil || c.Init.File != bw || c.Init.Steps != 4 || c.Init.Init == nil || c.Init.Init.File != aw {
+		t.Fatalf("second fine-tune lineage %+v", c.Init)
+	}
+	// Resume "b" with more steps: the lineage stays.
+	b2 := run("b", "", 6, true)
+	if b2.Step != 6 || b2.Init == nil || b2.Init.File != aw {
+		t.Fatalf("resumed run: step %d, lineage %+v", b2.Step, b2.Init)
+	}
+}
