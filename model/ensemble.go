@@ -7,10 +7,26 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
-// Dihedral is one of the 8 flips and rotations of an image: bit 0 flips
-// the rows (top to bottom), bit 1 the columns, bit 2 transposes (after the
-// flips). Dihedral(0) is the identity.
+// Dihedral is one of the 8 flips and rotations of an image. Output pixel
+// (i, j) of Apply comes from the input pixel found by flipping (i, j)
+// left-right (bit 0), top-bottom (bit 1) in the output grid and then
+// transposing (bit 2). Dihedral(0) is the identity; training draws its
+// augmentations with the same numbering.
 type Dihedral uint8
+
+// source maps output pixel (i, j) of an oh x ow output to its input pixel.
+func (d Dihedral) source(i, j, oh, ow int) (int, int) {
+	if d&1 != 0 {
+		j = ow - 1 - j
+	}
+	if d&2 != 0 {
+		i = oh - 1 - i
+	}
+	if d&4 != 0 {
+		i, j = j, i
+	}
+	return i, j
+}
 
 // Apply returns c transformed by d (metadata is not carried).
 func (d Dihedral) Apply(c *hsi.Cube) (*hsi.Cube, error) { return d.remap(c, false) }
@@ -18,6 +34,7 @@ func (d Dihedral) Apply(c *hsi.Cube) (*hsi.Cube, error) { return d.remap(c, fals
 // Invert undoes Apply: d.Invert(d.Apply(c)) == c.
 func (d Dihedral) Invert(c *hsi.Cube) (*hsi.Cube, error) { return d.remap(c, true) }
 
+// remap gathers (Apply) or scatters back (Invert) along d.source.
 func (d Dihedral) remap(c *hsi.Cube, inverse bool) (*hsi.Cube, error) {
 	if d > 7 {
 		return nil, fmt.Errorf("model: dihedral transform %d (want 0..7)", d)
@@ -31,32 +48,20 @@ func (d Dihedral) remap(c *hsi.Cube, inverse bool) (*hsi.Cube, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	if inverse {
+		// c is the transformed image: its pixel (i, j) came from the
+		// original's pixel d.source(i, j, h, w).
+		for i := 0; i < h; i++ {
+			for j := 0; j < w; j++ {
+				si, sj := d.source(i, j, h, w)
+				copy(out.Data[(si*ow+sj)*b:(si*ow+sj+1)*b], c.Data[(i*w+j)*b:(i*w+j+1)*b])
+			}
+		}
+		return out, nil
+	}
 	for i := 0; i < oh; i++ {
 		for j := 0; j < ow; j++ {
-			si, sj := i, j
-			if inverse {
-				// out is in the original orientation (oh x ow); c is the
-				// transformed image: flip, then transpose into c.
-				if d&1 != 0 {
-					si = oh - 1 - si
-				}
-				if d&2 != 0 {
-					sj = ow - 1 - sj
-				}
-				if d&4 != 0 {
-					si, sj = sj, si
-				}
-			} else {
-				if d&4 != 0 {
-					si, sj = sj, si
-				}
-				if d&1 != 0 {
-					si = h - 1 - si
-				}
-				if d&2 != 0 {
-					sj = w - 1 - sj
-				}
-			}
+			si, sj := d.source(i, j, oh, ow)
 			copy(out.Data[(i*ow+j)*b:(i*ow+j+1)*b], c.Data[(si*w+sj)*b:(si*w+sj+1)*b])
 		}
 	}
@@ -75,7 +80,7 @@ type Ensemble struct {
 }
 
 // EnsembleSizes are the supported numbers of orientations: 2 (identity and
-// a left-right flip), 4 (the flips) and 8 (flips and rotations).
+// the left-right flip), 4 (the flips) and 8 (flips and rotations).
 var EnsembleSizes = []int{2, 4, 8}
 
 // EncodeEnsemble encodes lr in n orientations (see EnsembleSizes).
@@ -83,7 +88,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	var ds []Dihedral
 	switch n {
 	case 2:
-		ds = []Dihedral{0, 2}
+		ds = []Dihedral{0, 1}
 	case 4:
 		ds = []Dihedral{0, 1, 2, 3}
 	case 8:

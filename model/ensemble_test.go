@@ -40,16 +40,14 @@ func TestDihedral(t *testing.T) {
 		if maxAbsDiff(back, c) != 0 {
 			t.Errorf("d=%d: Invert(Apply(c)) != c", d)
 		}
-		// Where the top-left pixel goes.
+		// Where the top-left pixel goes: bit 1 to the bottom row, bit 0 to
+		// the right column of the output.
 		i, j := 0, 0
-		if d&1 != 0 {
-			i = 2
-		}
 		if d&2 != 0 {
-			j = 4
+			i = y.H - 1
 		}
-		if d&4 != 0 {
-			i, j = j, i
+		if d&1 != 0 {
+			j = y.W - 1
 		}
 		if at(y, i, j) != at(c, 0, 0) {
 			t.Errorf("d=%d: pixel (0,0) is not at (%d,%d)", d, i, j)

@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -234,7 +235,9 @@ func (d *Dataset) Draw(rng *rand.Rand, o SampleOptions) (*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	hr = dihedral(hr, rng.IntN(8))
+	if hr, err = model.Dihedral(rng.IntN(8)).Apply(hr); err != nil {
+		return nil, err
+	}
 	if im.HSI && rng.Float64() < o.BandSubset {
 		hr, err = randomBands(hr, rng)
 		if err != nil {
@@ -265,29 +268,4 @@ func randomBands(c *hsi.Cube, rng *rand.Rand) (*hsi.Cube, error) {
 		idx = append(idx, b)
 	}
 	return c.SelectBands(idx)
-}
-
-// dihedral applies one of the 8 flips/rotations of a square cube.
-func dihedral(c *hsi.Cube, k int) *hsi.Cube {
-	if k == 0 {
-		return c
-	}
-	n, b := c.H, c.B
-	out := hsi.MustNew(n, n, b)
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			sy, sx := y, x
-			if k&1 != 0 {
-				sx = n - 1 - sx
-			}
-			if k&2 != 0 {
-				sy = n - 1 - sy
-			}
-			if k&4 != 0 {
-				sy, sx = sx, sy
-			}
-			copy(out.Data[(y*n+x)*b:(y*n+x+1)*b], c.Data[(sy*n+sx)*b:(sy*n+sx+1)*b])
-		}
-	}
-	return out
 }
