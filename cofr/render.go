@@ -171,11 +171,8 @@ func (r *Renderer) Render() (*hsi.Cube, error) {
 	if err := r.RenderRows(0, r.oh, out.Data); err != nil {
 		return nil, err
 	}
-	out.Meta = r.x.Meta.Clone()
-	if out.Meta.Geo != nil {
-		if err := out.Meta.Geo.Scale(r.sy, r.sx); err != nil {
-			return nil, fmt.Errorf("cofr: %w", err)
-		}
+	if out.Meta, err = r.x.Meta.Resized(r.h, r.w, r.oh, r.ow); err != nil {
+		return nil, fmt.Errorf("cofr: %w", err)
 	}
 	return out, nil
 }

@@ -158,6 +158,19 @@ func (c *Cube) Clone() *Cube {
 	return d
 }
 
+// Resized returns a deep copy of m for the same scene on an outH x outW
+// pixel grid instead of h x w: the georeferencing is scaled (pixel size
+// divided by the per-axis factor, footprint unchanged).
+func (m Meta) Resized(h, w, outH, outW int) (Meta, error) {
+	out := m.Clone()
+	if out.Geo != nil {
+		if err := out.Geo.Scale(float64(outH)/float64(h), float64(outW)/float64(w)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
 // Clone returns a deep copy of the metadata.
 func (m Meta) Clone() Meta {
 	out := m

@@ -151,3 +151,24 @@ func ExampleGeo_Scale() {
 	fmt.Println(g.MapInfo)
 	// Output: UTM, 1, 1, 620000, 4200000, 7.5, 7.5, 13, North, WGS-84
 }
+
+// Resized deep-copies the metadata and scales the georeferencing by the
+// per-axis factors of the new grid (rows x4, columns x2: the map info's
+// x pixel size 30 -> 15, y 30 -> 7.5).
+func TestMetaResized(t *testing.T) {
+	m := Meta{Wavelengths: []float64{400, 500}, Geo: &Geo{MapInfo: "UTM, 1, 1, 620000, 4200000, 30, 30, 13, North, WGS-84"}}
+	got, err := m.Resized(10, 20, 40, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "UTM, 1, 1, 620000, 4200000, 15, 7.5, 13, North, WGS-84"; got.Geo.MapInfo != want {
+		t.Errorf("map info %q, want %q", got.Geo.MapInfo, want)
+	}
+	got.Wavelengths[0] = 1
+	if m.Wavelengths[0] != 400 || m.Geo.MapInfo == got.Geo.MapInfo {
+		t.Error("Resized shares memory with its receiver")
+	}
+	if _, err := m.Resized(10, 20, 0, 40); err == nil {
+		t.Error("a zero-height grid: no error")
+	}
+}

@@ -85,16 +85,14 @@ var EnsembleSizes = []int{2, 4, 8}
 
 // EncodeEnsemble encodes lr in n orientations (see EnsembleSizes).
 func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
-	var ds []Dihedral
-	switch n {
-	case 2:
-		ds = []Dihedral{0, 1}
-	case 4:
-		ds = []Dihedral{0, 1, 2, 3}
-	case 8:
-		ds = []Dihedral{0, 1, 2, 3, 4, 5, 6, 7}
-	default:
+	// The sizes are prefixes of the numbering: 0-1 the left-right flip,
+	// 0-3 the flips, 0-7 everything.
+	if n != 2 && n != 4 && n != 8 {
 		return nil, fmt.Errorf("model: self-ensemble of %d orientations (want 2, 4 or 8)", n)
+	}
+	ds := make([]Dihedral, n)
+	for i := range ds {
+		ds[i] = Dihedral(i)
 	}
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
@@ -155,9 +153,7 @@ func (e *Ensemble) Render(outH, outW int) (*hsi.Cube, error) {
 		acc.Data[j] *= inv
 	}
 	e.nd.Apply(0, outH, outH, outW, e.lr.B, acc.Data)
-	// Metadata as the plain model's output (the identity view's).
-	plain := &Encoded{lr: e.lr}
-	if err := plain.setMeta(acc); err != nil {
+	if acc.Meta, err = e.lr.Meta.Resized(e.lr.H, e.lr.W, outH, outW); err != nil {
 		return nil, err
 	}
 	return acc, nil

@@ -282,31 +282,9 @@ func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, tot
 
 // Render renders the whole output in memory.
 func (e *Encoded) Render(outH, outW int) (*hsi.Cube, error) {
-	out, err := hsi.New(outH, outW, e.lr.B)
-	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	// Straight into the cube: no staging buffer and no copy (at x16 on
-	// 145 bands the copy alone is a pass over 152 MB).
 	r, err := e.Output(outH, outW)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.RenderRows(0, outH, out.Data); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	if err := e.setMeta(out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// setMeta gives out (an output of e.lr) the low-res metadata, with the
-// georeferencing scaled to out's grid.
-func (e *Encoded) setMeta(out *hsi.Cube) error {
-	out.Meta = e.lr.Meta.Clone()
-	if out.Meta.Geo != nil {
-		return out.Meta.Geo.Scale(float64(out.H)/float64(e.lr.H), float64(out.W)/float64(e.lr.W))
-	}
-	return nil
+	return r.Render()
 }

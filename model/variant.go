@@ -212,11 +212,8 @@ func (o *Output) Render() (*hsi.Cube, error) {
 	if err := o.RenderRows(0, o.outH, out.Data); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	out.Meta = o.lr.Meta.Clone()
-	if out.Meta.Geo != nil {
-		if err := out.Meta.Geo.Scale(float64(o.outH)/float64(o.lr.H), float64(o.outW)/float64(o.lr.W)); err != nil {
-			return nil, err
-		}
+	if out.Meta, err = o.lr.Meta.Resized(o.lr.H, o.lr.W, o.outH, o.outW); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

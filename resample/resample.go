@@ -237,11 +237,8 @@ func resample2D(op string, c *hsi.Cube, th, tw *taps, mean bool) (*hsi.Cube, err
 	} else if &mid[0] != &out.Data[0] {
 		copy(out.Data, mid)
 	}
-	out.Meta = c.Meta.Clone()
-	if out.Meta.Geo != nil {
-		if err := out.Meta.Geo.Scale(float64(out.H)/float64(c.H), float64(out.W)/float64(c.W)); err != nil {
-			return nil, fmt.Errorf("resample: %s: georeferencing: %w", op, err)
-		}
+	if out.Meta, err = c.Meta.Resized(c.H, c.W, out.H, out.W); err != nil {
+		return nil, fmt.Errorf("resample: %s: georeferencing: %w", op, err)
 	}
 	return out, nil
 }

@@ -308,11 +308,9 @@ Formats, chosen by extension:
 // renderFile renders one output size into a (streaming, where the format
 // allows) writer, publishing the file only when every row is written.
 func renderFile(r renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
-	meta := lr.Meta.Clone()
-	if meta.Geo != nil {
-		if err := meta.Geo.Scale(float64(h)/float64(lr.H), float64(w)/float64(lr.W)); err != nil {
-			return err
-		}
+	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
