@@ -25,5 +25,6 @@
 // no-data. FillNoData fills such pixels from their valid neighbours before
 // an interpolation, and NoDataMask.Apply writes the value back into the
 // output pixels that fall in them, so a fill value such as -9999 never
-// bleeds into valid pixels.
+// bleeds into valid pixels; KeepNoData wraps a whole-image resampling in
+// both.
 package hsi

@@ -123,6 +123,23 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 	return out, &NoDataMask{h: h, w: w, valid: valid, value: ign}, nil
 }
 
+// KeepNoData runs a whole-image resampling f (an interpolation, a
+// downsampling) on c without letting no-data values into it: f sees c with
+// its no-data pixels filled (FillNoData), and the pixels of f's output that
+// fall in no-data pixels of c get the no-data value back (Apply).
+func KeepNoData(c *Cube, f func(*Cube) (*Cube, error)) (*Cube, error) {
+	filled, nd, err := FillNoData(c)
+	if err != nil {
+		return nil, err
+	}
+	out, err := f(filled)
+	if err != nil {
+		return nil, err
+	}
+	nd.Apply(0, out.H, out.H, out.W, out.B, out.Data)
+	return out, nil
+}
+
 // Apply writes the no-data value into every band of the output pixels of
 // rows [u0, u1) of an outH x outW grid (dst holds those rows, pixel-
 // interleaved) whose centre lies in a no-data input pixel (half-pixel

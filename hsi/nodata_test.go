@@ -124,3 +124,34 @@ func TestFillNoDataLayers(t *testing.T) {
 		}
 	}
 }
+
+// KeepNoData hands f the filled image and masks f's output.
+func TestKeepNoData(t *testing.T) {
+	c := withHole(6, 4, 6, 2, 0, 2, 3, 6, -9999)
+	out, err := KeepNoData(c, func(x *Cube) (*Cube, error) {
+		for _, v := range x.Data {
+			if v == -9999 {
+				t.Fatal("f saw the no-data value")
+			}
+		}
+		return MustNew(8, 12, 2), nil // a 2x grid of zeros
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u := 0; u < 8; u++ {
+		for v := 0; v < 12; v++ {
+			want := float32(0)
+			if u < 4 && v >= 6 {
+				want = -9999
+			}
+			if got := out.Data[(u*12+v)*2]; got != want {
+				t.Fatalf("(%d,%d) = %v, want %v", u, v, got, want)
+			}
+		}
+	}
+	all := withHole(6, 2, 2, 1, 0, 2, 0, 2, -1)
+	if _, err := KeepNoData(all, func(x *Cube) (*Cube, error) { return x, nil }); !errors.Is(err, ErrAllNoData) {
+		t.Errorf("all no-data: error %v", err)
+	}
+}

@@ -92,17 +92,11 @@ Formats, chosen by extension:
 			if err != nil {
 				return err
 			}
-			// No-data pixels are filled before and written back after, as
-			// upscale does: the no-data value never enters the filters.
-			filled, nd, err := hsi.FillNoData(hr)
+			// As upscale does: the no-data value never enters the filters.
+			lr, err := hsi.KeepNoData(hr, func(c *hsi.Cube) (*hsi.Cube, error) { return resample.Degrade(c, o) })
 			if err != nil {
 				return fmt.Errorf("%s: %w", in, err)
 			}
-			lr, err := resample.Degrade(filled, o)
-			if err != nil {
-				return fmt.Errorf("%s: %w", in, err)
-			}
-			nd.Apply(0, lr.H, lr.H, lr.W, lr.B, lr.Data)
 			if err := writeCube(out, lr, info, typ); err != nil {
 				return err
 			}

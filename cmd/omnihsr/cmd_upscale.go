@@ -58,17 +58,11 @@ func prepareOmniHSRSE(lr *hsi.Cube, weights string) (renderer, error) {
 type bicubicRenderer struct{ lr *hsi.Cube }
 
 func (b bicubicRenderer) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
-	// No-data pixels are filled before and written back after, as the
-	// model does: the no-data value never enters the interpolation.
-	lr, nd, err := hsi.FillNoData(b.lr)
+	// As the model does: the no-data value never enters the interpolation.
+	c, err := hsi.KeepNoData(b.lr, func(lr *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(lr, h, w) })
 	if err != nil {
 		return err
 	}
-	c, err := resample.Upsample(lr, h, w)
-	if err != nil {
-		return err
-	}
-	nd.Apply(0, h, h, w, c.B, c.Data)
 	if err := sink.WriteRows(c.Data); err != nil {
 		return err
 	}
