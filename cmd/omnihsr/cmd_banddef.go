@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -58,7 +59,7 @@ func runBanddef(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkScale(f.factor); err != nil || f.factor == 0 {
+	if !(f.factor > 0) || math.IsInf(f.factor, 0) {
 		return usagef("-factor %v: want a finite number > 0", f.factor)
 	}
 	if f.out == "" {

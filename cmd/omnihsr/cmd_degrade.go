@@ -61,7 +61,7 @@ Formats, chosen by extension:
 			if in == "" || out == "" {
 				return usagef("-in and -out are required")
 			}
-			if err := checkScale(o.Scale); err != nil {
+			if err := checkScale(fs, o.Scale); err != nil {
 				return err
 			}
 			if o.Scale == 0 && size == "" {

@@ -104,12 +104,20 @@ func parseSize(s string) (h, w int, err error) {
 	return 0, 0, usagef("-size %q: want HEIGHTxWIDTH with positive integers, e.g. 128x96", s)
 }
 
-// checkScale validates a -scale value (0 = not given).
-func checkScale(s float64) error {
-	if s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+// checkScale validates a -scale value: an explicit -scale 0 is an error, an
+// absent -scale (0) is not.
+func checkScale(fs *flag.FlagSet, s float64) error {
+	if (s == 0 && isSet(fs, "scale")) || s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		return usagef("-scale %v: want a finite number > 0", s)
 	}
 	return nil
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // writeCube writes c to path in the format its extension names, keeping a
@@ -214,7 +222,7 @@ Formats, chosen by extension:
 		if in == "" || out == "" {
 			return usagef("-in and -out are required")
 		}
-		if err := checkScale(scale); err != nil {
+		if err := checkScale(fs, scale); err != nil {
 			return err
 		}
 		given := 0
