@@ -12,7 +12,7 @@ import (
 // value stays within +-10 of the valid data in [0, 1) (a -9999 leaking
 // through bicubic or an operator would be far outside), and the output keeps
 // the no-data value in its metadata. The same holds for the
-// self-ensemble, and for NaN as the no-data value.
+// self-ensemble and back-projection, and for NaN as the no-data value.
 func TestUpscaleNoData(t *testing.T) {
 	m, err := Default()
 	if err != nil {
@@ -22,7 +22,8 @@ func TestUpscaleNoData(t *testing.T) {
 		name string
 		v    float32
 		ens  int
-	}{{"-9999", -9999, 0}, {"NaN", float32(math.NaN()), 0}, {"-9999 ensemble", -9999, 8}} {
+		bp   bool
+	}{{"-9999", -9999, 0, false}, {"NaN", float32(math.NaN()), 0, false}, {"-9999 ensemble", -9999, 8, false}, {"-9999 back-projection", -9999, 0, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The top-right 4 x 4 low-res pixels are no-data.
 			inHole := func(i, j int) bool { return i < 4 && j >= 6 }
@@ -38,9 +39,12 @@ func TestUpscaleNoData(t *testing.T) {
 			lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = float64(tc.v), true
 			const oh, ow = 36, 30
 			var out *hsi.Cube
-			if tc.ens > 0 {
+			switch {
+			case tc.bp:
+				out, err = m.UpscaleBackProjected(lr, oh, ow, 2)
+			case tc.ens > 0:
 				out, err = m.UpscaleEnsemble(lr, oh, ow, tc.ens)
-			} else {
+			default:
 				out, err = m.Upscale(lr, oh, ow)
 			}
 			if err != nil {

@@ -20,13 +20,16 @@ import (
 // Method is an OmniHSR model as an evaluation method (eval.Method). A model
 // of an ablation variant is labelled "OmniHSR-VARIANT". Ensemble > 0 runs
 // the self-ensemble of that many orientations (model.EnsembleSizes),
-// labelled "+SEn".
+// labelled "+SEn". BackProject > 0 adds that many back-projection steps
+// (model.BackProjected), labelled "+BP".
 type Method struct {
-	M        *model.Model
-	Ensemble int
+	M           *model.Model
+	Ensemble    int
+	BackProject int
 }
 
-// Name is "OmniHSR" (or "OmniHSR-VARIANT"), with "+SEn" for an ensemble.
+// Name is "OmniHSR" (or "OmniHSR-VARIANT"), with "+SEn" for an ensemble
+// and "+BP" with back-projection.
 func (o Method) Name() string {
 	n := "OmniHSR"
 	if v := o.M.Cfg.Variant; v != model.VariantOmniHSR {
@@ -35,13 +38,21 @@ func (o Method) Name() string {
 	if o.Ensemble > 0 {
 		n += fmt.Sprintf("+SE%d", o.Ensemble)
 	}
+	if o.BackProject > 0 {
+		n += "+BP"
+	}
 	return n
 }
 
 // Upscale runs the model.
 func (o Method) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
-	if o.Ensemble > 0 {
+	switch {
+	case o.Ensemble > 0 && o.BackProject > 0:
+		return nil, fmt.Errorf("report: %s: the self-ensemble and back-projection are not combined", o.Name())
+	case o.Ensemble > 0:
 		return o.M.UpscaleEnsemble(lr, h, w, o.Ensemble)
+	case o.BackProject > 0:
+		return o.M.UpscaleBackProjected(lr, h, w, o.BackProject)
 	}
 	return o.M.Upscale(lr, h, w)
 }

@@ -12,7 +12,9 @@ var evalWeights string
 // of an ablation variant (model.Config.Variant) is labelled
 // "OmniHSR-VARIANT" so that its rows are never mistaken for the model's.
 // "omnihsr-se" is the same model with the self-ensemble over the 8 flips
-// and rotations of the input (labelled "OmniHSR+SE8"; 8x the time).
+// and rotations of the input (labelled "OmniHSR+SE8"; 8x the time);
+// "omnihsr-bp" adds one back-projection step onto the input (labelled
+// "OmniHSR+BP").
 func init() {
 	eval.Register("omnihsr", func() (eval.Method, error) {
 		m, err := loadModel(evalWeights)
@@ -27,5 +29,12 @@ func init() {
 			return nil, err
 		}
 		return report.Method{M: m, Ensemble: 8}, nil
+	})
+	eval.Register("omnihsr-bp", func() (eval.Method, error) {
+		m, err := loadModel(evalWeights)
+		if err != nil {
+			return nil, err
+		}
+		return report.Method{M: m, BackProject: backProjectSteps}, nil
 	})
 }

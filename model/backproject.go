@@ -1,0 +1,99 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// BackProjected renders an encoded image and then makes the output agree
+// with its input under the degradation the model assumes (SPEC section 3:
+// antialiased bicubic downsampling D): each of Iters steps adds the bicubic
+// upsampling U of the remaining residual, Y <- Y + U(X - D(Y)) (iterative
+// back-projection). It is the degradation-consistency term of the training
+// loss enforced at test time. Measured on the evaluation scenes (one step,
+// seven-dataset protocol, mean PSNR gain over bicubic): clean inputs x2/x4/x8
+// +2.30/+1.21/+0.59 dB against the plain model's +2.07/+1.13/+0.55; inputs
+// blurred first (sigma 0.4 s) +1.54/+0.83/+0.54 against +1.50/+0.80/+0.53;
+// noisy inputs (sigma 0.01) -1.01/-0.33/-0.43 against -0.88/-0.25/-0.41,
+// as the projection copies the noise back in. The output is held in memory.
+type BackProjected struct {
+	E     *Encoded
+	Iters int
+}
+
+// Render returns the back-projected output at outH x outW, with the
+// metadata Encoded.Render gives; no-data pixels are masked after the
+// projection, which sees only the filled input.
+func (b BackProjected) Render(outH, outW int) (*hsi.Cube, error) {
+	if b.Iters < 0 {
+		return nil, fmt.Errorf("model: %d back-projection steps (want >= 0)", b.Iters)
+	}
+	lr := b.E.lr
+	n, err := hsi.Elems(outH, outW, lr.B)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	// The output and the upsampled residual.
+	if err := raw.CheckMemory(2*4*uint64(n), fmt.Sprintf("back-projection of a %dx%dx%d output", outH, outW, lr.B)); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	o, err := b.E.Output(outH, outW)
+	if err != nil {
+		return nil, err
+	}
+	nd := o.nd
+	o.nd = nil
+	y, err := o.Render()
+	if err != nil {
+		return nil, err
+	}
+	for range b.Iters {
+		d, err := resample.Downsample(y, lr.H, lr.W)
+		if err != nil {
+			return nil, fmt.Errorf("model: back-projection: %w", err)
+		}
+		for i, v := range lr.Data {
+			d.Data[i] = v - d.Data[i]
+		}
+		u, err := resample.Upsample(d, outH, outW)
+		if err != nil {
+			return nil, fmt.Errorf("model: back-projection: %w", err)
+		}
+		for i, v := range u.Data {
+			y.Data[i] += v
+		}
+	}
+	nd.Apply(0, outH, outH, outW, lr.B, y.Data)
+	return y, nil
+}
+
+// RenderTo renders in memory (Render) and writes the rows to sink.
+func (b BackProjected) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
+	c, err := b.Render(outH, outW)
+	if err != nil {
+		return err
+	}
+	if err := sink.WriteRows(c.Data); err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(outH, outH)
+	}
+	return nil
+}
+
+// UpscaleBackProjected is Upscale followed by iters back-projection steps
+// (BackProjected).
+func (m *Model) UpscaleBackProjected(lr *hsi.Cube, outH, outW, iters int) (*hsi.Cube, error) {
+	if outH < 1 || outW < 1 {
+		return nil, fmt.Errorf("model: output size %dx%d", outH, outW)
+	}
+	e, err := m.EncodeImage(lr)
+	if err != nil {
+		return nil, err
+	}
+	return BackProjected{E: e, Iters: iters}.Render(outH, outW)
+}
