@@ -72,17 +72,7 @@ func (b BackProjected) Render(outH, outW int) (*hsi.Cube, error) {
 
 // RenderTo renders in memory (Render) and writes the rows to sink.
 func (b BackProjected) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
-	c, err := b.Render(outH, outW)
-	if err != nil {
-		return err
-	}
-	if err := sink.WriteRows(c.Data); err != nil {
-		return err
-	}
-	if progress != nil {
-		progress(outH, outH)
-	}
-	return nil
+	return writeRendered(b.Render, outH, outW, sink, progress)
 }
 
 // UpscaleBackProjected is Upscale followed by iters back-projection steps
