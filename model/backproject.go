@@ -72,7 +72,7 @@ func (b BackProjected) Render(outH, outW int) (*hsi.Cube, error) {
 
 // RenderTo renders in memory (Render) and writes the rows to sink.
 func (b BackProjected) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
-	return writeRendered(b.Render, outH, outW, sink, progress)
+	return WriteRendered(b.Render, outH, outW, sink, progress)
 }
 
 // UpscaleBackProjected is Upscale followed by iters back-projection steps

@@ -1,12 +1,10 @@
 package model
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -58,18 +56,5 @@ func TestBackProjection(t *testing.T) {
 	}
 	if _, err := m.UpscaleBackProjected(randCube(1, 4, 4, 2), 8, 8, -1); err == nil {
 		t.Error("-1 steps: no error")
-	}
-}
-
-// A back-projected output larger than the memory allowed is refused up front.
-func TestBackProjectionMemoryLimit(t *testing.T) {
-	t.Setenv("OMNIHSR_MEM_LIMIT", "1M")
-	m, err := New(DefaultConfig(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = m.UpscaleBackProjected(randCube(1, 8, 8, 4), 400, 400, 1)
-	if !errors.Is(err, raw.ErrTooLarge) {
-		t.Fatalf("error %v, want one wrapping raw.ErrTooLarge", err)
 	}
 }

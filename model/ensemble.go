@@ -161,12 +161,13 @@ func (e *Ensemble) Render(outH, outW int) (*hsi.Cube, error) {
 
 // RenderTo renders in memory (Render) and writes the rows to sink.
 func (e *Ensemble) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
-	return writeRendered(e.Render, outH, outW, sink, progress)
+	return WriteRendered(e.Render, outH, outW, sink, progress)
 }
 
-// writeRendered renders the whole output with render and writes it to sink
-// (the RenderTo of the in-memory renderers).
-func writeRendered(render func(outH, outW int) (*hsi.Cube, error), outH, outW int, sink RowSink, progress func(done, total int)) error {
+// WriteRendered renders the whole output with render and writes it to sink
+// in one piece: the RenderTo of renderers that hold their output in memory
+// (self-ensemble, back-projection, plain bicubic).
+func WriteRendered(render func(outH, outW int) (*hsi.Cube, error), outH, outW int, sink RowSink, progress func(done, total int)) error {
 	c, err := render(outH, outW)
 	if err != nil {
 		return err

@@ -123,15 +123,21 @@ func TestEnsembleEquivariant(t *testing.T) {
 	}
 }
 
-// An ensemble output larger than the memory allowed is refused up front.
-func TestEnsembleMemoryLimit(t *testing.T) {
+// An in-memory output (self-ensemble, back-projection) larger than the
+// memory allowed is refused up front.
+func TestInMemoryOutputLimit(t *testing.T) {
 	t.Setenv("OMNIHSR_MEM_LIMIT", "1M")
 	m, err := New(DefaultConfig(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.UpscaleEnsemble(randCube(8, 8, 8, 3), 400, 400, 2)
-	if !errors.Is(err, raw.ErrTooLarge) {
-		t.Fatalf("error %v, want one wrapping raw.ErrTooLarge", err)
+	lr := randCube(8, 8, 8, 3)
+	for name, up := range map[string]func() (*hsi.Cube, error){
+		"ensemble":        func() (*hsi.Cube, error) { return m.UpscaleEnsemble(lr, 400, 400, 2) },
+		"back-projection": func() (*hsi.Cube, error) { return m.UpscaleBackProjected(lr, 400, 400, 1) },
+	} {
+		if _, err := up(); !errors.Is(err, raw.ErrTooLarge) {
+			t.Errorf("%s: error %v, want one wrapping raw.ErrTooLarge", name, err)
+		}
 	}
 }

@@ -40,53 +40,41 @@ type upscalerEntry struct {
 // defaultUpscaler is the method used without -method.
 var defaultUpscaler = "omnihsr"
 
-func prepareOmniHSR(lr *hsi.Cube, weights string) (renderer, error) {
-	m, err := loadModel(weights)
-	if err != nil {
-		return nil, err
+// withModel makes a method's prepare function from what it does with the
+// model of -weights (or the embedded one).
+func withModel(f func(m *model.Model, lr *hsi.Cube) (renderer, error)) func(lr *hsi.Cube, weights string) (renderer, error) {
+	return func(lr *hsi.Cube, weights string) (renderer, error) {
+		m, err := loadModel(weights)
+		if err != nil {
+			return nil, err
+		}
+		return f(m, lr)
 	}
-	return m.EncodeImage(lr)
 }
 
-func prepareOmniHSRSE(lr *hsi.Cube, weights string) (renderer, error) {
-	m, err := loadModel(weights)
-	if err != nil {
-		return nil, err
-	}
-	return m.EncodeEnsemble(lr, 8)
-}
+var (
+	prepareOmniHSR   = withModel(func(m *model.Model, lr *hsi.Cube) (renderer, error) { return m.EncodeImage(lr) })
+	prepareOmniHSRSE = withModel(func(m *model.Model, lr *hsi.Cube) (renderer, error) { return m.EncodeEnsemble(lr, 8) })
+	prepareOmniHSRBP = withModel(func(m *model.Model, lr *hsi.Cube) (renderer, error) {
+		e, err := m.EncodeImage(lr)
+		if err != nil {
+			return nil, err
+		}
+		return model.BackProjected{E: e, Iters: backProjectSteps}, nil
+	})
+)
 
 // backProjectSteps is the number of back-projection steps of omnihsr-bp
 // (one: three added 0.01 dB at x8 on the twelve-factor table).
 const backProjectSteps = 1
 
-func prepareOmniHSRBP(lr *hsi.Cube, weights string) (renderer, error) {
-	m, err := loadModel(weights)
-	if err != nil {
-		return nil, err
-	}
-	e, err := m.EncodeImage(lr)
-	if err != nil {
-		return nil, err
-	}
-	return model.BackProjected{E: e, Iters: backProjectSteps}, nil
-}
-
 type bicubicRenderer struct{ lr *hsi.Cube }
 
 func (b bicubicRenderer) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
 	// As the model does: the no-data value never enters the interpolation.
-	c, err := hsi.KeepNoData(b.lr, func(lr *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(lr, h, w) })
-	if err != nil {
-		return err
-	}
-	if err := sink.WriteRows(c.Data); err != nil {
-		return err
-	}
-	if progress != nil {
-		progress(h, h)
-	}
-	return nil
+	return model.WriteRendered(func(h, w int) (*hsi.Cube, error) {
+		return hsi.KeepNoData(b.lr, func(lr *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(lr, h, w) })
+	}, h, w, sink, progress)
 }
 
 func prepareBicubic(lr *hsi.Cube, _ string) (renderer, error) { return bicubicRenderer{lr}, nil }

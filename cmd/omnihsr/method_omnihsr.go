@@ -16,25 +16,19 @@ var evalWeights string
 // "omnihsr-bp" adds one back-projection step onto the input (labelled
 // "OmniHSR+BP").
 func init() {
-	eval.Register("omnihsr", func() (eval.Method, error) {
-		m, err := loadModel(evalWeights)
-		if err != nil {
-			return nil, err
-		}
-		return report.Method{M: m}, nil
-	})
-	eval.Register("omnihsr-se", func() (eval.Method, error) {
-		m, err := loadModel(evalWeights)
-		if err != nil {
-			return nil, err
-		}
-		return report.Method{M: m, Ensemble: 8}, nil
-	})
-	eval.Register("omnihsr-bp", func() (eval.Method, error) {
-		m, err := loadModel(evalWeights)
-		if err != nil {
-			return nil, err
-		}
-		return report.Method{M: m, BackProject: backProjectSteps}, nil
-	})
+	for name, method := range map[string]report.Method{
+		"omnihsr":    {},
+		"omnihsr-se": {Ensemble: 8},
+		"omnihsr-bp": {BackProject: backProjectSteps},
+	} {
+		eval.Register(name, func() (eval.Method, error) {
+			m, err := loadModel(evalWeights)
+			if err != nil {
+				return nil, err
+			}
+			mm := method
+			mm.M = m
+			return mm, nil
+		})
+	}
 }
