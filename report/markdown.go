@@ -3,12 +3,14 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/stat"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/internal/mdtab"
+	"github.com/omnihsr/omnihsr/internal/stat"
+	"github.com/omnihsr/omnihsr/model"
 )
 
 const (
@@ -79,7 +81,7 @@ func Markdown(r *Results, opt Options) []byte {
 	writeLatency(&b, r)
 	writeFigures(&b, r)
 	writeOther(&b)
-	writeEnsemble(&b, r)
+	writeOptions(&b, r)
 	return b.Bytes()
 }
 
@@ -696,17 +698,17 @@ func writeOther(b *md) {
 	b.p("- Band-shared operator prior without a network (paper Table \"prior\"): [`docs/prior.md`](prior.md), `omnihsr prior`.\n- Ablation at an equal, shorter budget (paper Tables \"Ablation\"): [`docs/ablation.md`](ablation.md), `scripts/ablations.sh` (trains five models, about 30 minutes on 2 cores, so it is not part of this report's run).\n- Baselines other than bicubic (LIIF, LTE, SRNO, ...) are not implemented; every comparison here is against bicubic interpolation, the reference the paper's gray cells use.\n- Training on a different source sensor (paper Table \"reverse\") and the baselines' adaptation routes (paper Table \"routes\") need those baselines or a second training set of one sensor; not run.")
 }
 
-// ensembleStats are the mean gains over bicubic and the cells above it of
+// optionStats are the mean gains over bicubic and the cells above it of
 // one method in one protocol's result (factors up to maxF).
-type ensembleStats struct {
+type optionStats struct {
 	psnr, sam         float64
 	psnrWins, samWins int
 	cells             int
 }
 
-func ensembleStatsOf(res *eval.Result, method string, maxF float64) ensembleStats {
+func optionStatsOf(res *eval.Result, method string, maxF float64) optionStats {
 	ix := index(res)
-	var st ensembleStats
+	var st optionStats
 	var gp, gs []float64
 	for _, f := range res.Config.Factors {
 		if f > maxF {
@@ -732,13 +734,14 @@ func ensembleStatsOf(res *eval.Result, method string, maxF float64) ensembleStat
 	return st
 }
 
-func writeEnsemble(b *md, r *Results) {
-	if r.Ensemble == nil || r.Ensemble.Twelve == nil || r.Ensemble.Seven == nil {
+func writeOptions(b *md, r *Results) {
+	if r.Ensemble == nil || r.Ensemble.Twelve == nil || r.Ensemble.Seven == nil ||
+		r.BackProject == nil || r.BackProject.Twelve == nil || r.BackProject.Seven == nil {
 		return
 	}
-	const seName = oursName + "+SE8"
-	b.WriteString("## 10. Self-ensemble at test time (not in the paper)\n\n")
-	b.p("`omnihsr upscale -method omnihsr-se` (and `omnihsr eval -methods omnihsr-se`) runs the same model on the 8 flips and rotations of the input, turns the outputs back and averages them: 8 times the time, no training. Mean gain over bicubic (PSNR dB, SAM degrees; positive = better) and the cells where the method beats bicubic, per protocol.")
+	const seName, bpName = oursName + "+SE8", oursName + "+BP"
+	b.WriteString("## 10. Test-time options: self-ensemble and back-projection (not in the paper)\n\n")
+	b.p("Two options of `omnihsr upscale -method` and `omnihsr eval -methods`, with the same weights and no training. `omnihsr-se` runs the model on the 8 flips and rotations of the input, turns the outputs back and averages them (8 times the time). `omnihsr-bp` adds back-projection (%s), Y <- Y + U(X - D(Y)) with D the antialiased bicubic downsampling and U bicubic upsampling, so that the output downsampled gives back the input (the degradation-consistency term of the training loss, enforced). Mean gain over bicubic (PSNR dB, SAM degrees; positive = better) and the cells where the method beats bicubic, per protocol.", steps(model.BackProjectSteps))
 	b.header([]string{"Protocol", "Method", "PSNR gain", "SAM gain", "PSNR > bicubic", "SAM < bicubic"}, 2)
 	type row struct {
 		label string
@@ -746,17 +749,69 @@ func writeEnsemble(b *md, r *Results) {
 		name  string
 		maxF  float64
 	}
-	var stats []ensembleStats
-	for _, rw := range []row{
-		{"seven datasets", r.Seven, oursName, math.Inf(1)}, {"seven datasets", r.Ensemble.Seven, seName, math.Inf(1)},
-		{"twelve factors, x2-x24", r.Twelve, oursName, 24}, {"twelve factors, x2-x24", r.Ensemble.Twelve, seName, 24},
-		{"twelve factors, all", r.Twelve, oursName, math.Inf(1)}, {"twelve factors, all", r.Ensemble.Twelve, seName, math.Inf(1)},
+	stats := map[string]optionStats{}
+	for _, p := range []struct {
+		label     string
+		plain, se *eval.Result
+		bp        *eval.Result
+		maxF      float64
+	}{
+		{"seven datasets", r.Seven, r.Ensemble.Seven, r.BackProject.Seven, math.Inf(1)},
+		{"twelve factors, x2-x24", r.Twelve, r.Ensemble.Twelve, r.BackProject.Twelve, 24},
+		{"twelve factors, all", r.Twelve, r.Ensemble.Twelve, r.BackProject.Twelve, math.Inf(1)},
 	} {
-		st := ensembleStatsOf(rw.res, rw.name, rw.maxF)
-		stats = append(stats, st)
-		b.row(rw.label, rw.name, sgn(st.psnr, 3), sgn(st.sam, 3), fmt.Sprintf("%d / %d", st.psnrWins, st.cells), fmt.Sprintf("%d / %d", st.samWins, st.cells))
+		for _, rw := range []row{{p.label, p.plain, oursName, p.maxF}, {p.label, p.se, seName, p.maxF}, {p.label, p.bp, bpName, p.maxF}} {
+			st := optionStatsOf(rw.res, rw.name, rw.maxF)
+			stats[rw.label+"/"+rw.name] = st
+			b.row(rw.label, rw.name, sgn(st.psnr, 3), sgn(st.sam, 3), fmt.Sprintf("%d / %d", st.psnrWins, st.cells), fmt.Sprintf("%d / %d", st.samWins, st.cells))
+		}
 	}
 	b.end()
-	plain, se := stats[0], stats[1] // the seven-dataset rows
-	b.p("On the seven-dataset protocol the self-ensemble changes the mean PSNR gain by %s dB and the mean SAM gain by %s degrees.", sgn(se.psnr-plain.psnr, 3), sgn(se.sam-plain.sam, 3))
+	plain, se, bp := stats["seven datasets/"+oursName], stats["seven datasets/"+seName], stats["seven datasets/"+bpName]
+	b.p("On the seven-dataset protocol the self-ensemble changes the mean PSNR gain by %s dB and the mean SAM gain by %s degrees; back-projection by %s dB and %s degrees.", sgn(se.psnr-plain.psnr, 3), sgn(se.sam-plain.sam, 3), sgn(bp.psnr-plain.psnr, 3), sgn(bp.sam-plain.sam, 3))
+	if len(r.BackProject.Degrade) == 0 {
+		return
+	}
+	b.p("Back-projection trusts the input. Mean PSNR gain over bicubic (dB) over the scenes on degraded inputs (the crops and degradations of section 4):")
+	b.header([]string{"Test input", "Factor", oursName, bpName}, 2)
+	var worse []string
+	for _, d := range r.BackProject.Degrade {
+		var base *eval.Result
+		for _, p := range r.Degrade {
+			if p.Label == d.Label {
+				base = p.Result
+			}
+		}
+		if base == nil {
+			continue
+		}
+		for _, f := range DegradeFactors {
+			pl, bpg := optionStatsOf(factorOnly(base, f), oursName, f), optionStatsOf(factorOnly(d.Result, f), bpName, f)
+			b.row(d.Label, eval.FormatFactor(f), sgn(pl.psnr, 3), sgn(bpg.psnr, 3))
+			if bpg.psnr < pl.psnr && !slices.Contains(worse, d.Label) {
+				worse = append(worse, d.Label)
+			}
+		}
+	}
+	b.end()
+	if len(worse) > 0 {
+		b.p("It is below the plain model under %s, so it is an option, not the default.", strings.Join(worse, ", "))
+	} else {
+		b.p("It is not below the plain model under these degradations.")
+	}
+}
+
+// steps is "one step" or "N steps".
+func steps(n int) string {
+	if n == 1 {
+		return "one step"
+	}
+	return fmt.Sprintf("%d steps", n)
+}
+
+// factorOnly is res restricted to factor f (a shallow copy).
+func factorOnly(res *eval.Result, f float64) *eval.Result {
+	c := *res
+	c.Config.Factors = []float64{f}
+	return &c
 }

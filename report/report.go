@@ -98,13 +98,18 @@ type Results struct {
 	Model   map[string]any      `json:"model"`
 	// Ensemble is the twelve-factor and seven-dataset protocol with the
 	// self-ensemble over the 8 flips and rotations (Method.Ensemble = 8).
-	Ensemble *EnsembleRuns `json:"ensemble"`
+	Ensemble *OptionRuns `json:"ensemble"`
+	// BackProject is the same with model.BackProjectSteps of
+	// back-projection (Method.BackProject), plus the degradations of
+	// backProjectCases, where the projection can hurt.
+	BackProject *OptionRuns `json:"backproject"`
 }
 
-// EnsembleRuns are the protocols run with the self-ensemble.
-type EnsembleRuns struct {
-	Twelve *eval.Result `json:"twelve"`
-	Seven  *eval.Result `json:"seven"`
+// OptionRuns are the protocols run with one test-time option of the model.
+type OptionRuns struct {
+	Twelve  *eval.Result `json:"twelve"`
+	Seven   *eval.Result `json:"seven"`
+	Degrade []DegradeRun `json:"degrade,omitempty"`
 }
 
 // DegradeRun is one evaluation under a test-time degradation.
@@ -128,6 +133,11 @@ var degradeCases = []degradeCase{
 	{"Blur 0.55s", eval.Degradation{Blur: 0.55}},
 	{"Area", eval.Degradation{Area: true}},
 }
+
+// backProjectCases are the degradations the back-projection is also run
+// under (rows of degradeCases, by label): it copies the input's noise back
+// into the output.
+var backProjectCases = []degradeCase{degradeCases[0], degradeCases[4]}
 
 // Kappas are the band-dependent blur strengths of the paper's Table "Blur
 // that grows along the spectrum" (0 is the clean seven-protocol run).
@@ -195,12 +205,28 @@ func Generate(opt Options) (*Results, error) {
 		}
 		r.Kappa = append(r.Kappa, DegradeRun{fmt.Sprintf("kappa=%g", k), res})
 	}
-	se := Method{M: opt.Model, Ensemble: 8}
-	r.Ensemble = &EnsembleRuns{}
-	if r.Ensemble.Twelve, err = runWith(se, eval.ProtocolTwelve, nil, eval.Degradation{}); err != nil {
+	options := func(m Method, cases []degradeCase) (*OptionRuns, error) {
+		o := &OptionRuns{}
+		var err error
+		if o.Twelve, err = runWith(m, eval.ProtocolTwelve, nil, eval.Degradation{}); err != nil {
+			return nil, err
+		}
+		if o.Seven, err = runWith(m, eval.ProtocolSeven, nil, eval.Degradation{}); err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			res, err := runWith(m, eval.ProtocolTwelve, DegradeFactors, c.Deg)
+			if err != nil {
+				return nil, err
+			}
+			o.Degrade = append(o.Degrade, DegradeRun{c.Label, res})
+		}
+		return o, nil
+	}
+	if r.Ensemble, err = options(Method{M: opt.Model, Ensemble: 8}, nil); err != nil {
 		return nil, err
 	}
-	if r.Ensemble.Seven, err = runWith(se, eval.ProtocolSeven, nil, eval.Degradation{}); err != nil {
+	if r.BackProject, err = options(Method{M: opt.Model, BackProject: model.BackProjectSteps}, backProjectCases); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
@@ -257,6 +283,7 @@ func writeJSONFiles(dir string, r *Results) error {
 		{"kappa.json", r.Kappa},
 		{"figures.json", r.Figures},
 		{"ensemble.json", r.Ensemble},
+		{"backproject.json", r.BackProject},
 	}
 	if r.Bench != nil {
 		files = append(files, file{"bench.json", r.Bench})

@@ -61,7 +61,7 @@ func TestGenerateDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## 1. Twelve factors", "## 2. Every scene", "## 3. Redefining", "## 4. Test-time",
-		"## 5. Blur that grows", "## 6. Number of reference", "## 7. Latency", "## 8. Figures", "## 10. Self-ensemble", "OmniHSR+SE8", "paper Pavia U (103)",
+		"## 5. Blur that grows", "## 6. Number of reference", "## 7. Latency", "## 8. Figures", "## 10. Test-time options", "OmniHSR+BP", "OmniHSR+SE8", "paper Pavia U (103)",
 		"paper CAVE (31)", "results/fig_lab_x4.png", "fig_primitives_x4.png"} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("results.md lacks %q", want)

@@ -60,13 +60,9 @@ var (
 		if err != nil {
 			return nil, err
 		}
-		return model.BackProjected{E: e, Iters: backProjectSteps}, nil
+		return model.BackProjected{E: e, Iters: model.BackProjectSteps}, nil
 	})
 )
-
-// backProjectSteps is the number of back-projection steps of omnihsr-bp
-// (one: three added 0.01 dB at x8 on the twelve-factor table).
-const backProjectSteps = 1
 
 type bicubicRenderer struct{ lr *hsi.Cube }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/report"
 )
 
@@ -19,7 +20,7 @@ func init() {
 	for name, method := range map[string]report.Method{
 		"omnihsr":    {},
 		"omnihsr-se": {Ensemble: 8},
-		"omnihsr-bp": {BackProject: backProjectSteps},
+		"omnihsr-bp": {BackProject: model.BackProjectSteps},
 	} {
 		eval.Register(name, func() (eval.Method, error) {
 			m, err := loadModel(evalWeights)
