@@ -751,10 +751,9 @@ func writeOptions(b *md, r *Results) {
 	}
 	stats := map[string]optionStats{}
 	for _, p := range []struct {
-		label     string
-		plain, se *eval.Result
-		bp        *eval.Result
-		maxF      float64
+		label         string
+		plain, se, bp *eval.Result
+		maxF          float64
 	}{
 		{"seven datasets", r.Seven, r.Ensemble.Seven, r.BackProject.Seven, math.Inf(1)},
 		{"twelve factors, x2-x24", r.Twelve, r.Ensemble.Twelve, r.BackProject.Twelve, 24},
