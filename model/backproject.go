@@ -18,12 +18,13 @@ const BackProjectSteps = 1
 // antialiased bicubic downsampling D): each of Iters steps adds the bicubic
 // upsampling U of the remaining residual, Y <- Y + U(X - D(Y)) (iterative
 // back-projection). It is the degradation-consistency term of the training
-// loss enforced at test time. Measured on the evaluation scenes (one step,
-// seven-dataset protocol, mean PSNR gain over bicubic): clean inputs x2/x4/x8
-// +2.30/+1.21/+0.59 dB against the plain model's +2.07/+1.13/+0.55; inputs
-// blurred first (sigma 0.4 s) +1.54/+0.83/+0.54 against +1.50/+0.80/+0.53;
-// noisy inputs (sigma 0.01) -1.01/-0.33/-0.43 against -0.88/-0.25/-0.41,
-// as the projection copies the noise back in. The output is held in memory.
+// loss enforced at test time. Measured on the evaluation scenes with the
+// default model (one step, seven-dataset protocol, mean PSNR gain over
+// bicubic): clean inputs x2/x4/x8 +2.39/+1.23/+0.61 dB against the plain
+// model's +2.16/+1.15/+0.57; inputs blurred first (sigma 0.4 s)
+// +1.55/+0.84/+0.56 against +1.47/+0.81/+0.57; noisy inputs (sigma 0.01)
+// -0.98/-0.33/-0.42 against -0.84/-0.25/-0.40, as the projection copies the
+// noise back in. The output is held in memory.
 type BackProjected struct {
 	E     *Encoded
 	Iters int
