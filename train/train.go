@@ -36,6 +36,14 @@ type Options struct {
 	CheckpointEvery time.Duration // wall time between checkpoints
 	ValEvery        int           // steps between validations (0 = never)
 	Resume          bool          // continue from OutDir/checkpoint.ckpt
+	// StopAt ends Run after this step (0 = at Steps) with a checkpoint and
+	// last.omw, the schedule still that of Steps, so that -resume later
+	// continues exactly: the weights of any step of a run, reproducibly.
+	StopAt int
+	// SnapshotEvery also writes the weights every SnapshotEvery steps to
+	// OutDir/snapshots/step-NNNNNNN.omw (0 = never), to choose among the
+	// steps of a run afterwards.
+	SnapshotEvery int
 	// Init starts a new run from the weights of a weight file (*.omw) instead
 	// of a fresh initialisation (fine-tuning; fresh optimizer and schedule).
 	// Its architecture replaces Model.
@@ -138,6 +146,12 @@ type Lineage struct {
 func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) {
 	if opt.Steps < 1 || opt.Batch < 1 {
 		return nil, fmt.Errorf("train: steps %d and batch %d must be positive", opt.Steps, opt.Batch)
+	}
+	if opt.StopAt < 0 || opt.StopAt > opt.Steps {
+		return nil, fmt.Errorf("train: stop at step %d: want 0 (the end) to %d steps", opt.StopAt, opt.Steps)
+	}
+	if opt.SnapshotEvery < 0 {
+		return nil, fmt.Errorf("train: snapshot every %d steps: want 0 (never) or more", opt.SnapshotEvery)
 	}
 	if opt.OutDir == "" {
 		return nil, fmt.Errorf("train: no output directory")
@@ -369,6 +383,21 @@ func (t *Trainer) meta(val *ValResult) json.RawMessage {
 	return b
 }
 
+// saveSnapshot writes the current weights to
+// OutDir/snapshots/step-NNNNNNN.omw, with the latest validation result (if
+// any was taken at this step) in the metadata.
+func (t *Trainer) saveSnapshot() error {
+	dir := filepath.Join(t.opt.OutDir, "snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("train: snapshot: %w", err)
+	}
+	var val *ValResult
+	if n := len(t.hist); n > 0 && t.hist[n-1].Step == t.step {
+		val = &t.hist[n-1]
+	}
+	return t.m.Save(filepath.Join(dir, fmt.Sprintf("step-%07d.omw", t.step)), t.meta(val))
+}
+
 // SaveCheckpoint writes OutDir/checkpoint.ckpt atomically.
 func (t *Trainer) SaveCheckpoint() error {
 	st, err := t.pcg.MarshalBinary()
@@ -401,14 +430,18 @@ func (t *Trainer) Run(ctx context.Context) error {
 	if newLog {
 		fmt.Fprintln(lf, "step,wall_s,lr,loss,charbonnier,consistency,angle,curvature,grad_norm,val_psnr,val_bicubic_psnr,val_gain,val_sam,val_bicubic_sam")
 	}
-	bar := progress.New("train", int64(t.opt.Steps))
+	end := t.opt.Steps
+	if t.opt.StopAt > 0 {
+		end = t.opt.StopAt
+	}
+	bar := progress.New("train", int64(end))
 	bar.Set(int64(t.step))
 	lastCk := time.Now()
 	start := time.Now()
 	wall0 := t.wall
 	var acc LossParts
 	var accN int
-	for t.step < t.opt.Steps {
+	for t.step < end {
 		if ctx.Err() != nil {
 			break
 		}
@@ -455,6 +488,11 @@ func (t *Trainer) Run(ctx context.Context) error {
 			}
 			fmt.Fprintln(lf, line)
 			acc, accN = LossParts{}, 0
+		}
+		if t.opt.SnapshotEvery > 0 && t.step%t.opt.SnapshotEvery == 0 {
+			if err := t.saveSnapshot(); err != nil {
+				return err
+			}
 		}
 		if time.Since(lastCk) >= t.opt.CheckpointEvery {
 			if err := t.SaveCheckpoint(); err != nil {

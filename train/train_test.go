@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -313,5 +314,74 @@ func TestInitLineage(t *testing.T) {
 	b2 := run("b", "", 6, true)
 	if b2.Step != 6 || b2.Init == nil || b2.Init.File != aw {
 		t.Fatalf("resumed run: step %d, lineage %+v", b2.Step, b2.Init)
+	}
+}
+
+// StopAt ends a run at a chosen step with the schedule of the full run:
+// its last.omw equals the snapshot of that step in a straight run, and a
+// resume from it ends where the straight run ends, bit for bit.
+func TestStopAtAndSnapshots(t *testing.T) {
+	ds := tinyDataset(t)
+	dir := t.TempDir()
+	run := func(name string, stopAt, snap int, resume bool) *Trainer {
+		o := tinyOptions(filepath.Join(dir, name), "")
+		o.Steps, o.StopAt, o.SnapshotEvery, o.Resume = 6, stopAt, snap, resume
+		tr, err := NewTrainer(o, ds, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	weights := func(path string) []nn.Param {
+		m, err := model.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Params()
+	}
+	same := func(what string, a, b []nn.Param) {
+		t.Helper()
+		for i := range a {
+			for k, x := range a[i].T.Data {
+				if x != b[i].T.Data[k] {
+					t.Fatalf("%s: %s[%d] %v != %v", what, a[i].Name, k, x, b[i].T.Data[k])
+				}
+			}
+		}
+	}
+	straight := run("straight", 0, 3, false)
+	if straight.Step() != 6 {
+		t.Fatalf("straight run ended at step %d", straight.Step())
+	}
+	for _, s := range []int{3, 6} {
+		f, err := nn.ReadCheckpoint(filepath.Join(dir, "straight", "snapshots", fmt.Sprintf("step-%07d.omw", s)))
+		if err != nil {
+			t.Fatalf("snapshot of step %d: %v", s, err)
+		}
+		md, err := ReadMeta(f.Meta)
+		if err != nil || md.Step != s {
+			t.Fatalf("snapshot of step %d has step %d (%v)", s, md.Step, err)
+		}
+	}
+	stopped := run("split", 3, 0, false)
+	if stopped.Step() != 3 {
+		t.Fatalf("-stop-at 3 ended at step %d", stopped.Step())
+	}
+	same("stopped vs snapshot", weights(filepath.Join(dir, "straight", "snapshots", "step-0000003.omw")), weights(filepath.Join(dir, "split", "last.omw")))
+	resumed := run("split", 0, 0, true)
+	if resumed.Step() != 6 {
+		t.Fatalf("resume ended at step %d", resumed.Step())
+	}
+	same("resumed vs straight", straight.Model().Params(), resumed.Model().Params())
+
+	bad := tinyOptions(filepath.Join(dir, "bad"), "")
+	for _, o := range []struct{ stop, snap int }{{-1, 0}, {7, 0}, {0, -2}} {
+		bad.Steps, bad.StopAt, bad.SnapshotEvery = 6, o.stop, o.snap
+		if _, err := NewTrainer(bad, ds, false); err == nil {
+			t.Errorf("stop at %d, snapshot every %d accepted", o.stop, o.snap)
+		}
 	}
 }

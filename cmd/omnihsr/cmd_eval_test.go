@@ -99,6 +99,9 @@ func TestEvalCommandErrors(t *testing.T) {
 		{"eval", "-files", in, "-geometry", "hex"},
 		{"eval", "-files", in, "stray"},
 		{"prior", "-files", in, "-ridge", "0"},
+		{"train", "-out", filepath.Join(dir, "t"), "-steps", "10", "-stop-at", "11"},
+		{"train", "-out", filepath.Join(dir, "t"), "-stop-at", "-1"},
+		{"train", "-out", filepath.Join(dir, "t"), "-snapshot-every", "-5"},
 	} {
 		var so, se bytes.Buffer
 		if code := run(args, &so, &se); code != 2 {

@@ -22,6 +22,7 @@ func init() {
 		positions                               int
 		wAngle, wCons, wCurv                    float64
 		steps, batch, patch, patchMin, valEvery int
+		stopAt, snapEvery                       int
 		minS, maxS, hsiProb, bandSub            float64
 		lr, clip                                float64
 		seed                                    uint64
@@ -50,6 +51,11 @@ included), best.omw (best validation gain over bicubic), last.omw and
 log.csv (losses and validation PSNR). -resume continues a run exactly.
 A run stopped before its last step (Ctrl-C, SIGTERM) saves its checkpoint
 and exits with status 1, so scripts can tell it from a finished run.
+-stop-at N ends the run after step N (status 0) with its checkpoint and
+last.omw, the learning-rate schedule still that of -steps, so the weights
+of any step are reproducible and -resume goes on from there exactly.
+-snapshot-every N also writes the weights of every N-th step to
+DIR/snapshots/step-NNNNNNN.omw, to choose among the steps afterwards.
 
 Ablations (paper Table "Ablation"; issue 6): -variant trains the same
 network with another output path: free-kernel (operators without the
@@ -78,6 +84,8 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			fs.IntVar(&valEvery, "val-every", d.ValEvery, "steps between validations")
 			fs.DurationVar(&ckEvery, "checkpoint-every", d.CheckpointEvery, "wall time between checkpoints")
 			fs.BoolVar(&resume, "resume", false, "continue from DIR/checkpoint.ckpt")
+			fs.IntVar(&stopAt, "stop-at", 0, "end the run after this step, keeping the schedule of -steps (0 = at -steps)")
+			fs.IntVar(&snapEvery, "snapshot-every", 0, "also write the weights every N steps to DIR/snapshots (0 = never)")
 			fs.StringVar(&initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
 			fs.BoolVar(&naturalOnly, "natural-only", false, "train on natural images only (ablation)")
 			fs.StringVar(&variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
@@ -116,6 +124,13 @@ hyperspectral training scenes. The variant is stored in the weight files;
 			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
 			o.Sample = train.SampleOptions{Patch: patch, PatchMin: patchMin, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
 			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
+			if stopAt < 0 || stopAt > steps {
+				return usagef("-stop-at %d: want 0 (the end) to -steps (%d)", stopAt, steps)
+			}
+			if snapEvery < 0 {
+				return usagef("-snapshot-every %d: want 0 (never) or more", snapEvery)
+			}
+			o.StopAt, o.SnapshotEvery = stopAt, snapEvery
 			if initW != "" && resume {
 				return usagef("-init starts a new run; -resume continues one: give one of them")
 			}
@@ -148,6 +163,10 @@ hyperspectral training scenes. The variant is stored in the weight files;
 				model.VariantLabel(tr.Model().Cfg.Variant), tr.Model().NumParams(), tr.Step(), o.Steps, filepath.Clean(out))
 			if err := tr.Run(ctx); err != nil {
 				return err
+			}
+			if stopAt > 0 && tr.Step() == stopAt && ctx.Err() == nil {
+				fmt.Fprintf(os.Stderr, "train: stopped at step %d of %d as asked (-stop-at); continue with -resume\n", stopAt, o.Steps)
+				return nil
 			}
 			if tr.Step() < o.Steps {
 				return fmt.Errorf("interrupted at step %d of %d; checkpoint saved in %s, continue with -resume", tr.Step(), o.Steps, filepath.Clean(out))
