@@ -195,6 +195,9 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		if st.BestGain != nil {
 			t.best = *st.BestGain
 		}
+		if opt.StopAt > 0 && opt.StopAt <= t.step {
+			return nil, fmt.Errorf("train: resume %s: stop at step %d, but the run is at step %d already", ck, opt.StopAt, t.step)
+		}
 		t.logf("resumed %s at step %d", ck, t.step)
 		return t, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -371,6 +372,11 @@ func TestStopAtAndSnapshots(t *testing.T) {
 		t.Fatalf("-stop-at 3 ended at step %d", stopped.Step())
 	}
 	same("stopped vs snapshot", weights(filepath.Join(dir, "straight", "snapshots", "step-0000003.omw")), weights(filepath.Join(dir, "split", "last.omw")))
+	again := tinyOptions(filepath.Join(dir, "split"), "")
+	again.Steps, again.StopAt, again.Resume = 6, 3, true
+	if _, err := NewTrainer(again, ds, false); err == nil || !strings.Contains(err.Error(), "at step 3 already") {
+		t.Errorf("resume at step 3 asked to stop at 3: %v", err)
+	}
 	resumed := run("split", 0, 0, true)
 	if resumed.Step() != 6 {
 		t.Fatalf("resume ended at step %d", resumed.Step())
