@@ -173,14 +173,7 @@ func TestResumeEquivalenceVariants(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			pa, pc := a.Model().Params(), c.Model().Params()
-			for i := range pa {
-				for k, x := range pa[i].T.Data {
-					if x != pc[i].T.Data[k] {
-						t.Fatalf("%s[%d]: %v straight, %v resumed", pa[i].Name, k, x, pc[i].T.Data[k])
-					}
-				}
-			}
+			sameParams(t, "straight vs resumed", a.Model().Params(), c.Model().Params())
 		})
 	}
 }
@@ -343,16 +336,6 @@ func TestStopAtAndSnapshots(t *testing.T) {
 		}
 		return m.Params()
 	}
-	same := func(what string, a, b []nn.Param) {
-		t.Helper()
-		for i := range a {
-			for k, x := range a[i].T.Data {
-				if x != b[i].T.Data[k] {
-					t.Fatalf("%s: %s[%d] %v != %v", what, a[i].Name, k, x, b[i].T.Data[k])
-				}
-			}
-		}
-	}
 	straight := run("straight", 0, 3, false)
 	if straight.Step() != 6 {
 		t.Fatalf("straight run ended at step %d", straight.Step())
@@ -371,7 +354,7 @@ func TestStopAtAndSnapshots(t *testing.T) {
 	if stopped.Step() != 3 {
 		t.Fatalf("-stop-at 3 ended at step %d", stopped.Step())
 	}
-	same("stopped vs snapshot", weights(filepath.Join(dir, "straight", "snapshots", "step-0000003.omw")), weights(filepath.Join(dir, "split", "last.omw")))
+	sameParams(t, "stopped vs snapshot", weights(filepath.Join(dir, "straight", "snapshots", "step-0000003.omw")), weights(filepath.Join(dir, "split", "last.omw")))
 	again := tinyOptions(filepath.Join(dir, "split"), "")
 	again.Steps, again.StopAt, again.Resume = 6, 3, true
 	if _, err := NewTrainer(again, ds, false); err == nil || !strings.Contains(err.Error(), "at step 3 already") {
@@ -381,13 +364,25 @@ func TestStopAtAndSnapshots(t *testing.T) {
 	if resumed.Step() != 6 {
 		t.Fatalf("resume ended at step %d", resumed.Step())
 	}
-	same("resumed vs straight", straight.Model().Params(), resumed.Model().Params())
+	sameParams(t, "resumed vs straight", straight.Model().Params(), resumed.Model().Params())
 
 	bad := tinyOptions(filepath.Join(dir, "bad"), "")
 	for _, o := range []struct{ stop, snap int }{{-1, 0}, {7, 0}, {0, -2}} {
 		bad.Steps, bad.StopAt, bad.SnapshotEvery = 6, o.stop, o.snap
 		if _, err := NewTrainer(bad, ds, false); err == nil {
 			t.Errorf("stop at %d, snapshot every %d accepted", o.stop, o.snap)
+		}
+	}
+}
+
+// sameParams fails t unless a and b hold the same weights, bit for bit.
+func sameParams(t *testing.T, what string, a, b []nn.Param) {
+	t.Helper()
+	for i := range a {
+		for k, x := range a[i].T.Data {
+			if x != b[i].T.Data[k] {
+				t.Fatalf("%s: %s[%d] %v != %v", what, a[i].Name, k, x, b[i].T.Data[k])
+			}
 		}
 	}
 }
