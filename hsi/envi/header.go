@@ -363,14 +363,15 @@ func formatHeader(c *hsi.Cube, t raw.Type, interleave string) ([]byte, error) {
 		fmt.Fprintf(&b, "data ignore value = %s\n", fmtFloat(m.DataIgnore))
 	}
 	if g := m.Geo; g != nil {
-		if g.MapInfo != "" {
-			fmt.Fprintf(&b, "map info = {%s}\n", sanitize(g.MapInfo, false))
+		mapInfo, coordSys, _ := g.ENVI()
+		if mapInfo != "" {
+			fmt.Fprintf(&b, "map info = {%s}\n", sanitize(mapInfo, false))
 		}
 		if g.ProjectionInfo != "" {
 			fmt.Fprintf(&b, "projection info = {%s}\n", sanitize(g.ProjectionInfo, false))
 		}
-		if g.CoordSys != "" {
-			fmt.Fprintf(&b, "coordinate system string = {%s}\n", sanitize(g.CoordSys, false))
+		if coordSys != "" {
+			fmt.Fprintf(&b, "coordinate system string = {%s}\n", sanitize(coordSys, false))
 		}
 	}
 	return b.Bytes(), nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/crs"
 )
 
 // GeoKey IDs used here.
@@ -118,54 +119,74 @@ func setKeys(keys []uint16, add map[uint16]uint16) []uint16 {
 	return out
 }
 
-// fromMapInfo turns an ENVI map info (UTM on WGS-84, or geographic lat/lon)
-// into GeoTIFF pixel scale, tie point and keys. ok is false when the map
-// info cannot be expressed that way (rotation, other projections).
-func fromMapInfo(g *hsi.Geo) (scale, tie []float64, keys []uint16, ok bool) {
-	f := strings.Split(g.MapInfo, ",")
-	for i := range f {
-		f[i] = strings.TrimSpace(f[i])
-	}
-	if len(f) < 7 {
-		return nil, nil, nil, false
-	}
-	var v [6]float64
-	for i := range v {
-		x, err := strconv.ParseFloat(f[i+1], 64)
-		if err != nil {
-			return nil, nil, nil, false
-		}
-		v[i] = x
-	}
-	for _, extra := range f[7:] {
-		if strings.HasPrefix(strings.ToLower(extra), "rotation") {
-			return nil, nil, nil, false
-		}
-	}
-	// ENVI's reference pixel is 1-based with (1,1) the upper-left corner of
-	// the first pixel; GeoTIFF raster space (PixelIsArea) is 0-based corners.
-	scale = []float64{v[4], v[5], 0}
-	tie = []float64{v[0] - 1, v[1] - 1, 0, v[2], v[3], 0}
-	proj := strings.ToLower(f[0])
-	datum := ""
+// addGeoTags writes the georeferencing. Tags read from a GeoTIFF are
+// written back as they are (with GTRasterTypeGeoKey from PixelIsPoint);
+// a grid read from ENVI is written as GDAL writes it: ModelPixelScale and
+// ModelTiepoint for a north-up grid, ModelTransformation for a rotated
+// one, and its CRS as EPSG-coded keys or, for a CRS known only by its WKT,
+// as a user-defined model with GDAL's "ESRI PE String" citation.
+func addGeoTags(g *hsi.Geo, add func(tagValue)) {
+	scale, tie, trans := g.PixelScale, g.Tiepoints, g.Transformation
+	var keys []uint16
+	doublesParams, asciiParams := g.GeoDoubles, g.GeoASCII
 	switch {
-	case strings.HasPrefix(proj, "utm") && len(f) >= 10:
-		zone, err := strconv.Atoi(f[7])
-		datum = strings.ToUpper(strings.ReplaceAll(f[9], " ", ""))
-		if err != nil || zone < 1 || zone > 60 || (datum != "WGS-84" && datum != "WGS84") {
-			return scale, tie, setKeys(nil, map[uint16]uint16{keyGTRasterType: rasterPixelIsArea}), true
-		}
-		code := 32600 + zone
-		if strings.HasPrefix(strings.ToLower(f[8]), "s") {
-			code = 32700 + zone
-		}
-		keys = setKeys(nil, map[uint16]uint16{keyGTModelType: modelTypeProjected, keyGTRasterType: rasterPixelIsArea, keyProjectedCSType: uint16(code)})
-	case strings.HasPrefix(proj, "geographic"):
-		keys = setKeys(nil, map[uint16]uint16{keyGTModelType: modelTypeGeographic, keyGTRasterType: rasterPixelIsArea, keyGeographicType: 4326})
+	case len(scale) > 0 || len(tie) > 0 || len(trans) == 16 || len(g.GeoKeys) > 0:
+		keys = geoKeysForWrite(g)
 	default:
-		keys = setKeys(nil, map[uint16]uint16{keyGTRasterType: rasterPixelIsArea})
+		gt, ok := g.Transform()
+		if !ok {
+			return
+		}
+		if gt[2] == 0 && gt[4] == 0 && gt[1] > 0 && gt[5] < 0 {
+			scale = []float64{gt[1], -gt[5], 0}
+			tie = []float64{0, 0, 0, gt[0], gt[3], 0}
+		} else {
+			trans = []float64{gt[1], gt[2], 0, gt[0], gt[4], gt[5], 0, gt[3], 0, 0, 0, 0, 0, 0, 0, 1}
+		}
+		c, _ := g.CRS()
+		keys, asciiParams = crs.GeoKeys(c, false)
+		doublesParams = nil
 	}
-	return scale, tie, keys, true
+	if len(scale) > 0 {
+		add(doubles(tModelPixelScale, scale))
+	}
+	if len(tie) > 0 {
+		add(doubles(tModelTiepoint, tie))
+	}
+	if len(trans) == 16 {
+		add(doubles(tModelTransform, trans))
+	}
+	if len(keys) > 0 {
+		k := make([]uint64, len(keys))
+		for i, v := range keys {
+			k[i] = uint64(v)
+		}
+		add(shorts(tGeoKeyDirectory, k...))
+	}
+	if len(doublesParams) > 0 {
+		add(doubles(tGeoDoubleParams, doublesParams))
+	}
+	if asciiParams != "" {
+		add(ascii(tGeoASCIIParams, asciiParams))
+	}
+}
+
+// GeoLost names what of m's georeferencing a TIFF cannot hold.
+func GeoLost(m *hsi.Meta) []string {
+	g := m.Geo
+	if g == nil || len(g.PixelScale) > 0 || len(g.Tiepoints) > 0 || len(g.Transformation) == 16 || len(g.GeoKeys) > 0 {
+		return nil
+	}
+	if _, ok := g.Transform(); !ok {
+		if g.Empty() {
+			return nil
+		}
+		return []string{"ENVI georeferencing without a readable map info"}
+	}
+	if _, note := g.CRS(); note != "" {
+		return []string{"CRS: " + note}
+	}
+	return nil
 }
 
 // gdalMetadata is GDAL's GDAL_METADATA XML.

@@ -310,45 +310,6 @@ func (e *stripEncoder) encode(dst []byte, vals []float32, rows, width int) ([]by
 	return append(dst, data...), nil
 }
 
-func addGeoTags(g *hsi.Geo, add func(tagValue)) {
-	scale, tie, trans := g.PixelScale, g.Tiepoints, g.Transformation
-	var keys []uint16
-	switch {
-	case len(scale) > 0 || len(tie) > 0 || len(trans) == 16 || len(g.GeoKeys) > 0:
-		keys = geoKeysForWrite(g)
-	case g.MapInfo != "":
-		var ok bool
-		scale, tie, keys, ok = fromMapInfo(g)
-		if !ok {
-			return
-		}
-	default:
-		return
-	}
-	if len(scale) > 0 {
-		add(doubles(tModelPixelScale, scale))
-	}
-	if len(tie) > 0 {
-		add(doubles(tModelTiepoint, tie))
-	}
-	if len(trans) == 16 {
-		add(doubles(tModelTransform, trans))
-	}
-	if len(keys) > 0 {
-		k := make([]uint64, len(keys))
-		for i, v := range keys {
-			k[i] = uint64(v)
-		}
-		add(shorts(tGeoKeyDirectory, k...))
-	}
-	if len(g.GeoDoubles) > 0 {
-		add(doubles(tGeoDoubleParams, g.GeoDoubles))
-	}
-	if g.GeoASCII != "" {
-		add(ascii(tGeoASCIIParams, g.GeoASCII))
-	}
-}
-
 // encodeSamples writes vals as little-endian samples of type st.
 func encodeSamples(dst []byte, vals []float32, st sampleType) {
 	le := binary.LittleEndian

@@ -1,0 +1,135 @@
+package crs
+
+import (
+	"sort"
+	"strings"
+)
+
+// GeoKey IDs and values (GeoTIFF 1.1).
+const (
+	KeyModelType       = 1024
+	KeyRasterType      = 1025
+	KeyCitation        = 1026
+	KeyGeographicType  = 2048
+	KeyGeogCitation    = 2049
+	KeyProjectedCSType = 3072
+	KeyPCSCitation     = 3073
+
+	ModelProjected  = 1
+	ModelGeographic = 2
+	RasterIsArea    = 1
+	RasterIsPoint   = 2
+	UserDefined     = 32767
+
+	tagGeoDoubles = 34736
+	tagGeoASCII   = 34737
+)
+
+// esriPE starts the citation in which GDAL stores a CRS's ESRI WKT.
+const esriPE = "ESRI PE String = "
+
+// GeoKeyEntry is one entry of a GeoKeyDirectoryTag.
+type GeoKeyEntry struct {
+	ID, Location, Count, Value uint16
+}
+
+// Entries returns the entries of a key directory.
+func Entries(keys []uint16) []GeoKeyEntry {
+	if len(keys) < 4 {
+		return nil
+	}
+	n := int(keys[3])
+	var out []GeoKeyEntry
+	for i := 0; i < n && 8+4*i <= len(keys); i++ {
+		e := keys[4+4*i : 8+4*i]
+		out = append(out, GeoKeyEntry{e[0], e[1], e[2], e[3]})
+	}
+	return out
+}
+
+// Short returns the value of a key stored in the directory itself.
+func Short(keys []uint16, id uint16) (uint16, bool) {
+	for _, e := range Entries(keys) {
+		if e.ID == id && e.Location == 0 {
+			return e.Value, true
+		}
+	}
+	return 0, false
+}
+
+// ASCII returns the text of a key stored in GeoAsciiParamsTag, without its
+// '|' terminator.
+func ASCII(keys []uint16, ascii string, id uint16) (string, bool) {
+	for _, e := range Entries(keys) {
+		if e.ID == id && e.Location == tagGeoASCII {
+			lo, hi := int(e.Value), int(e.Value)+int(e.Count)
+			if lo > len(ascii) || hi > len(ascii) || lo > hi {
+				return "", false
+			}
+			return strings.TrimSuffix(strings.TrimRight(ascii[lo:hi], "\x00"), "|"), true
+		}
+	}
+	return "", false
+}
+
+// FromGeoKeys returns the CRS a GeoTIFF key directory describes: an EPSG
+// code (ProjectedCSTypeGeoKey, or GeographicTypeGeoKey of a geographic
+// model), or the WKT of an "ESRI PE String" citation. ok is false when the
+// keys describe a CRS in another way (user-defined parameters).
+func FromGeoKeys(keys []uint16, doubles []float64, ascii string) (c CRS, ok bool) {
+	if code, ok := Short(keys, KeyProjectedCSType); ok && code > 0 && code < UserDefined {
+		return FromEPSG(int(code)), true
+	}
+	for _, id := range []uint16{KeyPCSCitation, KeyCitation, KeyGeogCitation} {
+		if s, ok := ASCII(keys, ascii, id); ok {
+			if i := strings.Index(s, esriPE); i >= 0 {
+				if c, err := FromWKT(s[i+len(esriPE):]); err == nil {
+					return c, true
+				}
+			}
+		}
+	}
+	model, _ := Short(keys, KeyModelType)
+	if code, ok := Short(keys, KeyGeographicType); ok && model == ModelGeographic && code > 0 && code < UserDefined {
+		return FromEPSG(int(code)), true
+	}
+	return CRS{}, false
+}
+
+// GeoKeys returns the key directory and GeoAsciiParams text that store the
+// CRS in a GeoTIFF: an EPSG code as ProjectedCSTypeGeoKey or
+// GeographicTypeGeoKey, and a CRS known only by its WKT as a user-defined
+// model whose citation is GDAL's "ESRI PE String = WKT".
+func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, ascii string) {
+	raster := uint16(RasterIsArea)
+	if pixelIsPoint {
+		raster = RasterIsPoint
+	}
+	ents := []GeoKeyEntry{{KeyRasterType, 0, 1, raster}}
+	var text strings.Builder
+	cite := func(id uint16, s string) {
+		s = strings.ReplaceAll(s, "|", "/") + "|"
+		ents = append(ents, GeoKeyEntry{id, tagGeoASCII, uint16(len(s)), uint16(text.Len())})
+		text.WriteString(s)
+	}
+	geog := c.Geographic()
+	switch {
+	case c.Empty():
+	case c.EPSG > 0 && c.EPSG < UserDefined && geog:
+		ents = append(ents, GeoKeyEntry{KeyModelType, 0, 1, ModelGeographic}, GeoKeyEntry{KeyGeographicType, 0, 1, uint16(c.EPSG)})
+	case c.EPSG > 0 && c.EPSG < UserDefined:
+		ents = append(ents, GeoKeyEntry{KeyModelType, 0, 1, ModelProjected}, GeoKeyEntry{KeyProjectedCSType, 0, 1, uint16(c.EPSG)})
+	case c.WKT != "":
+		// GDAL reads the WKT (projected or geographic) of a PCS citation
+		// "ESRI PE String = ..." when the model type and the projected CRS
+		// are user-defined; it reads no other citation that way.
+		ents = append(ents, GeoKeyEntry{KeyModelType, 0, 1, UserDefined}, GeoKeyEntry{KeyProjectedCSType, 0, 1, UserDefined})
+		cite(KeyPCSCitation, esriPE+c.WKT)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].ID < ents[j].ID })
+	keys = []uint16{1, 1, 0, uint16(len(ents))}
+	for _, e := range ents {
+		keys = append(keys, e.ID, e.Location, e.Count, e.Value)
+	}
+	return keys, text.String()
+}
