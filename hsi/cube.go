@@ -31,8 +31,44 @@ type Meta struct {
 	HasDataIgnore bool
 	// Description is free text carried from the source file.
 	Description string
+	// Scale and Offset give each band's physical value as
+	// stored*Scale[b] + Offset[b] (GDAL's band scale and offset, ENVI's
+	// "data gain values" and "data offset values"). Values are kept as
+	// stored, with their scale. nil when the file states none.
+	Scale, Offset []float64
+	// ReflectanceScale is ENVI's "reflectance scale factor": reflectance
+	// is the stored value divided by it. 0 when none.
+	ReflectanceScale float64
+	// Extra holds the other header fields of an ENVI file (sensor type,
+	// default bands, acquisition time, fields of other software), written
+	// back to ENVI outputs and kept in a TIFF's GDAL metadata.
+	Extra []Field
 	// Geo is the georeferencing of the pixel grid, nil when none.
 	Geo *Geo
+}
+
+// Field is one "key = value" header field; Braced is true when the value
+// is written in braces.
+type Field struct {
+	Key, Value string
+	Braced     bool
+}
+
+// PhysicalScale returns the scale and offset that turn band b's stored
+// values into physical ones: Scale and Offset when given, else
+// 1/ReflectanceScale, else 1 and 0. ok is false when the file states none.
+func (m *Meta) PhysicalScale(b int) (scale, offset float64, ok bool) {
+	scale = 1
+	if b < len(m.Scale) {
+		scale, ok = m.Scale[b], true
+	}
+	if b < len(m.Offset) {
+		offset, ok = m.Offset[b], true
+	}
+	if !ok && m.ReflectanceScale != 0 {
+		return 1 / m.ReflectanceScale, 0, true
+	}
+	return scale, offset, ok
 }
 
 // ErrEmpty is returned for a cube with a zero dimension.
@@ -104,6 +140,12 @@ func (m *Meta) validate(b int) error {
 		return err
 	}
 	if err := check("bad band list", len(m.BadBands)); err != nil {
+		return err
+	}
+	if err := check("scale", len(m.Scale)); err != nil {
+		return err
+	}
+	if err := check("offset", len(m.Offset)); err != nil {
 		return err
 	}
 	return check("band names", len(m.BandNames))
@@ -190,6 +232,15 @@ func (m Meta) Clone() Meta {
 	if m.BandNames == nil {
 		out.BandNames = nil
 	}
+	if m.Scale != nil {
+		out.Scale = append([]float64(nil), m.Scale...)
+	}
+	if m.Offset != nil {
+		out.Offset = append([]float64(nil), m.Offset...)
+	}
+	if m.Extra != nil {
+		out.Extra = append([]Field(nil), m.Extra...)
+	}
 	if m.Geo != nil {
 		g := m.Geo.Clone()
 		out.Geo = &g
@@ -243,6 +294,8 @@ func (c *Cube) SelectBands(idx []int) (*Cube, error) {
 	m := c.Meta.Clone()
 	m.Wavelengths = pickF(m.Wavelengths, idx)
 	m.FWHM = pickF(m.FWHM, idx)
+	m.Scale = pickF(m.Scale, idx)
+	m.Offset = pickF(m.Offset, idx)
 	if m.BadBands != nil {
 		bb := make([]bool, nb)
 		for i, b := range idx {

@@ -142,7 +142,7 @@ func fmtGeo(v float64) string {
 	if v == 0 {
 		return "0"
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // ENVI returns the grid as ENVI map info and coordinate system string

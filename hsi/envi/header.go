@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -284,6 +285,33 @@ func (h *header) meta() (hsi.Meta, error) {
 		m.DataIgnore, m.HasDataIgnore = x, true
 	}
 	m.Description = strings.TrimSpace(f["description"])
+	if v, ok := f["reflectance scale factor"]; ok && strings.TrimSpace(v) != "" {
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+			return m, fmt.Errorf("reflectance scale factor = %q is not a finite non-zero number", v)
+		}
+		m.ReflectanceScale = x
+	}
+	if v, ok := f["data gain values"]; ok && strings.TrimSpace(v) != "" {
+		if m.Scale, err = floatList("data gain values", v, h.bands); err != nil {
+			return m, err
+		}
+	}
+	if v, ok := f["data offset values"]; ok && strings.TrimSpace(v) != "" {
+		if m.Offset, err = floatList("data offset values", v, h.bands); err != nil {
+			return m, err
+		}
+	}
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		if !knownFields[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m.Extra = append(m.Extra, hsi.Field{Key: k, Value: f[k], Braced: h.braced[k]})
+	}
 	g := hsi.Geo{
 		MapInfo:        strings.TrimSpace(f["map info"]),
 		CoordSys:       strings.TrimSpace(f["coordinate system string"]),
@@ -293,6 +321,17 @@ func (h *header) meta() (hsi.Meta, error) {
 		m.Geo = &g
 	}
 	return m, nil
+}
+
+// knownFields are the header fields read into the cube or its metadata;
+// every other field is kept in Meta.Extra.
+var knownFields = map[string]bool{
+	"samples": true, "lines": true, "bands": true, "header offset": true, "file type": true,
+	"data type": true, "interleave": true, "byte order": true, "wavelength": true,
+	"wavelength units": true, "fwhm": true, "bbl": true, "band names": true,
+	"data ignore value": true, "description": true, "map info": true,
+	"coordinate system string": true, "projection info": true,
+	"reflectance scale factor": true, "data gain values": true, "data offset values": true,
 }
 
 // errHeader wraps a header problem with the header's path.
@@ -362,6 +401,11 @@ func formatHeader(c *hsi.Cube, t raw.Type, interleave string) ([]byte, error) {
 	if m.HasDataIgnore {
 		fmt.Fprintf(&b, "data ignore value = %s\n", fmtFloat(m.DataIgnore))
 	}
+	if m.ReflectanceScale != 0 {
+		fmt.Fprintf(&b, "reflectance scale factor = %s\n", fmtFloat(m.ReflectanceScale))
+	}
+	list("data gain values", len(m.Scale), func(i int) string { return fmtFloat(m.Scale[i]) })
+	list("data offset values", len(m.Offset), func(i int) string { return fmtFloat(m.Offset[i]) })
 	if g := m.Geo; g != nil {
 		mapInfo, coordSys, _ := g.ENVI()
 		if mapInfo != "" {
@@ -372,6 +416,17 @@ func formatHeader(c *hsi.Cube, t raw.Type, interleave string) ([]byte, error) {
 		}
 		if coordSys != "" {
 			fmt.Fprintf(&b, "coordinate system string = {%s}\n", sanitize(coordSys, false))
+		}
+	}
+	for _, f := range m.Extra {
+		key := strings.ToLower(strings.Join(strings.Fields(strings.NewReplacer("=", " ", "{", " ", "}", " ").Replace(f.Key)), " "))
+		if key == "" || knownFields[key] {
+			continue
+		}
+		if f.Braced {
+			fmt.Fprintf(&b, "%s = {%s}\n", key, sanitize(f.Value, false))
+		} else {
+			fmt.Fprintf(&b, "%s = %s\n", key, strings.ReplaceAll(f.Value, "\n", " "))
 		}
 	}
 	return b.Bytes(), nil

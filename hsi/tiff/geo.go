@@ -220,7 +220,49 @@ func applyGDALMetadata(m *hsi.Meta, s string, bands int) {
 	umWL := make([]float64, bands)
 	umFW := make([]float64, bands)
 	var numWL, numFW int
+	scale := make([]float64, bands)
+	offset := make([]float64, bands)
+	var nscale, noffset int
+	for i := range scale {
+		scale[i] = 1
+	}
 	for _, it := range md.Items {
+		if it.Domain == enviDomain && it.Sample == "" {
+			key := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(it.Name), "_", " "))
+			val := strings.TrimSpace(it.Value)
+			braced := strings.HasPrefix(val, "{") && strings.HasSuffix(val, "}")
+			if braced {
+				val = strings.TrimSpace(val[1 : len(val)-1])
+			}
+			switch key {
+			case "bbl":
+				if bb, ok := parseBBL(val, bands); ok {
+					m.BadBands = bb
+				}
+			case "reflectance scale factor":
+				if x, err := strconv.ParseFloat(val, 64); err == nil && x != 0 && !math.IsInf(x, 0) {
+					m.ReflectanceScale = x
+				}
+			default:
+				m.Extra = append(m.Extra, hsi.Field{Key: key, Value: val, Braced: braced})
+			}
+			continue
+		}
+		if it.Domain == "" && it.Sample != "" && (it.Role == "scale" || it.Role == "offset") {
+			b, err := strconv.Atoi(it.Sample)
+			x, err2 := strconv.ParseFloat(strings.TrimSpace(it.Value), 64)
+			if err != nil || err2 != nil || b < 0 || b >= bands {
+				continue
+			}
+			if it.Role == "scale" {
+				scale[b] = x
+				nscale++
+			} else {
+				offset[b] = x
+				noffset++
+			}
+			continue
+		}
 		if it.Domain == "IMAGERY" && it.Sample != "" {
 			b, err := strconv.Atoi(it.Sample)
 			x, err2 := strconv.ParseFloat(strings.TrimSpace(it.Value), 64)
@@ -286,6 +328,38 @@ func applyGDALMetadata(m *hsi.Meta, s string, bands int) {
 	if nnames == bands {
 		m.BandNames = names
 	}
+	// A scale that only restates the reflectance scale factor is not kept
+	// twice.
+	derived := m.ReflectanceScale != 0 && noffset == 0
+	for _, v := range scale {
+		derived = derived && v == 1/m.ReflectanceScale
+	}
+	if nscale > 0 && !derived {
+		m.Scale = scale
+	}
+	if noffset > 0 {
+		m.Offset = offset
+	}
+}
+
+// enviDomain is the GDAL metadata domain of ENVI header fields.
+const enviDomain = "ENVI"
+
+// parseBBL reads an ENVI bad band list "1, 0, ...".
+func parseBBL(s string, bands int) ([]bool, bool) {
+	parts := strings.Split(s, ",")
+	if len(parts) != bands {
+		return nil, false
+	}
+	out := make([]bool, bands)
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = x == 0
+	}
+	return out, true
 }
 
 // gdalMetadataXML writes the band metadata in GDAL's form ("" if none).
@@ -309,6 +383,41 @@ func gdalMetadataXML(m *hsi.Meta, bands int) string {
 		if len(m.BandNames) == bands {
 			md.Items = append(md.Items, gdalItem{Name: "DESCRIPTION", Sample: s, Role: "description", Value: m.BandNames[b]})
 		}
+	}
+	for b := 0; b < bands; b++ {
+		scale, offset, ok := m.PhysicalScale(b)
+		if !ok {
+			break
+		}
+		s := strconv.Itoa(b)
+		if len(m.Offset) == bands {
+			md.Items = append(md.Items, gdalItem{Name: "OFFSET", Sample: s, Role: "offset", Value: num(offset)})
+		}
+		md.Items = append(md.Items, gdalItem{Name: "SCALE", Sample: s, Role: "scale", Value: num(scale)})
+	}
+	// ENVI fields GDAL keeps in its ENVI metadata domain, with '_' for ' '.
+	envi := func(key, val string) {
+		md.Items = append(md.Items, gdalItem{Name: strings.ReplaceAll(key, " ", "_"), Domain: enviDomain, Value: val})
+	}
+	if len(m.BadBands) == bands {
+		v := make([]string, bands)
+		for i, bad := range m.BadBands {
+			v[i] = "1"
+			if bad {
+				v[i] = "0"
+			}
+		}
+		envi("bbl", "{"+strings.Join(v, ", ")+"}")
+	}
+	if m.ReflectanceScale != 0 {
+		envi("reflectance scale factor", num(m.ReflectanceScale))
+	}
+	for _, f := range m.Extra {
+		v := f.Value
+		if f.Braced {
+			v = "{" + v + "}"
+		}
+		envi(f.Key, v)
 	}
 	if len(md.Items) == 0 {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/crs"
 )
 
 func TestGDALMetadataImagery(t *testing.T) {
@@ -44,10 +45,11 @@ func TestGeoKeyHelpers(t *testing.T) {
 		t.Errorf("PixelIsArea not written back: %v", w)
 	}
 	for _, mi := range []string{"UTM, 1, 1, 0, 0, 30, 30, 33, South, WGS-84", "Geographic Lat/Lon, 1, 1, 10, 50, 0.1, 0.1, WGS-84"} {
-		_, _, k, ok := fromMapInfo(&hsi.Geo{MapInfo: mi})
-		if !ok {
-			t.Fatalf("%s not converted", mi)
+		c, note := (&hsi.Geo{MapInfo: mi}).CRS()
+		if note != "" {
+			t.Fatalf("%s: %s", mi, note)
 		}
+		k, _ := crs.GeoKeys(c, false)
 		if mi[0] == 'U' {
 			if v, _ := geoKeyValue(k, keyProjectedCSType); v != 32733 {
 				t.Errorf("%s: EPSG %d, want 32733", mi, v)
@@ -55,8 +57,5 @@ func TestGeoKeyHelpers(t *testing.T) {
 		} else if v, _ := geoKeyValue(k, keyGeographicType); v != 4326 {
 			t.Errorf("%s: EPSG %d, want 4326", mi, v)
 		}
-	}
-	if _, _, _, ok := fromMapInfo(&hsi.Geo{MapInfo: "UTM, 1, 1, 0, 0, 30, 30, 33, North, WGS-84, rotation=30"}); ok {
-		t.Error("rotated map info converted")
 	}
 }
