@@ -74,6 +74,9 @@ func runConvert(in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
 	if err := formats.Write(out, c, wo); err != nil {
 		return err
 	}
+	if f.Name != "PNG" {
+		warnDropped(out, &c.Meta)
+	}
 	typ := wo.DataType
 	if typ == "" {
 		typ = "float32"

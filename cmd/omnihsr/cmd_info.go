@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -16,6 +17,17 @@ import (
 
 // infoStdout receives the reports of info and convert (tests replace it).
 var infoStdout io.Writer = os.Stdout
+
+// warnStderr receives warnings about metadata an output format cannot hold.
+var warnStderr io.Writer = os.Stderr
+
+// warnDropped prints one warning line for each part of m that the format
+// of path cannot hold.
+func warnDropped(path string, m *hsi.Meta) {
+	for _, d := range formats.Dropped(path, m) {
+		fmt.Fprintf(warnStderr, "warning: %s: not written (the format cannot hold it): %s\n", path, d)
+	}
+}
 
 // readFlags are the flags that select what a reader takes from a file.
 type readFlags struct {
@@ -175,5 +187,55 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		p("description", "%s", d)
 	}
 	p("georeferencing", "%s", m.Geo.Summary())
+	if gt, ok := m.Geo.Transform(); ok {
+		cs, note := m.Geo.CRS()
+		switch {
+		case cs.Empty() && note != "":
+			p("crs", "unknown (%s)", note)
+		case cs.Empty():
+			p("crs", "none")
+		case cs.EPSG != 0:
+			p("crs", "%s (EPSG:%d)", cs.Name(), cs.EPSG)
+		default:
+			p("crs", "%s (no EPSG code)", cs.Name())
+		}
+		px, py := math.Hypot(gt[1], gt[4]), math.Hypot(gt[2], gt[5])
+		size := fmt.Sprintf("%g x %g", px, py)
+		if gt[2] != 0 || gt[4] != 0 {
+			size += fmt.Sprintf(" (rotated: geotransform %g, %g, %g, %g, %g, %g)", gt[0], gt[1], gt[2], gt[3], gt[4], gt[5])
+		}
+		p("pixel size", "%s", size)
+		at := func(col, row int) string {
+			x, y := float64(col), float64(row)
+			return fmt.Sprintf("(%.6f, %.6f)", gt[0]+x*gt[1]+y*gt[2], gt[3]+x*gt[4]+y*gt[5])
+		}
+		p("upper left", "%s", at(0, 0))
+		p("upper right", "%s", at(c.W, 0))
+		p("lower left", "%s", at(0, c.H))
+		p("lower right", "%s", at(c.W, c.H))
+		p("center", "(%.6f, %.6f)", gt[0]+float64(c.W)/2*gt[1]+float64(c.H)/2*gt[2], gt[3]+float64(c.W)/2*gt[4]+float64(c.H)/2*gt[5])
+	}
+	if len(m.Wavelengths) > 0 || len(m.FWHM) > 0 || m.BadBands != nil || m.Scale != nil {
+		fmt.Fprintln(w, "bands:")
+		for b := 0; b < c.B; b++ {
+			line := fmt.Sprintf("  %4d", b+1)
+			if b < len(m.Wavelengths) {
+				line += fmt.Sprintf("  %g %s", m.Wavelengths[b], m.WavelengthUnits)
+			}
+			if b < len(m.FWHM) {
+				line += fmt.Sprintf("  fwhm %g", m.FWHM[b])
+			}
+			if s, o, ok := m.PhysicalScale(b); ok {
+				line += fmt.Sprintf("  scale %g offset %g", s, o)
+			}
+			if b < len(m.BadBands) && m.BadBands[b] {
+				line += "  bad"
+			}
+			if b < len(m.BandNames) && m.BandNames[b] != "" {
+				line += "  " + strconv.Quote(m.BandNames[b])
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
 	return nil
 }

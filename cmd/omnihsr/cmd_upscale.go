@@ -329,5 +329,9 @@ func renderFile(r renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, t
 		return err
 	}
 	bar.Done()
-	return wr.Commit()
+	if err := wr.Commit(); err != nil {
+		return err
+	}
+	warnDropped(path, &meta)
+	return nil
 }
