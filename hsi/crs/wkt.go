@@ -173,14 +173,14 @@ func (n *Node) Children(key string) []*Node {
 	return out
 }
 
-// Num returns the i-th non-element argument as a number.
+// Num returns the i-th bare (unquoted, non-element) argument as a number.
 func (n *Node) Num(i int) (float64, bool) {
 	if n == nil {
 		return 0, false
 	}
 	k := 0
 	for _, a := range n.Args {
-		if a.Node != nil {
+		if a.Node != nil || a.Quoted {
 			continue
 		}
 		if k == i {

@@ -1,0 +1,86 @@
+package crs
+
+import (
+	"strings"
+	"testing"
+)
+
+const albersESRI = `PROJCS["unknown",GEOGCS["GCS_unknown",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Albers"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-96.0],PARAMETER["Standard_Parallel_1",29.5],PARAMETER["Standard_Parallel_2",45.5],PARAMETER["Latitude_Of_Origin",23.0],UNIT["Meter",1.0]]`
+
+func TestFromWKT(t *testing.T) {
+	for _, tc := range []struct {
+		name, wkt string
+		epsg      int
+		geog      bool
+		envi      string
+	}{
+		{"ESRI UTM name", UTMWKT(33, true), 32633, false, ""},
+		{"ESRI UTM south", UTMWKT(59, false), 32759, false, ""},
+		{"UTM by parameters", `PROJCS["unnamed",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",-75],PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],PARAMETER["false_northing",10000000],UNIT["metre",1]]`, 32718, false, "Transverse Mercator"},
+		{"authority", `PROJCS["ETRS89 / LAEA Europe",GEOGCS["ETRS89",DATUM["European_Terrestrial_Reference_System_1989",SPHEROID["GRS 1980",6378137,298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Lambert_Azimuthal_Equal_Area"],PARAMETER["latitude_of_center",52],PARAMETER["longitude_of_center",10],PARAMETER["false_easting",4321000],PARAMETER["false_northing",3210000],UNIT["metre",1],AUTHORITY["EPSG","3035"]]`, 3035, false, "Lambert Azimuthal Equal Area"},
+		{"geographic WGS 84", wgs84GeogCS, 4326, true, ""},
+		{"custom Albers", albersESRI, 0, false, "Albers Conical Equal Area"},
+		{"custom geographic", `GEOGCS["GCS_Custom",DATUM["D_Custom",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`, 0, true, ""},
+		{"TM not UTM", strings.Replace(UTMWKT(33, true), "0.9996", "0.9999", 1), 32633, false, ""}, // the name still says UTM
+	} {
+		c, err := FromWKT(tc.wkt)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if c.EPSG != tc.epsg || c.Geographic() != tc.geog {
+			t.Errorf("%s: EPSG %d geographic %v, want %d %v", tc.name, c.EPSG, c.Geographic(), tc.epsg, tc.geog)
+		}
+		if tc.envi != "" && c.ENVIProjection() != tc.envi {
+			t.Errorf("%s: ENVI projection %q, want %q", tc.name, c.ENVIProjection(), tc.envi)
+		}
+	}
+	// UTM parameters under another name and with another scale are not UTM.
+	w := strings.Replace(strings.Replace(UTMWKT(33, true), "WGS_1984_UTM_Zone_33N", "custom", 1), "0.9996", "0.9999", 1)
+	if c, _ := FromWKT(w); c.EPSG != 0 {
+		t.Errorf("TM with k=0.9999 identified as EPSG:%d", c.EPSG)
+	}
+	for _, bad := range []string{"", "PROJCS", `PROJCS["a"`, `PROJCS["a"]]`, `PROJCS["a",["b"]]`, `PROJCS["a]`} {
+		if _, err := FromWKT(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func TestParseQuotes(t *testing.T) {
+	n, err := Parse(`LOCAL_CS["a ""quoted"" name", UNIT ( "m", 1 ) ]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Name() != `a "quoted" name` {
+		t.Errorf("name %q", n.Name())
+	}
+	if v, ok := n.Child("UNIT").Num(0); !ok || v != 1 {
+		t.Errorf("unit %v %v", v, ok)
+	}
+}
+
+func TestGeoKeysRoundTrip(t *testing.T) {
+	albers, _ := FromWKT(albersESRI)
+	for _, c := range []CRS{FromEPSG(32633), FromEPSG(32701), FromEPSG(4326), {EPSG: 3035}, albers} {
+		for _, point := range []bool{false, true} {
+			keys, ascii := GeoKeys(c, point)
+			got, ok := FromGeoKeys(keys, nil, ascii)
+			if !ok || got != c {
+				t.Errorf("%+v: read back %+v (ok %v) from %v %q", c, got, ok, keys, ascii)
+			}
+			want := uint16(RasterIsArea)
+			if point {
+				want = RasterIsPoint
+			}
+			if v, _ := Short(keys, KeyRasterType); v != want {
+				t.Errorf("%+v: raster type %d, want %d", c, v, want)
+			}
+		}
+	}
+	if _, ok := FromGeoKeys([]uint16{1, 1, 0, 1, KeyModelType, 0, 1, ModelProjected}, nil, ""); ok {
+		t.Error("a model type alone gave a CRS")
+	}
+	if _, ok := FromGeoKeys([]uint16{1, 1, 0, 1, KeyPCSCitation, tagGeoASCII, 200, 0}, nil, "short"); ok {
+		t.Error("a citation past the end of the text gave a CRS")
+	}
+}

@@ -1,0 +1,161 @@
+package formats
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+)
+
+// georefGoldens is testdata/georef/goldens.json, written by
+// scripts/goldens/georef.py: what GDAL reads from each input and from this
+// package's ENVI and TIFF outputs of it (converted, and upscaled x2).
+type georefGoldens struct {
+	GDALVersion string `json:"gdal_version"`
+	Cases       []struct {
+		Input   string     `json:"input"`
+		GDAL    gdalView   `json:"gdal"`
+		Outputs []struct {
+			Op       string   `json:"op"`
+			Format   string   `json:"format"`
+			Factor   int      `json:"factor"`
+			Warnings string   `json:"warnings"`
+			GDAL     gdalView `json:"gdal"`
+		} `json:"outputs"`
+	} `json:"cases"`
+}
+
+type gdalView struct {
+	GeoTransform []float64            `json:"geotransform"`
+	Corners      map[string][]float64 `json:"corners"`
+	Size         []int                `json:"size"`
+	WKT          string               `json:"wkt"`
+	EPSG         int                  `json:"epsg"`
+	Scale        []*float64           `json:"scale"`
+	BBL          *string              `json:"bbl"`
+	IsSame       *bool                `json:"is_same_crs_as_input"`
+}
+
+func loadGeorefGoldens(t *testing.T) georefGoldens {
+	t.Helper()
+	b, err := os.ReadFile("testdata/georef/goldens.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g georefGoldens
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Cases) == 0 {
+		t.Fatal("no cases in goldens.json")
+	}
+	return g
+}
+
+func closeGT(a [6]float64, b []float64) bool {
+	if len(b) != 6 {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-9*math.Max(1, math.Abs(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkGeo compares the georeferencing this package reads from c with
+// what GDAL read from the same file.
+func checkGeo(t *testing.T, name string, c *hsi.Cube, want gdalView) {
+	t.Helper()
+	gt, ok := c.Meta.Geo.Transform()
+	if !ok || !closeGT(gt, want.GeoTransform) {
+		t.Errorf("%s: geotransform %v (ok %v), GDAL reads %v", name, gt, ok, want.GeoTransform)
+	}
+	corners := map[string][2]float64{"upper_left": {0, 0}, "upper_right": {float64(c.W), 0},
+		"lower_left": {0, float64(c.H)}, "lower_right": {float64(c.W), float64(c.H)}}
+	for k, cr := range corners {
+		x, y := gt[0]+cr[0]*gt[1]+cr[1]*gt[2], gt[3]+cr[0]*gt[4]+cr[1]*gt[5]
+		w := want.Corners[k]
+		if len(w) != 2 || math.Abs(x-w[0]) > 1e-6*math.Max(1, math.Abs(w[0])) || math.Abs(y-w[1]) > 1e-6*math.Max(1, math.Abs(w[1])) {
+			t.Errorf("%s: %s corner (%v, %v), GDAL reads %v", name, k, x, y, w)
+		}
+	}
+	cs, note := c.Meta.Geo.CRS()
+	if note != "" {
+		t.Errorf("%s: CRS note %q", name, note)
+	}
+	if cs.EPSG != want.EPSG {
+		t.Errorf("%s: EPSG %d, GDAL identifies %d", name, cs.EPSG, want.EPSG)
+	}
+	if cs.EPSG == 0 && cs.WKT == "" {
+		t.Errorf("%s: no CRS, GDAL reads %.80s...", name, want.WKT)
+	}
+	for b, s := range want.Scale {
+		got, _, ok := c.Meta.PhysicalScale(b)
+		if s != nil && (!ok || math.Abs(got-*s) > 1e-15) {
+			t.Errorf("%s: band %d scale %v (ok %v), GDAL reads %v", name, b, got, ok, *s)
+		}
+	}
+	if want.BBL != nil {
+		var parts []string
+		for _, bad := range c.Meta.BadBands {
+			parts = append(parts, map[bool]string{true: "0", false: "1"}[bad])
+		}
+		if got := "{" + strings.Join(parts, ", ") + "}"; got != *want.BBL {
+			t.Errorf("%s: bbl %s, GDAL reads %s", name, got, *want.BBL)
+		}
+	}
+}
+
+// TestGeorefGoldens reads each GDAL-made input, writes it as ENVI and TIFF
+// (as it is, and on a grid twice as fine), and checks the geotransform,
+// corners, CRS, band scale and bad band list against what GDAL read from
+// the input and from the outputs the golden script made.
+func TestGeorefGoldens(t *testing.T) {
+	g := loadGeorefGoldens(t)
+	dir := t.TempDir()
+	for _, tc := range g.Cases {
+		in, _, err := Read(filepath.Join("testdata/georef", tc.Input), hsi.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.Input, err)
+		}
+		checkGeo(t, tc.Input, in, tc.GDAL)
+		inCRS, _ := in.Meta.Geo.CRS()
+		for _, o := range tc.Outputs {
+			if o.GDAL.IsSame == nil || !*o.GDAL.IsSame {
+				t.Errorf("%s %s %s: GDAL found the output's CRS different from the input's", tc.Input, o.Op, o.Format)
+			}
+			c := in
+			if o.Factor != 1 {
+				meta, err := in.Meta.Resized(in.H, in.W, in.H*o.Factor, in.W*o.Factor)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c = hsi.MustNew(in.H*o.Factor, in.W*o.Factor, in.B)
+				c.Meta = meta
+			}
+			ext := map[string]string{"ENVI": ".img", "TIFF": ".tif"}[o.Format]
+			path := filepath.Join(dir, strings.TrimSuffix(tc.Input, filepath.Ext(tc.Input))+"_"+o.Op+ext)
+			if err := Write(path, c, hsi.WriteOptions{}); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if d := Dropped(path, &c.Meta); len(d) > 0 || o.Warnings != "" {
+				t.Errorf("%s: dropped %q, golden warnings %q", path, d, o.Warnings)
+			}
+			out, _, err := Read(path, hsi.ReadOptions{})
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			name := tc.Input + " " + o.Op + " " + o.Format
+			checkGeo(t, name, out, o.GDAL)
+			if outCRS, _ := out.Meta.Geo.CRS(); outCRS.EPSG != inCRS.EPSG || (inCRS.EPSG == 0 && outCRS.WKT != inCRS.WKT) {
+				t.Errorf("%s: CRS %+v, input %+v", name, outCRS, inCRS)
+			}
+		}
+	}
+}
