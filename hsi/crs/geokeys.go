@@ -74,8 +74,9 @@ func ASCII(keys []uint16, ascii string, id uint16) (string, bool) {
 
 // FromGeoKeys returns the CRS a GeoTIFF key directory describes: an EPSG
 // code (ProjectedCSTypeGeoKey, or GeographicTypeGeoKey of a geographic
-// model), or the WKT of an "ESRI PE String" citation. ok is false when the
-// keys describe a CRS in another way (user-defined parameters).
+// model), the WKT of an "ESRI PE String" citation, or the WKT of a
+// user-defined projection on WGS 84 that userDefinedWKT knows. ok is false
+// for any other CRS.
 func FromGeoKeys(keys []uint16, doubles []float64, ascii string) (c CRS, ok bool) {
 	if code, ok := Short(keys, KeyProjectedCSType); ok && code > 0 && code < UserDefined {
 		return FromEPSG(int(code)), true
@@ -92,6 +93,11 @@ func FromGeoKeys(keys []uint16, doubles []float64, ascii string) (c CRS, ok bool
 	model, _ := Short(keys, KeyModelType)
 	if code, ok := Short(keys, KeyGeographicType); ok && model == ModelGeographic && code > 0 && code < UserDefined {
 		return FromEPSG(int(code)), true
+	}
+	if wkt, ok := userDefinedWKT(keys, doubles, ascii); ok {
+		if c, err := FromWKT(wkt); err == nil {
+			return c, true
+		}
 	}
 	return CRS{}, false
 }
