@@ -334,6 +334,22 @@ var knownFields = map[string]bool{
 	"reflectance scale factor": true, "data gain values": true, "data offset values": true,
 }
 
+// reflectanceScale returns the reflectance scale factor to write: the
+// file's own, or, for bands that share one scale s with no offset, 1/s, so
+// that SPy (which reads this field and not "data gain values") reads the
+// same physical values as GDAL.
+func reflectanceScale(m *hsi.Meta, bands int) float64 {
+	if m.ReflectanceScale != 0 || len(m.Scale) != bands {
+		return m.ReflectanceScale
+	}
+	for b := range bands {
+		if m.Scale[b] != m.Scale[0] || m.Scale[0] == 0 || (b < len(m.Offset) && m.Offset[b] != 0) {
+			return 0
+		}
+	}
+	return 1 / m.Scale[0]
+}
+
 // errHeader wraps a header problem with the header's path.
 func errHeader(path string, err error) error {
 	return fmt.Errorf("envi: %s: %w", path, err)
@@ -401,8 +417,8 @@ func formatHeader(c *hsi.Cube, t raw.Type, interleave string) ([]byte, error) {
 	if m.HasDataIgnore {
 		fmt.Fprintf(&b, "data ignore value = %s\n", fmtFloat(m.DataIgnore))
 	}
-	if m.ReflectanceScale != 0 {
-		fmt.Fprintf(&b, "reflectance scale factor = %s\n", fmtFloat(m.ReflectanceScale))
+	if f := reflectanceScale(m, c.B); f != 0 {
+		fmt.Fprintf(&b, "reflectance scale factor = %s\n", fmtFloat(f))
 	}
 	list("data gain values", len(m.Scale), func(i int) string { return fmtFloat(m.Scale[i]) })
 	list("data offset values", len(m.Offset), func(i int) string { return fmtFloat(m.Offset[i]) })

@@ -38,6 +38,7 @@ type gdalView struct {
 	Scale        []*float64           `json:"scale"`
 	BBL          *string              `json:"bbl"`
 	IsSame       *bool                `json:"is_same_crs_as_input"`
+	SpyScale     *float64             `json:"spy_scale_factor"`
 }
 
 func loadGeorefGoldens(t *testing.T) georefGoldens {
@@ -166,6 +167,15 @@ func TestGeorefGoldens(t *testing.T) {
 				continue
 			}
 			checkGeo(t, name, out, o.GDAL)
+			if s := o.GDAL.SpyScale; s != nil {
+				got := out.Meta.ReflectanceScale
+				if got == 0 {
+					got = 1 // SPy's default
+				}
+				if got != *s {
+					t.Errorf("%s: reflectance scale factor %v, SPy read %v", name, got, *s)
+				}
+			}
 			if outCRS, _ := out.Meta.Geo.CRS(); outCRS.EPSG != inCRS.EPSG || (inCRS.EPSG == 0 && outCRS.WKT != inCRS.WKT) {
 				t.Errorf("%s: CRS %+v, input %+v", name, outCRS, inCRS)
 			}

@@ -7,7 +7,11 @@ first argument, and records in hsi/formats/testdata/georef/goldens.json
 what GDAL reads from every input and output: the geotransform, the corner
 coordinates, the CRS (WKT and EPSG code) and whether the output's CRS is the
 same as the input's (OSR IsSame). It fails when GDAL reads an output's
-georeferencing differently from the input's.
+georeferencing differently from the input's, or when a converted output's
+physical values differ from the input's: read with SPy (stored values over
+the reflectance scale factor) for ENVI and with GDAL (stored values times
+the band scale plus offset) for TIFF; GDAL on an ENVI output of a TIFF
+(data gain and offset values) too.
 
 Run from the repository root with Debian's python3-gdal:
     go build -o /tmp/omnihsr ./cmd/omnihsr
@@ -21,6 +25,7 @@ import tempfile
 
 import numpy as np
 from osgeo import gdal, osr
+import spectral.io.envi as envi
 
 gdal.UseExceptions()
 OUT = "hsi/formats/testdata/georef"
@@ -121,6 +126,26 @@ def gdal_view(path, ref=None):
     return v
 
 
+def physical(path):
+    """The values a reader family sees: SPy (stored / reflectance scale
+    factor) for ENVI, GDAL (stored * scale + offset) for TIFF."""
+    if path.endswith(".img"):
+        img = envi.open(os.path.splitext(path)[0] + ".hdr", path)
+        return np.transpose(img.load(), (2, 0, 1)).astype("f8"), float(img.scale_factor)
+    ds = gdal.Open(path)
+    out = []
+    for b in range(ds.RasterCount):
+        band = ds.GetRasterBand(b + 1)
+        out.append(band.ReadAsArray().astype("f8") * (band.GetScale() or 1) + (band.GetOffset() or 0))
+    return np.array(out), None
+
+
+def gdal_physical(path):
+    ds = gdal.Open(path)
+    return np.array([ds.GetRasterBand(b + 1).ReadAsArray().astype("f8") * (ds.GetRasterBand(b + 1).GetScale() or 1)
+                     + (ds.GetRasterBand(b + 1).GetOffset() or 0) for b in range(ds.RasterCount)])
+
+
 def main():
     exe = sys.argv[1]
     os.makedirs(OUT, exist_ok=True)
@@ -162,6 +187,18 @@ def main():
                     sys.exit(f"{out}: warnings {r.stderr!r}, expected some: {lost}")
                 if not lost and not view["is_same_crs_as_input"]:
                     sys.exit(f"{out}: CRS differs from {name}:\n{view['wkt']}\n{case['gdal']['wkt']}")
+                phys = {}
+                if op == "convert":
+                    want, _ = physical(path)
+                    got, spy_scale = physical(out)
+                    if not np.allclose(got, want, rtol=1e-6, atol=0):
+                        sys.exit(f"{out}: physical values differ from {name}")
+                    phys["same_physical_values"] = True
+                    if spy_scale is not None:
+                        phys["spy_scale_factor"] = spy_scale
+                    if path.endswith(".tif") and not np.allclose(gdal_physical(out), want, rtol=1e-6, atol=0):
+                        sys.exit(f"{out}: GDAL reads other physical values than from {name}")
+                view.update(phys)
                 case["outputs"].append({"op": op, "format": "ENVI" if ext == ".img" else "TIFF", "factor": f,
                                         "warnings": r.stderr.strip().replace(tmp + os.sep, ""), "gdal": view})
             goldens["cases"].append(case)
