@@ -17,9 +17,9 @@ import (
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	old := infoStdout
-	infoStdout = &out
-	defer func() { infoStdout = old }()
+	old, oldWarn := infoStdout, warnStderr
+	infoStdout, warnStderr = &out, &errb
+	defer func() { infoStdout, warnStderr = old, oldWarn }()
 	code := run(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
