@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/omnihsr/omnihsr/internal/simd"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Cube is a float32 hyperspectral image of H rows, W columns and B bands in
@@ -203,14 +205,59 @@ func (c *Cube) Clone() *Cube {
 // Resized returns a deep copy of m for the same scene on an outH x outW
 // pixel grid instead of h x w: the georeferencing is scaled (pixel size
 // divided by the per-axis factor, footprint unchanged).
+//
+// ENVI fields tied to pixel positions follow the grid: "geo points" (ground
+// control points) are moved to the new pixel positions; "rpc info", "x
+// start" and "y start" are left out (GridFields names them).
 func (m Meta) Resized(h, w, outH, outW int) (Meta, error) {
 	out := m.Clone()
+	sy, sx := float64(outH)/float64(h), float64(outW)/float64(w)
 	if out.Geo != nil {
-		if err := out.Geo.Scale(float64(outH)/float64(h), float64(outW)/float64(w)); err != nil {
+		if err := out.Geo.Scale(sy, sx); err != nil {
 			return out, err
 		}
 	}
+	out.Extra = out.Extra[:0:0]
+	for _, f := range m.Extra {
+		switch f.Key {
+		case "geo points":
+			v, err := scaleGeoPoints(f.Value, sy, sx)
+			if err != nil {
+				return out, err
+			}
+			f.Value = v
+		case "rpc info", "x start", "y start":
+			continue
+		}
+		out.Extra = append(out.Extra, f)
+	}
+	if len(out.Extra) == 0 {
+		out.Extra = nil
+	}
 	return out, nil
+}
+
+// GridFields are the ENVI header fields that Resized leaves out: they
+// describe pixel positions that a resampled grid no longer has.
+var GridFields = []string{"rpc info", "x start", "y start"}
+
+// scaleGeoPoints moves ENVI ground control points ("pixel x, pixel y, lat,
+// lon" groups, pixel positions 1-based with (1, 1) the upper-left corner of
+// the first pixel) to a grid resampled by sy x sx.
+func scaleGeoPoints(s string, sy, sx float64) (string, error) {
+	f := splitMapInfo(s)
+	if len(f)%4 != 0 {
+		return "", fmt.Errorf("hsi: geo points: %d values, want groups of 4", len(f))
+	}
+	for i := 0; i+3 < len(f); i += 4 {
+		x, err1 := strconv.ParseFloat(f[i], 64)
+		y, err2 := strconv.ParseFloat(f[i+1], 64)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("hsi: geo points: pixel position %q, %q is not numeric", f[i], f[i+1])
+		}
+		f[i], f[i+1] = fmtNum((x-1)*sx+1), fmtNum((y-1)*sy+1)
+	}
+	return strings.Join(f, ", "), nil
 }
 
 // Clone returns a deep copy of the metadata.

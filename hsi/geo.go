@@ -102,7 +102,15 @@ func (g *Geo) Shift(y0, x0 float64) {
 	if g == nil {
 		return
 	}
-	if g.MapInfo != "" {
+	if gt, ok := mapInfoTransform(g.MapInfo); ok && (gt[2] != 0 || gt[4] != 0) {
+		// A rotated grid: GDAL places the reference pixel without the
+		// rotation, so the new origin is written at reference pixel (1, 1).
+		f := splitMapInfo(g.MapInfo)
+		f[1], f[2] = "1", "1"
+		f[3] = fmtNum(gt[0] + x0*gt[1] + y0*gt[2])
+		f[4] = fmtNum(gt[3] + x0*gt[4] + y0*gt[5])
+		g.MapInfo = strings.Join(f, ", ")
+	} else if g.MapInfo != "" {
 		f := splitMapInfo(g.MapInfo)
 		if len(f) >= 7 {
 			if rx, err1 := strconv.ParseFloat(f[1], 64); err1 == nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -333,5 +334,10 @@ func renderFile(r renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, t
 		return err
 	}
 	warnDropped(path, &meta)
+	for _, f := range lr.Meta.Extra {
+		if slices.Contains(hsi.GridFields, f.Key) {
+			fmt.Fprintf(warnStderr, "warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q\n", path, f.Key)
+		}
+	}
 	return nil
 }

@@ -332,6 +332,8 @@ var knownFields = map[string]bool{
 	"data ignore value": true, "description": true, "map info": true,
 	"coordinate system string": true, "projection info": true,
 	"reflectance scale factor": true, "data gain values": true, "data offset values": true,
+	// Layout of the input's data file, which an output does not share.
+	"major frame offsets": true, "minor frame offsets": true, "file compression": true,
 }
 
 // reflectanceScale returns the reflectance scale factor to write: the
