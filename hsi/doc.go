@@ -14,10 +14,14 @@
 // # Metadata
 //
 // Meta carries band metadata (wavelengths with units, FWHM, bad-band list,
-// band names), the data-ignore value and georeferencing. Georeferencing is
-// passed through untouched by readers and writers of the same family, and
+// band names, scale and offset), the data-ignore value, the other ENVI
+// header fields and georeferencing. Georeferencing is passed through
+// untouched by readers and writers of the same family; Geo.Transform and
+// Geo.CRS give it in GDAL's terms (an affine geotransform and a CRS by EPSG
+// code or WKT, see package crs) for writers of the other family; and
 // Geo.Scale adjusts it when the pixel grid is resampled, so an image upscaled
 // by s keeps its footprint on the ground with pixels s times smaller.
+// docs/FORMATS.md tabulates what each output format keeps.
 //
 // # No-data
 //

@@ -24,6 +24,9 @@ round to nearest and a value that does not fit is an error. A .png output is a
 false-colour preview (three bands chosen by wavelength, 2-98% stretch). NaN or
 infinite input values are an error naming their position. The output is
 written to a temporary file and renamed: on error no output is left.
+Georeferencing, CRS, band scale and other metadata carry over between ENVI
+and TIFF as GDAL writes them; what the output format cannot hold is named
+on stderr, one "warning:" line per item (docs/FORMATS.md has the table).
 
 Formats, chosen by extension:
 ` + formats.Help(),

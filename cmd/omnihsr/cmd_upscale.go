@@ -188,7 +188,9 @@ encoder runs band by band over the rows with the same result as on the
 whole image, and ENVI (.hdr) and NumPy (.npy) outputs stream to disk, so an
 output larger than memory is fine (other formats are written from memory).
 Georeferencing is scaled to the new grid (pixel size divided by the per-axis
-factor, footprint unchanged). No-data: pixels whose every band holds the
+factor, footprint unchanged) and, with the CRS, band scale and other
+metadata, carried between ENVI and TIFF as GDAL writes them; what the output
+format cannot hold is named on stderr (docs/FORMATS.md). No-data: pixels whose every band holds the
 file's no-data value (ENVI "data ignore value", GeoTIFF GDAL_NODATA, NaN
 included) are filled from their valid neighbours before upscaling, so the
 value never bleeds into valid pixels, and come out as no-data again (every

@@ -11,9 +11,11 @@
 // (uint64); byte order 0 and 1; header offset; values in braces over
 // several lines; and comment lines starting with ';'. Band metadata
 // (wavelength, wavelength units, fwhm, bbl, band names), data ignore value,
-// description and georeferencing (map info, coordinate system string,
-// projection info, kept verbatim) go to hsi.Meta. Other header fields are
-// not kept.
+// description, georeferencing (map info, coordinate system string,
+// projection info, kept verbatim), reflectance scale factor and data gain
+// and offset values go to hsi.Meta; every other header field goes to
+// Meta.Extra and is written back. A grid read from a GeoTIFF is written as
+// GDAL's ENVI driver writes it (hsi.Geo.ENVI).
 //
 // Samples, lines, bands and data type are required; interleave defaults to
 // bsq and byte order to 0 when absent. A data file shorter than header

@@ -45,13 +45,13 @@ type Format struct {
 // table is the dispatch table: one line per format.
 var table = []Format{
 	{Name: "ENVI", Exts: []string{".hdr", ".img", ".dat", ".raw", ".bsq", ".bil", ".bip", ".bin"}, Read: envi.Read, Write: envi.Write, Create: createENVI, Interleave: true, checksFinite: true,
-		Note: "keeps wavelengths, fwhm, bad bands, band names, data ignore value, map info"},
+		Note: "keeps wavelengths, fwhm, bad bands, band names, data ignore value, scale, georeferencing, other header fields"},
 	{Name: "NPY", Exts: []string{".npy"}, Read: npy.Read, Write: npy.Write, Create: createNPY, checksFinite: true,
-		Note: "(H,W,B) or (H,W) array; no metadata"},
+		Note: "(H,W,B) or (H,W) array; no metadata (warned)"},
 	{Name: "MAT", Exts: []string{".mat"}, Read: matfile.Read, Write: matfile.Write, Compression: true,
-		Note: "reads v5 and v7.3 (-var, -layout), writes v5"},
+		Note: "reads v5 and v7.3 (-var, -layout), writes v5 with wavelengths and fwhm"},
 	{Name: "TIFF", Exts: []string{".tif", ".tiff"}, Read: tiff.Read, Write: tiff.Write, Compression: true,
-		Note: "GeoTIFF tags kept"},
+		Note: "GeoTIFF; keeps what ENVI keeps (GDAL metadata)"},
 	{Name: "PNG", Exts: []string{".png"}, Read: png.Read, Write: png.Write, checksFinite: true,
 		Note: "reads RGB/grey images; writes a false-colour preview (not lossless)"},
 }

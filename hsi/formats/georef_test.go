@@ -17,8 +17,8 @@ import (
 type georefGoldens struct {
 	GDALVersion string `json:"gdal_version"`
 	Cases       []struct {
-		Input   string     `json:"input"`
-		GDAL    gdalView   `json:"gdal"`
+		Input   string   `json:"input"`
+		GDAL    gdalView `json:"gdal"`
 		Outputs []struct {
 			Op       string   `json:"op"`
 			Format   string   `json:"format"`

@@ -23,8 +23,10 @@
 // Geo.PixelIsPoint comes from GTRasterTypeGeoKey (1025). GDAL_NODATA (42113)
 // becomes Meta.DataIgnore, ImageDescription (270) Meta.Description, and
 // GDAL's band metadata in GDAL_METADATA (42112) — the items "wavelength",
-// "wavelength_units", "fwhm" and the band descriptions — fill
-// Meta.Wavelengths, WavelengthUnits, FWHM and BandNames.
+// "wavelength_units", "fwhm", the band descriptions and the band SCALE and
+// OFFSET — fill Meta.Wavelengths, WavelengthUnits, FWHM, BandNames, Scale
+// and Offset; items of the "ENVI" domain (ENVI header fields, as GDAL keeps
+// them) fill Meta.BadBands (bbl), ReflectanceScale and Extra.
 //
 // Declared sizes are checked against the file size before anything is
 // allocated (uncompressed data must lie in the file; compressed data cannot
@@ -45,6 +47,12 @@
 // differencing (predictor 2) for integers and the floating-point predictor
 // (3) for floats. Geo tags, GDAL_NODATA, ImageDescription and the band
 // metadata are written back; a file larger than 4 GiB is written as BigTIFF.
+// A grid known by an ENVI map info is written as GDAL writes it (see
+// addGeoTags): pixel scale and tie point, or a ModelTransformation when
+// rotated, and its CRS as EPSG keys or as GDAL's "ESRI PE String"
+// citation. A band scale (or 1/ENVI reflectance scale factor) is written as
+// GDAL's SCALE and OFFSET items, the bad band list and other ENVI header
+// fields as GDAL metadata in the "ENVI" domain.
 // The file is written to a temporary name and renamed, so no partial file
 // is ever left.
 package tiff
