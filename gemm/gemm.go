@@ -61,6 +61,9 @@ func Backend() string {
 		if be.ob.config != "" {
 			cfg = ", " + strings.TrimSpace(be.ob.config)
 		}
+		if be.ob.core != "" {
+			cfg += ", core " + be.ob.core
+		}
 		return fmt.Sprintf("openblas (%s%s, %d threads)", be.ob.lib, cfg, nt)
 	}
 	s := fmt.Sprintf("pure-go (%s, %d threads)", blocked.Kernel(), nt)
@@ -91,8 +94,10 @@ func SetThreads(n int) int {
 }
 
 // Use selects the backend: "openblas" (an error if the library cannot be
-// loaded), "go" (the pure-Go kernel) or "auto" (OpenBLAS when it loads, else
-// pure Go). It is meant for programs and benchmarks that compare backends;
+// loaded), "go" (the pure-Go kernel) or "auto" (OpenBLAS when it loads and
+// runs vector kernels of its own, else pure Go: an OpenBLAS that does not
+// recognise the CPU falls back to its generic SSE kernels, which are
+// several times slower than the pure-Go AVX2/AVX-512 kernel). It is meant for programs and benchmarks that compare backends;
 // it must not be called while products are running. The environment
 // variable OMNIHSR_GEMM sets the initial choice the same way.
 func Use(name string) error {
@@ -109,10 +114,35 @@ func Use(name string) error {
 			active.Store(&backend{note: err.Error()})
 			return nil
 		}
+		if name != "openblas" && !preferOpenBLAS(ob.core, blocked.Kernel()) {
+			active.Store(&backend{note: fmt.Sprintf("OpenBLAS found but runs its generic %s kernels on this CPU, slower than the pure-Go kernel (OMNIHSR_GEMM=openblas forces it)", ob.core)})
+			return nil
+		}
 		active.Store(&backend{ob: ob})
 		return nil
 	}
 	return fmt.Errorf("gemm: unknown backend %q (want openblas, go or auto)", name)
+}
+
+// genericCores are OpenBLAS core names without AVX2 kernels: what
+// OpenBLAS's dynamic dispatch falls back to on a CPU it does not
+// recognise (often a virtual machine's), or an old CPU.
+var genericCores = map[string]bool{
+	"prescott": true, "katmai": true, "coppermine": true, "northwood": true, "banias": true,
+	"core2": true, "penryn": true, "dunnington": true, "nehalem": true, "atom": true,
+	"sandybridge": true, "opteron": true, "opteron_sse3": true, "barcelona": true,
+	"bobcat": true, "bulldozer": true, "piledriver": true, "steamroller": true, "excavator": true,
+}
+
+// preferOpenBLAS decides "auto": OpenBLAS unless its kernels are generic
+// ones while the pure-Go kernel (described by goKernel, blocked.Kernel())
+// has AVX2 or AVX-512 code for this CPU. An unknown core name (an OpenBLAS
+// without openblas_get_corename) keeps OpenBLAS.
+func preferOpenBLAS(core, goKernel string) bool {
+	if !genericCores[strings.ToLower(strings.TrimSpace(core))] {
+		return true
+	}
+	return !strings.Contains(goKernel, "AVX")
 }
 
 // backend is the implementation chosen at start-up (or by Use).

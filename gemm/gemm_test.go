@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"github.com/omnihsr/omnihsr/gemm/internal/blocked"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -282,14 +283,22 @@ func TestBackendSelection(t *testing.T) {
 		}
 		t.Logf("%v: %s", tc.env, firstLine(string(out), "BACKEND="))
 	}
-	if _, err := openBLAS(); err == nil && cgoEnabled {
-		cmd := exec.Command(exe, "-test.run=^TestBackendSelection$", "-test.v")
-		cmd.Env = append(os.Environ(), "OMNIHSR_GEMM_CHILD=1", "OMNIHSR_GEMM=")
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "BACKEND=openblas") {
-			t.Fatalf("default with OpenBLAS present: %v\n%s", err, out)
+	if ob, err := openBLAS(); err == nil && cgoEnabled {
+		// The default takes OpenBLAS unless its kernels are generic ones
+		// (preferOpenBLAS); OMNIHSR_GEMM=openblas takes it regardless.
+		want := "BACKEND=openblas"
+		if !preferOpenBLAS(ob.core, blocked.Kernel()) {
+			want = "BACKEND=pure-go"
 		}
-		t.Logf("default: %s", firstLine(string(out), "BACKEND="))
+		for _, env := range [][2]string{{"OMNIHSR_GEMM=", want}, {"OMNIHSR_GEMM=openblas", "BACKEND=openblas"}} {
+			cmd := exec.Command(exe, "-test.run=^TestBackendSelection$", "-test.v")
+			cmd.Env = append(os.Environ(), "OMNIHSR_GEMM_CHILD=1", env[0])
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), env[1]) {
+				t.Fatalf("%s with OpenBLAS (core %q) present: want %s: %v\n%s", env[0], ob.core, env[1], err, out)
+			}
+			t.Logf("%s: %s", env[0], firstLine(string(out), "BACKEND="))
+		}
 	}
 }
 
@@ -300,4 +309,25 @@ func firstLine(s, prefix string) string {
 		}
 	}
 	return ""
+}
+
+func TestPreferOpenBLAS(t *testing.T) {
+	for _, tc := range []struct {
+		core, kernel string
+		want         bool
+	}{
+		{"SkylakeX", "blocked AVX-512 + AVX2", true},
+		{"Haswell", "blocked AVX2", true},
+		{"Zen", "blocked AVX2", true},
+		{"", "blocked AVX-512 + AVX2", true},
+		{"Prescott", "blocked AVX-512 + AVX2", false},
+		{"Sandybridge", "blocked AVX2", false},
+		{" prescott ", "blocked AVX2", false},
+		{"Prescott", "gonum", true},
+		{"Nehalem", "gonum", true},
+	} {
+		if got := preferOpenBLAS(tc.core, tc.kernel); got != tc.want {
+			t.Errorf("core %q, Go kernel %q: prefer OpenBLAS %v, want %v", tc.core, tc.kernel, got, tc.want)
+		}
+	}
 }

@@ -12,11 +12,13 @@ typedef void (*omnihsr_sgemm_fn)(int, int, int, int, int, int, float, const floa
 typedef void (*omnihsr_setthreads_fn)(int);
 typedef int (*omnihsr_getthreads_fn)(void);
 typedef char *(*omnihsr_getconfig_fn)(void);
+typedef char *(*omnihsr_getcorename_fn)(void);
 
 static omnihsr_sgemm_fn omnihsr_sgemm_ptr;
 static omnihsr_setthreads_fn omnihsr_setthreads_ptr;
 static omnihsr_getthreads_fn omnihsr_getthreads_ptr;
 static omnihsr_getconfig_fn omnihsr_getconfig_ptr;
+static omnihsr_getcorename_fn omnihsr_getcorename_ptr;
 
 // omnihsr_open loads the library and resolves its symbols. It returns 0 on
 // success, 1 when the library cannot be loaded and 2 when it has no
@@ -31,6 +33,7 @@ static int omnihsr_open(const char *name) {
 	omnihsr_setthreads_ptr = (omnihsr_setthreads_fn)dlsym(h, "openblas_set_num_threads");
 	omnihsr_getthreads_ptr = (omnihsr_getthreads_fn)dlsym(h, "openblas_get_num_threads");
 	omnihsr_getconfig_ptr = (omnihsr_getconfig_fn)dlsym(h, "openblas_get_config");
+	omnihsr_getcorename_ptr = (omnihsr_getcorename_fn)dlsym(h, "openblas_get_corename");
 	return 0;
 }
 
@@ -49,6 +52,10 @@ static int omnihsr_get_threads(void) {
 
 static const char *omnihsr_get_config(void) {
 	return omnihsr_getconfig_ptr ? omnihsr_getconfig_ptr() : "";
+}
+
+static const char *omnihsr_get_corename(void) {
+	return omnihsr_getcorename_ptr ? omnihsr_getcorename_ptr() : "";
 }
 
 // CBLAS enums: CblasRowMajor = 101, CblasNoTrans = 111, CblasTrans = 112.
@@ -84,6 +91,7 @@ func loadOpenBLAS(names []string) (*openblas, error) {
 			return &openblas{
 				lib:     name,
 				config:  C.GoString(C.omnihsr_get_config()),
+				core:    C.GoString(C.omnihsr_get_corename()),
 				threads: int(C.omnihsr_get_threads()),
 			}, nil
 		case 1:
@@ -98,6 +106,7 @@ func loadOpenBLAS(names []string) (*openblas, error) {
 type openblas struct {
 	lib     string // the name dlopen succeeded with
 	config  string // openblas_get_config()
+	core    string // openblas_get_corename(): the kernel set chosen for this CPU
 	threads int    // OpenBLAS's own thread count (1: we split the work)
 }
 

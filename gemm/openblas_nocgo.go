@@ -9,6 +9,7 @@ const cgoEnabled = false
 type openblas struct {
 	lib     string
 	config  string
+	core    string
 	threads int
 }
 
