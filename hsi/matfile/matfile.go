@@ -12,7 +12,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
-	"github.com/omnihsr/omnihsr/hsi/matfile/internal/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/hdf5"
 )
 
 // Layout names (ReadOptions.Layout and SourceInfo.Layout).

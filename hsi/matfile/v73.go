@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/omnihsr/omnihsr/hsi/matfile/internal/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/hdf5"
 )
 
 var numericClasses = map[string]bool{

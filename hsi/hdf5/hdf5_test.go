@@ -14,7 +14,7 @@ type golden struct {
 }
 
 func loadExpected(t testing.TB) map[string]map[string]golden {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "expected.json"))
+	b, err := os.ReadFile(filepath.Join("..", "matfile", "testdata", "expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestGoldens(t *testing.T) {
 		{"latest_index.h5", "latest_index"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			f := openFile(t, filepath.Join("..", "..", "testdata", tc.file))
+			f := openFile(t, filepath.Join("..", "matfile", "testdata", tc.file))
 			mem, err := f.Members()
 			if err != nil {
 				t.Fatal(err)

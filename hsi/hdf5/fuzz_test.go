@@ -12,7 +12,7 @@ import (
 // bound.
 func FuzzHDF5(f *testing.F) {
 	for _, pat := range []string{"*.mat.golden", "*.h5"} {
-		seeds, _ := filepath.Glob(filepath.Join("..", "..", "testdata", pat))
+		seeds, _ := filepath.Glob(filepath.Join("..", "matfile", "testdata", pat))
 		for _, p := range seeds {
 			b, err := os.ReadFile(p)
 			if err == nil && len(b) < 64<<10 && (bytes.HasPrefix(b, Signature) || len(b) > 520 && bytes.Equal(b[512:520], Signature)) {
