@@ -3,24 +3,11 @@ package eval
 import (
 	"bytes"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/mdtab"
+	"github.com/omnihsr/omnihsr/paper"
 	"math"
 	"strings"
 )
-
-// paperPrior is the paper's Table tab:prior: per dataset, at x2 then x4,
-// Per band, 1 band, 4 bands, First half (dB).
-var paperPrior = []struct {
-	Dataset string
-	X2, X4  [4]float64
-}{
-	{"ARAD (31)", [4]float64{1.19, -0.01, 0.03, 0.01}, [4]float64{0.49, 0.01, 0.02, 0.01}},
-	{"CAVE (31)", [4]float64{0.73, -0.29, 0.07, -0.10}, [4]float64{0.33, -0.13, 0.04, -0.06}},
-	{"Harvard (31)", [4]float64{0.59, 0.06, 0.10, 0.10}, [4]float64{0.57, 0.01, 0.03, 0.03}},
-	{"Pavia U (103)", [4]float64{0.64, 0.04, 0.17, 0.05}, [4]float64{0.31, 0.04, 0.08, 0.04}},
-	{"Pavia C (102)", [4]float64{0.67, 0.04, 0.14, 0.08}, [4]float64{0.31, 0.01, 0.06, 0.03}},
-	{"Chikusei (128)", [4]float64{0.82, 0.00, 0.09, 0.06}, [4]float64{0.34, 0.02, 0.06, 0.03}},
-	{"Botswana (145)", [4]float64{0.37, 0.01, 0.12, 0.12}, [4]float64{0.17, 0.01, 0.04, 0.04}},
-}
 
 // WritePriorJSON writes res as indented JSON, atomically.
 func WritePriorJSON(path string, res *PriorResult) error { return writeJSON(path, res) }
@@ -72,7 +59,7 @@ func PriorMarkdown(res *PriorResult) []byte {
 			cols = append(cols, FormatFactor(f)+" "+n)
 		}
 	}
-	header(&b, cols, 1)
+	mdtab.Header(&b, cols, 1)
 	for _, s := range res.Scenes {
 		cells := []string{sceneHeader(s)}
 		for _, f := range c.Factors {
@@ -83,13 +70,13 @@ func PriorMarkdown(res *PriorResult) []byte {
 			}
 			cells = append(cells, fmtNum(r.PerBand, 2), fmtSigned(r.OneBand, 2), fmtSigned(r.FourBands, 2), fmtSigned(r.FirstHalf, 2))
 		}
-		row(&b, cells)
+		mdtab.Row(&b, cells...)
 	}
 	b.WriteString("\n")
 
 	b.WriteString("Images, windows and the shared operators' own gains over bicubic (dB) on their evaluated bands:\n\n")
 	cols2 := []string{"Scene (bands)", "Factor", "Images", "Windows", "Middle band", "Four bands", "1 band", "4 bands", "First half"}
-	header(&b, cols2, 2)
+	mdtab.Header(&b, cols2, 2)
 	for _, s := range res.Scenes {
 		for _, f := range c.Factors {
 			r := res.row(s.Name, f)
@@ -100,9 +87,9 @@ func PriorMarkdown(res *PriorResult) []byte {
 			for _, v := range r.FourBandIx {
 				fb = append(fb, fmt.Sprint(v+1))
 			}
-			row(&b, []string{sceneHeader(s), FormatFactor(f), fmt.Sprint(r.Images), fmt.Sprint(r.Windows),
+			mdtab.Row(&b, []string{sceneHeader(s), FormatFactor(f), fmt.Sprint(r.Images), fmt.Sprint(r.Windows),
 				fmt.Sprint(r.MiddleBand + 1), strings.Join(fb, ", "),
-				fmtNum(r.OneBandAbs, 2), fmtNum(r.FourBandsAbs, 2), fmtNum(r.FirstHalfAbs, 2)})
+				fmtNum(r.OneBandAbs, 2), fmtNum(r.FourBandsAbs, 2), fmtNum(r.FirstHalfAbs, 2)}...)
 		}
 	}
 	b.WriteString("\n(Band numbers are 1-based.)\n\n")
@@ -115,7 +102,7 @@ func PriorMarkdown(res *PriorResult) []byte {
 		for _, r := range c.Ridges {
 			cols = append(cols, fmt.Sprintf("r=%g", r))
 		}
-		header(&b, cols, 2)
+		mdtab.Header(&b, cols, 2)
 		for _, s := range res.Scenes {
 			for _, f := range c.Factors {
 				r := res.row(s.Name, f)
@@ -126,20 +113,20 @@ func PriorMarkdown(res *PriorResult) []byte {
 				for _, g := range r.ByRidge {
 					cells = append(cells, fmt.Sprintf("%s / %s / %s / %s", fmtNum(g.PerBand, 2), fmtSigned(g.OneBand, 2), fmtSigned(g.FourBands, 2), fmtSigned(g.FirstHalf, 2)))
 				}
-				row(&b, cells)
+				mdtab.Row(&b, cells...)
 			}
 		}
 		b.WriteString("\n(Cells: Per band / 1 band / 4 bands / First half.)\n\n")
 	}
 
 	b.WriteString("## The paper's Table \"Test of the band-shared operator prior\" (quoted)\n\n")
-	header(&b, []string{"Dataset", "x2 Per band", "x2 1 band", "x2 4 bands", "x2 First half", "x4 Per band", "x4 1 band", "x4 4 bands", "x4 First half"}, 1)
-	for _, p := range paperPrior {
+	mdtab.Header(&b, []string{"Dataset", "x2 Per band", "x2 1 band", "x2 4 bands", "x2 First half", "x4 Per band", "x4 1 band", "x4 4 bands", "x4 First half"}, 1)
+	for _, p := range paper.Prior {
 		cells := []string{p.Dataset}
 		for _, v := range [][4]float64{p.X2, p.X4} {
 			cells = append(cells, fmt.Sprintf("%.2f", v[0]), fmtSigned(Num(v[1]), 2), fmtSigned(Num(v[2]), 2), fmtSigned(Num(v[3]), 2))
 		}
-		row(&b, cells)
+		mdtab.Row(&b, cells...)
 	}
 	b.WriteString("\n")
 
@@ -195,7 +182,7 @@ func priorComparison(res *PriorResult) string {
 		s := fmt.Sprintf("At %s, our per-band gains range from %.2f to %.2f dB", FormatFactor(f), lo, hi)
 		if pi >= 0 {
 			plo, phi := math.Inf(1), math.Inf(-1)
-			for _, p := range paperPrior {
+			for _, p := range paper.Prior {
 				v := [][4]float64{p.X2, p.X4}[pi][0]
 				plo, phi = math.Min(plo, v), math.Max(phi, v)
 			}
@@ -204,7 +191,7 @@ func priorComparison(res *PriorResult) string {
 		s += fmt.Sprintf("; the 4-band operator is at least as accurate as the per-band operators (entry >= 0.00 dB) on %d of %d scenes", nonneg4, n4)
 		pn4, pnH := 0, 0
 		if pi >= 0 {
-			for _, p := range paperPrior {
+			for _, p := range paper.Prior {
 				v := [][4]float64{p.X2, p.X4}[pi]
 				if v[2] >= 0 {
 					pn4++
@@ -213,16 +200,16 @@ func priorComparison(res *PriorResult) string {
 					pnH++
 				}
 			}
-			s += fmt.Sprintf(" (paper: %d of %d datasets)", pn4, len(paperPrior))
+			s += fmt.Sprintf(" (paper: %d of %d datasets)", pn4, len(paper.Prior))
 		}
 		s += fmt.Sprintf(", the first-half operator on %d of %d", nonnegH, nH)
 		if pi >= 0 {
-			s += fmt.Sprintf(" (paper: %d of %d)", pnH, len(paperPrior))
+			s += fmt.Sprintf(" (paper: %d of %d)", pnH, len(paper.Prior))
 		}
 		if worst1Scene != "" {
 			s += fmt.Sprintf(", and the 1-band operator's largest loss is %s dB on %s", fmtSigned(Num(worst1), 2), worst1Scene)
 			if pi >= 0 {
-				s += fmt.Sprintf(" (paper: %s dB on CAVE)", fmtSigned(Num([][4]float64{paperPrior[1].X2, paperPrior[1].X4}[pi][1]), 2))
+				s += fmt.Sprintf(" (paper: %s dB on CAVE)", fmtSigned(Num([][4]float64{paper.Prior[1].X2, paper.Prior[1].X4}[pi][1]), 2))
 			}
 		}
 		parts = append(parts, s+".")
@@ -236,9 +223,9 @@ func priorComparison(res *PriorResult) string {
 				}
 				switch {
 				case strings.EqualFold(sc.Sensor, "CAVE") && pi >= 0:
-					p, name = &[][4]float64{paperPrior[1].X2, paperPrior[1].X4}[pi], "CAVE"
+					p, name = &[][4]float64{paper.Prior[1].X2, paper.Prior[1].X4}[pi], "CAVE"
 				case strings.Contains(strings.ToLower(sc.Name), "paviacenter") && pi >= 0:
-					p, name = &[][4]float64{paperPrior[4].X2, paperPrior[4].X4}[pi], "Pavia C"
+					p, name = &[][4]float64{paper.Prior[4].X2, paper.Prior[4].X4}[pi], "Pavia C"
 				}
 			}
 			if p == nil {

@@ -6,44 +6,25 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/jsonfmt"
 	"github.com/omnihsr/omnihsr/internal/mdtab"
 )
 
-// numArray matches an indented JSON array of numbers (or nulls).
-var numArray = regexp.MustCompile(`\[\n[\t -]*(?:[-0-9.eE+]+|null)(?:,\n[\t ]*(?:[-0-9.eE+]+|null))*\n[\t ]*\]`)
-
-// marshalJSON indents v with one space per level but keeps arrays of
-// numbers on one line, so the files stay short and diff well.
-func marshalJSON(v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return nil, err
-	}
-	b = numArray.ReplaceAllFunc(b, func(m []byte) []byte {
-		f := bytes.Fields(bytes.Trim(m, "[]\n\t "))
-		return append(append([]byte("["), bytes.Join(f, []byte(" "))...), ']')
-	})
-	return append(b, '\n'), nil
-}
-
-// WriteJSON writes res as indented JSON, atomically.
+// WriteJSON writes res as indented JSON (internal/jsonfmt), atomically.
 func WriteJSON(path string, res *Result) error { return writeJSON(path, res) }
 
 // WriteJSONValue writes any value in the layout of WriteJSON (indented,
 // arrays of numbers on one line), atomically.
 func WriteJSONValue(path string, v any) error { return writeJSON(path, v) }
 
-// writeJSON writes v as marshalJSON formats it, atomically.
 func writeJSON(path string, v any) error {
-	b, err := marshalJSON(v)
-	if err != nil {
-		return fmt.Errorf("eval: encode %s: %w", path, err)
+	if err := jsonfmt.Write(path, v); err != nil {
+		return fmt.Errorf("eval: %w", err)
 	}
-	return writeFile(path, b)
+	return nil
 }
 
 // writeFile writes b to path atomically.
@@ -118,10 +99,6 @@ func FormatInterval(iv *Interval) string {
 
 func sceneHeader(s SceneInfo) string { return fmt.Sprintf("%s (%d)", s.Name, s.B) }
 
-func header(b *bytes.Buffer, cols []string, leftCols int) { mdtab.Header(b, cols, leftCols) }
-
-func row(b *bytes.Buffer, cells []string) { mdtab.Row(b, cells...) }
-
 func writePreamble(b *bytes.Buffer, res *Result, title string) {
 	c := res.Config
 	fmt.Fprintf(b, "# %s\n\n", title)
@@ -147,7 +124,7 @@ func writePreamble(b *bytes.Buffer, res *Result, title string) {
 		fmt.Fprintf(b, "- PSNR gain over bicubic: mean of the paired per-image differences with a percentile bootstrap 95%% interval (%d resamples, seed %d).\n", c.Resamples, c.Seed)
 	}
 	b.WriteString("\n## Scenes\n\n")
-	header(b, []string{"Scene", "File", "Sensor", "Size", "Bands", "Images"}, 4)
+	mdtab.Header(b, []string{"Scene", "File", "Sensor", "Size", "Bands", "Images"}, 4)
 	for _, s := range res.Scenes {
 		img := ""
 		if len(s.Regions) > 0 {
@@ -161,7 +138,7 @@ func writePreamble(b *bytes.Buffer, res *Result, title string) {
 				}
 			}
 		}
-		row(b, []string{s.Name, "`" + s.File + "`", s.Sensor, fmt.Sprintf("%dx%d", s.H, s.W), fmt.Sprint(s.B), img})
+		mdtab.Row(b, []string{s.Name, "`" + s.File + "`", s.Sensor, fmt.Sprintf("%dx%d", s.H, s.W), fmt.Sprint(s.B), img}...)
 	}
 	b.WriteString("\n")
 }
@@ -199,7 +176,7 @@ func markdownSeven(b *bytes.Buffer, res *Result) {
 func summaryTable(b *bytes.Buffer, title string, cols, labels []string, nCols int, key func(r, k int, m string) sumKey,
 	idx map[sumKey]*Summary, cell func(*Summary) string, methods []string) {
 	fmt.Fprintf(b, "## %s\n\n", title)
-	header(b, cols, 2)
+	mdtab.Header(b, cols, 2)
 	for r, label := range labels {
 		for _, m := range methods {
 			cells := []string{label, m}
@@ -210,7 +187,7 @@ func summaryTable(b *bytes.Buffer, title string, cols, labels []string, nCols in
 					cells = append(cells, "--")
 				}
 			}
-			row(b, cells)
+			mdtab.Row(b, cells...)
 		}
 	}
 	b.WriteString("\n")
@@ -256,7 +233,7 @@ func markdownTwelve(b *bytes.Buffer, res *Result) {
 	}
 	b.WriteString("## Low-resolution input size\n\n")
 	lcols := append([]string{"Scene", "HR"}, cols[2:]...)
-	header(b, lcols, 2)
+	mdtab.Header(b, lcols, 2)
 	for _, s := range res.Scenes {
 		cells := []string{sceneHeader(s), ""}
 		if len(s.Regions) > 0 {
@@ -269,7 +246,7 @@ func markdownTwelve(b *bytes.Buffer, res *Result) {
 				cells = append(cells, "--")
 			}
 		}
-		row(b, cells)
+		mdtab.Row(b, cells...)
 	}
 	b.WriteString("\n")
 	table("Time per image (ms; timing, varies between runs)", func(s *Summary) string { return fmtNum(s.MS, 1) }, c.Methods)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/omnihsr/omnihsr/paper"
 	"math"
 	"slices"
 	"strings"
@@ -18,23 +19,14 @@ const (
 	oursName = "OmniHSR"
 )
 
-// md is a Markdown builder with the table helpers of the report.
+// md is the Markdown builder of the report (tables: internal/mdtab).
 type md struct{ bytes.Buffer }
 
 func (b *md) p(format string, a ...any) { fmt.Fprintf(b, format+"\n\n", a...) }
 
-func (b *md) header(cols []string, left int) { mdtab.Header(b, cols, left) }
-
-func (b *md) row(cells ...string) { mdtab.Row(b, cells...) }
-
 func (b *md) end() { b.WriteString("\n") }
 
-func f2(v float64) string { return fnum(v, 2) }
-
-func fnum(v float64, prec int) string { return mdtab.Num(v, prec) }
-
-// sgn prints a signed number; a value that rounds to zero prints as +0.00.
-func sgn(v float64, prec int) string { return mdtab.Signed(v, prec) }
+func f2(v float64) string { return mdtab.Num(v, 2) }
 
 func pct(v float64) string { return fmt.Sprintf("%.0f %%", 100*v) }
 
@@ -126,13 +118,13 @@ func writeIntro(b *md, r *Results, opt Options) {
 	}
 	b.p("%s.", desc)
 	b.p("Protocol (SPEC section 4): every scene has its negatives clamped to 0 and is divided by its maximum; the low-resolution input of side round(side/s) is made by antialiased bicubic downsampling, identical for every band (other degradations in section 4); outputs are clipped to [0, 1]; PSNR over all pixels and bands, SSIM (Gaussian 11/1.5, per band), SAM in degrees. Bicubic is PyTorch's (a = -0.75, align_corners=False).")
-	b.header([]string{"Scene", "Sensor", "Size", "Bands", "Paper dataset of the same sensor"}, 3)
+	mdtab.Header(b, []string{"Scene", "Sensor", "Size", "Bands", "Paper dataset of the same sensor"}, 3)
 	for _, s := range r.Twelve.Scenes {
-		cp := paperCounterpart(s.Name, s.Sensor)
+		cp := paper.Counterpart(s.Name, s.Sensor)
 		if cp == "" {
 			cp = "none"
 		}
-		b.row(s.Name, s.Sensor, fmt.Sprintf("%dx%d", s.H, s.W), fmt.Sprint(s.B), cp)
+		mdtab.Row(b, s.Name, s.Sensor, fmt.Sprintf("%dx%d", s.H, s.W), fmt.Sprint(s.B), cp)
 	}
 	b.end()
 	b.p("How to read the paper columns: the paper trains one model on ARAD (31 bands) for 2,000 GPU epochs and tests it on seven datasets; ours is trained on 2 CPU cores on natural images and the `hsi/train` scenes, and tested on the five scenes above, which the model never saw. Two of them share a sensor with a paper dataset (CAVE; Pavia Centre, ROSIS-03, the paper's Pavia C): there the paper's absolute numbers are listed next to ours, although the crops differ. Everywhere else the comparable quantity is the gain over bicubic interpolation on the same images, which the paper columns give for its own datasets.")
@@ -144,8 +136,8 @@ type twelveMetric struct {
 	prec      int
 	higher    bool
 	get       func(*eval.Summary) float64
-	paperBic  func(paperTwelve) [12]float64
-	paperOurs func(paperTwelve) [12]float64
+	paperBic  func(paper.TwelveRow) [12]float64
+	paperOurs func(paper.TwelveRow) [12]float64
 	paperRows []string // datasets whose tables the paper gives for this metric
 }
 
@@ -161,15 +153,15 @@ func writeTwelve(b *md, r *Results) {
 	}
 	metricsList := []twelveMetric{
 		{"PSNR (dB)", 2, true, func(s *eval.Summary) float64 { return float64(s.PSNR) },
-			func(p paperTwelve) [12]float64 { return p.PSNRBic }, func(p paperTwelve) [12]float64 { return p.PSNROurs }, nil},
+			func(p paper.TwelveRow) [12]float64 { return p.PSNRBic }, func(p paper.TwelveRow) [12]float64 { return p.PSNROurs }, nil},
 		{"SSIM", 4, true, func(s *eval.Summary) float64 { return float64(s.SSIM) },
-			func(p paperTwelve) [12]float64 { return p.SSIMBic }, func(p paperTwelve) [12]float64 { return p.SSIMOurs }, nil},
+			func(p paper.TwelveRow) [12]float64 { return p.SSIMBic }, func(p paper.TwelveRow) [12]float64 { return p.SSIMOurs }, nil},
 		{"SAM (degrees)", 2, false, func(s *eval.Summary) float64 { return float64(s.SAM) },
-			func(p paperTwelve) [12]float64 { return p.SAMBic }, func(p paperTwelve) [12]float64 { return p.SAMOurs }, nil},
+			func(p paper.TwelveRow) [12]float64 { return p.SAMBic }, func(p paper.TwelveRow) [12]float64 { return p.SAMOurs }, nil},
 	}
 	for _, m := range metricsList {
 		fmt.Fprintf(b, "### %s\n\n", m.name)
-		b.header(cols, 2)
+		mdtab.Header(b, cols, 2)
 		gain := func(bic, ours float64) float64 {
 			if m.higher {
 				return ours - bic
@@ -189,32 +181,32 @@ func writeTwelve(b *md, r *Results) {
 				}
 				vb, vo := m.get(bs), m.get(os)
 				g := gain(vb, vo)
-				rb, ro, rg = append(rb, fnum(vb, m.prec)), append(ro, fnum(vo, m.prec)), append(rg, sgn(g, m.prec))
+				rb, ro, rg = append(rb, mdtab.Num(vb, m.prec)), append(ro, mdtab.Num(vo, m.prec)), append(rg, mdtab.Signed(g, m.prec))
 				total++
 				// Compare at the printed precision, as a reader of the table does.
-				if fnum(vb, m.prec) == fnum(vo, m.prec) || sgn(g, m.prec) == sgn(0, m.prec) {
+				if mdtab.Num(vb, m.prec) == mdtab.Num(vo, m.prec) || mdtab.Signed(g, m.prec) == mdtab.Signed(0, m.prec) {
 					worse = append(worse, fmt.Sprintf("%s %s (level)", s.Name, eval.FormatFactor(f)))
 				} else if g > 0 {
 					better++
 				} else {
-					worse = append(worse, fmt.Sprintf("%s %s (%s)", s.Name, eval.FormatFactor(f), sgn(g, m.prec)))
+					worse = append(worse, fmt.Sprintf("%s %s (%s)", s.Name, eval.FormatFactor(f), mdtab.Signed(g, m.prec)))
 				}
 				gainsAt[f] = append(gainsAt[f], g)
 			}
-			b.row(rb...)
-			b.row(ro...)
-			b.row(rg...)
+			mdtab.Row(b, rb...)
+			mdtab.Row(b, ro...)
+			mdtab.Row(b, rg...)
 		}
 		var paperAt = map[float64][]float64{}
-		for _, p := range paperTwelveRows {
+		for _, p := range paper.Twelve {
 			cells := []string{"paper " + p.Dataset, "gain"}
 			pb, po := m.paperBic(p), m.paperOurs(p)
 			for k, f := range fs {
 				g := gain(pb[k], po[k])
 				paperAt[f] = append(paperAt[f], g)
-				cells = append(cells, sgn(g, m.prec))
+				cells = append(cells, mdtab.Signed(g, m.prec))
 			}
-			b.row(cells...)
+			mdtab.Row(b, cells...)
 		}
 		b.end()
 		// One sentence on the difference.
@@ -232,16 +224,16 @@ func writeTwelve(b *md, r *Results) {
 			sentence += " (not in: " + strings.Join(worse, ", ") + ")"
 		}
 		sentence += fmt.Sprintf("; its mean gain is %s at x4 (paper: %s over ARAD, Pavia U and Chikusei), %s over the in-range factors x2-x8 (paper %s) and %s over x12-x48 (paper %s). ",
-			sgn(stat.Mean(gainsAt[4]), m.prec), sgn(stat.Mean(paperAt[4]), m.prec),
-			sgn(inRange(gainsAt, 2, 8), m.prec), sgn(inRange(paperAt, 2, 8), m.prec),
-			sgn(inRange(gainsAt, 12, 48), m.prec), sgn(inRange(paperAt, 12, 48), m.prec))
+			mdtab.Signed(stat.Mean(gainsAt[4]), m.prec), mdtab.Signed(stat.Mean(paperAt[4]), m.prec),
+			mdtab.Signed(inRange(gainsAt, 2, 8), m.prec), mdtab.Signed(inRange(paperAt, 2, 8), m.prec),
+			mdtab.Signed(inRange(gainsAt, 12, 48), m.prec), mdtab.Signed(inRange(paperAt, 12, 48), m.prec))
 		small := 0
 		for _, s := range res.Scenes {
 			if n, err := eval.LRSide(min(s.Regions[0].H, s.Regions[0].W), 12); err == nil && n <= 8 {
 				small++
 			}
 		}
-		if ours, paper := inRange(gainsAt, 12, 48), inRange(paperAt, 12, 48); ours < paper {
+		if ours, theirs := inRange(gainsAt, 12, 48), inRange(paperAt, 12, 48); ours < theirs {
 			sentence += fmt.Sprintf("Beyond x8 our gain is the smaller one: %d of our %d crops leave an input of 8x8 pixels or fewer from x12 on (the paper's 256-pixel crops still give 11x11 at x24), and our model saw far fewer training patches than the paper's 2,000 GPU epochs.", small, len(res.Scenes))
 		} else {
 			sentence += "Beyond x8 our gain is at least the paper's, although our crops are smaller."
@@ -251,7 +243,7 @@ func writeTwelve(b *md, r *Results) {
 	// LR sizes, so a reader sees how little input the large factors leave.
 	b.WriteString("Low-resolution input size per scene and factor:\n\n")
 	lcols := append([]string{"Scene", "HR"}, cols[2:]...)
-	b.header(lcols, 2)
+	mdtab.Header(b, lcols, 2)
 	lr := map[[2]string]string{}
 	for _, rec := range res.Records {
 		lr[[2]string{rec.Scene, eval.FormatFactor(rec.Factor)}] = fmt.Sprintf("%dx%d", rec.LRH, rec.LRW)
@@ -265,7 +257,7 @@ func writeTwelve(b *md, r *Results) {
 			}
 			cells = append(cells, v)
 		}
-		b.row(cells...)
+		mdtab.Row(b, cells...)
 	}
 	b.end()
 }
@@ -283,7 +275,7 @@ func writeSeven(b *md, r *Results) {
 		}
 		cols = append(cols, fmt.Sprintf("%s (%d bands, %d img)", s.Name, s.B, n))
 	}
-	b.header(cols, 2)
+	mdtab.Header(b, cols, 2)
 	var psnrWins, samWins, cells int
 	for _, f := range res.Config.Factors {
 		for _, m := range []string{bicName, oursName, "gain"} {
@@ -308,23 +300,23 @@ func writeSeven(b *md, r *Results) {
 					row = append(row, eval.FormatInterval(os.Gain))
 				}
 			}
-			b.row(row...)
+			mdtab.Row(b, row...)
 		}
 	}
 	b.end()
 	b.WriteString("The paper on the datasets of the same sensors (its crops and tiles, not ours), PSNR / SAM:\n\n")
-	b.header([]string{"Factor", "Dataset", "Bicubic", "OmniHSR (paper)", "gain"}, 2)
+	mdtab.Header(b, []string{"Factor", "Dataset", "Bicubic", "OmniHSR (paper)", "gain"}, 2)
 	for k, f := range eval.SevenFactors {
-		for _, p := range paperSevenRows {
+		for _, p := range paper.Seven {
 			if p.Dataset != "CAVE (31)" && p.Dataset != "Pavia C (102)" {
 				continue
 			}
-			b.row(eval.FormatFactor(f), p.Dataset, f2(p.PSNRBic[k])+" / "+f2(p.SAMBic[k]), f2(p.PSNROurs[k])+" / "+f2(p.SAMOurs[k]), sgn(p.PSNROurs[k]-p.PSNRBic[k], 2))
+			mdtab.Row(b, eval.FormatFactor(f), p.Dataset, f2(p.PSNRBic[k])+" / "+f2(p.SAMBic[k]), f2(p.PSNROurs[k])+" / "+f2(p.SAMOurs[k]), mdtab.Signed(p.PSNROurs[k]-p.PSNRBic[k], 2))
 		}
 	}
 	b.end()
 	var paperG []float64
-	for _, p := range paperSevenRows[1:] {
+	for _, p := range paper.Seven[1:] {
 		paperG = append(paperG, p.PSNROurs[1]-p.PSNRBic[1])
 	}
 	var ourG []float64
@@ -335,10 +327,10 @@ func writeSeven(b *md, r *Results) {
 			continue
 		}
 		ourG = append(ourG, float64(os.PSNR-bs.PSNR))
-		if name := paperCounterpart(s.Name, s.Sensor); name != "" {
-			for _, p := range paperSevenRows {
+		if name := paper.Counterpart(s.Name, s.Sensor); name != "" {
+			for _, p := range paper.Seven {
 				if p.Dataset == name {
-					cp = append(cp, fmt.Sprintf("%s %s dB (paper %s: %s)", s.Name, sgn(float64(os.PSNR-bs.PSNR), 2), name, sgn(p.PSNROurs[1]-p.PSNRBic[1], 2)))
+					cp = append(cp, fmt.Sprintf("%s %s dB (paper %s: %s)", s.Name, mdtab.Signed(float64(os.PSNR-bs.PSNR), 2), name, mdtab.Signed(p.PSNROurs[1]-p.PSNRBic[1], 2)))
 				}
 			}
 		}
@@ -357,7 +349,7 @@ func writeSeven(b *md, r *Results) {
 		}
 	}
 	b.p("OmniHSR beats bicubic in PSNR in %d and in SAM in %d of the %d (scene, factor) cells (the paper: all 21 of its cells in both). At x4 the gain is %s; over our five scenes it averages %s dB against %s dB over the paper's six unseen datasets, ranging from %s dB on %s to %s dB on %s. The paper's model had 2,000 epochs over 900 ARAD images (about 900,000 steps of batch 2 on 256x256 patches); ours far fewer (see the model card).",
-		psnrWins, samWins, cells, strings.Join(cp, "; "), sgn(stat.Mean(ourG), 2), sgn(stat.Mean(paperG), 2), sgn(lowG, 2), lowName, sgn(highG, 2), highName)
+		psnrWins, samWins, cells, strings.Join(cp, "; "), mdtab.Signed(stat.Mean(ourG), 2), mdtab.Signed(stat.Mean(paperG), 2), mdtab.Signed(lowG, 2), lowName, mdtab.Signed(highG, 2), highName)
 }
 
 func writeBandDef(b *md, r *Results) {
@@ -368,7 +360,7 @@ func writeBandDef(b *md, r *Results) {
 	for _, t := range eval.BandTransforms {
 		cols = append(cols, t+" r", t+" Delta")
 	}
-	b.header(cols, 1)
+	mdtab.Header(b, cols, 1)
 	get := map[[2]string]eval.BandDefRow{}
 	var scenesOrder []string
 	seen := map[string]bool{}
@@ -391,20 +383,20 @@ func writeBandDef(b *md, r *Results) {
 			}
 			maxR[k] = math.Max(maxR[k], row.MedianR)
 			maxD = math.Max(maxD, math.Abs(row.MeanDelta))
-			cells = append(cells, fnum(row.MedianR, 3), sgn(row.MeanDelta, 2))
+			cells = append(cells, mdtab.Num(row.MedianR, 3), mdtab.Signed(row.MeanDelta, 2))
 		}
-		b.row(cells...)
+		mdtab.Row(b, cells...)
 	}
 	var pmaxR [4]float64
 	pmaxD := 0.0
-	for _, p := range paperBandDefRows {
+	for _, p := range paper.BandDef {
 		cells := []string{"paper " + p.Dataset}
 		for k := range 4 {
 			pmaxR[k] = math.Max(pmaxR[k], p.R[k])
 			pmaxD = math.Max(pmaxD, math.Abs(p.D[k]))
-			cells = append(cells, fnum(p.R[k], 3), sgn(p.D[k], 2))
+			cells = append(cells, mdtab.Num(p.R[k], 3), mdtab.Signed(p.D[k], 2))
 		}
-		b.row(cells...)
+		mdtab.Row(b, cells...)
 	}
 	b.end()
 	var cmp []string
@@ -414,7 +406,7 @@ func writeBandDef(b *md, r *Results) {
 		if maxR[k] > pmaxR[k] {
 			rel = "above"
 		}
-		cmp = append(cmp, fmt.Sprintf("%s %s (paper %s, ours %s)", names[k], fnum(maxR[k], 3), fnum(pmaxR[k], 3), rel))
+		cmp = append(cmp, fmt.Sprintf("%s %s (paper %s, ours %s)", names[k], mdtab.Num(maxR[k], 3), mdtab.Num(pmaxR[k], 3), rel))
 	}
 	deltaRel := "within"
 	if maxD > pmaxD {
@@ -444,7 +436,7 @@ func writeDegrade(b *md, r *Results) {
 		cols = append(cols, sceneLabel(s))
 	}
 	cols = append(cols, "paper gain (ARAD / Pavia U / Chikusei)")
-	b.header(cols, 2)
+	mdtab.Header(b, cols, 2)
 	type tally struct{ above, total int }
 	tallies := map[string]*tally{}
 	var order []string
@@ -473,17 +465,17 @@ func writeDegrade(b *md, r *Results) {
 				}
 				cells = append(cells, f2(float64(bs.PSNR))+" / "+f2(float64(os.PSNR))+mark)
 			}
-			paper := "--"
-			for _, p := range paperDegradeRows {
+			cell := "--"
+			for _, p := range paper.Degrade {
 				if p.Input == run.Label {
 					v := p.X4
 					if k == 1 {
 						v = p.X8
 					}
-					paper = sgn(v[0][2]-v[0][0], 2) + " / " + sgn(v[1][2]-v[1][0], 2) + " / " + sgn(v[2][2]-v[2][0], 2)
+					cell = mdtab.Signed(v[0][2]-v[0][0], 2) + " / " + mdtab.Signed(v[1][2]-v[1][0], 2) + " / " + mdtab.Signed(v[2][2]-v[2][0], 2)
 				}
 			}
-			b.row(append(cells, paper)...)
+			mdtab.Row(b, append(cells, cell)...)
 		}
 	}
 	b.end()
@@ -493,7 +485,7 @@ func writeDegrade(b *md, r *Results) {
 		parts = append(parts, fmt.Sprintf("%s %d/%d", l, t.above, t.total))
 	}
 	paperAbove := 0
-	for _, p := range paperDegradeRows {
+	for _, p := range paper.Degrade {
 		for _, v := range [][3][3]float64{p.X4, p.X8} {
 			for d := range 3 {
 				if v[d][2] > v[d][0] {
@@ -515,7 +507,7 @@ func writeDegrade(b *md, r *Results) {
 			}
 		}
 	}
-	text := fmt.Sprintf("Cells where OmniHSR is above bicubic: %s. The paper is above bicubic in %d of its %d cells; under noise it stays just above bicubic (sigma 0.03: +0.05 to +0.14 dB) while losing to its best baseline.", strings.Join(parts, ", "), paperAbove, 2*3*len(paperDegradeRows))
+	text := fmt.Sprintf("Cells where OmniHSR is above bicubic: %s. The paper is above bicubic in %d of its %d cells; under noise it stays just above bicubic (sigma 0.03: +0.05 to +0.14 dB) while losing to its best baseline.", strings.Join(parts, ", "), paperAbove, 2*3*len(paper.Degrade))
 	if worstG < 0 {
 		text += " "
 	}
@@ -533,7 +525,7 @@ func writeKappa(b *md, r *Results) {
 	for _, run := range runs {
 		cols = append(cols, run.Label)
 	}
-	b.header(cols, 1)
+	mdtab.Header(b, cols, 1)
 	above, total := 0, 0
 	var lossBic, lossOurs []float64
 	for _, s := range r.Seven.Scenes {
@@ -560,9 +552,9 @@ func writeKappa(b *md, r *Results) {
 			}
 			cells = append(cells, f2(float64(bs.PSNR))+" / "+f2(float64(os.PSNR)))
 		}
-		b.row(cells...)
+		mdtab.Row(b, cells...)
 	}
-	for _, p := range paperBandBlurRows {
+	for _, p := range paper.BandBlur {
 		if p.Dataset != "CAVE (31)" && p.Dataset != "Pavia C (102)" {
 			continue
 		}
@@ -570,11 +562,11 @@ func writeKappa(b *md, r *Results) {
 		for k := range 3 {
 			cells = append(cells, f2(p.Bic[k])+" / "+f2(p.Ours[k]))
 		}
-		b.row(cells...)
+		mdtab.Row(b, cells...)
 	}
 	b.end()
 	var pl, pb []float64
-	for _, p := range paperBandBlurRows {
+	for _, p := range paper.BandBlur {
 		pl = append(pl, p.Ours[0]-p.Ours[2])
 		pb = append(pb, p.Bic[0]-p.Bic[2])
 	}
@@ -608,26 +600,26 @@ func writeLatency(b *md, r *Results) {
 	}
 	br := r.Bench
 	b.p("*timing* (every cell of this section changes between runs). %s", strings.ReplaceAll(strings.TrimSpace(br.Header()), "\n", " "))
-	b.header([]string{"bands", "factor", "output", "OmniHSR ms", "OmniHSR MiB", "bicubic ms", "OmniHSR / bicubic", "paper A40 ms"}, 3)
+	mdtab.Header(b, []string{"bands", "factor", "output", "OmniHSR ms", "OmniHSR MiB", "bicubic ms", "OmniHSR / bicubic", "paper A40 ms"}, 3)
 	for _, w := range br.Rows {
-		paper := "--"
-		if v, ok := paperLatency[w.Bands]; ok {
+		cell := "--"
+		if v, ok := paper.Latency[w.Bands]; ok {
 			if w.Factor == 4 {
-				paper = fnum(v[0], 1)
+				cell = mdtab.Num(v[0], 1)
 			} else if w.Factor == 16 {
-				paper = fnum(v[1], 1)
+				cell = mdtab.Num(v[1], 1)
 			}
 		}
-		b.row(fmt.Sprint(w.Bands), eval.FormatFactor(w.Factor), fmt.Sprintf("%dx%d", w.OutH, w.OutW),
-			fnum(w.ModelMS, 1), fnum(w.ModelMiB, 0), fnum(w.BicubicMS, 1), f2(w.Ratio()), paper)
+		mdtab.Row(b, fmt.Sprint(w.Bands), eval.FormatFactor(w.Factor), fmt.Sprintf("%dx%d", w.OutH, w.OutW),
+			mdtab.Num(w.ModelMS, 1), mdtab.Num(w.ModelMiB, 0), mdtab.Num(w.BicubicMS, 1), f2(w.Ratio()), cell)
 	}
 	b.end()
 	var s []string
 	if w := br.Find(145, 4); w != nil {
-		s = append(s, fmt.Sprintf("B = 145 at x4: %s ms (paper A40 22.3 ms)", fnum(w.ModelMS, 1)))
+		s = append(s, fmt.Sprintf("B = 145 at x4: %s ms (paper A40 22.3 ms)", mdtab.Num(w.ModelMS, 1)))
 	}
 	if w := br.Find(145, 16); w != nil {
-		s = append(s, fmt.Sprintf("at x16: %s ms (paper 135.1 ms), %s times bicubic alone", fnum(w.ModelMS, 1), f2(w.Ratio())))
+		s = append(s, fmt.Sprintf("at x16: %s ms (paper 135.1 ms), %s times bicubic alone", mdtab.Num(w.ModelMS, 1), f2(w.Ratio())))
 	}
 	b.p("*timing*: %s. The encoder (about 1 GFLOP for a 32x32 input, the same for every B) is most of the x4 time; from x8 on the cost is COFR's weights and the product W_s X, linear in the output pixels and in B as the paper describes; bicubic alone is the same interpolation that COFR adds its field to, so the ratio column is the cost of the encoder, the head and the field. Peak memory is the Go heap above the heap before the run (the paper: peak allocated GPU memory).", strings.Join(s, "; "))
 }
@@ -635,7 +627,7 @@ func writeLatency(b *md, r *Results) {
 func writeFigures(b *md, r *Results) {
 	b.WriteString("## 8. Figures (paper Figures \"Visual comparison\", \"x24\", \"RMSE of every band\" and \"What the network predicts\")\n\n")
 	b.p("Rules fixed before looking at any reconstruction (the paper's Appendix B rules on our scenes): the crop of section 1; the zoom window of side max(%d, side/4) with the strongest gradients of the band-averaged ground truth (yellow box); error maps are the mean absolute error over bands, both on the scale 0 to the 99th percentile of the bicubic error in the window; the spectrum is taken at the edge pixel (top 10 %% gradient) of the window with the median bicubic spectral RMSE (white box; at x24 the window is the whole crop); x24 is shown where the input keeps at least %d pixels a side. Titles give PSNR / SAM on the whole crop. False colour: the bands `omnihsr convert` previews use (650/550/450 nm where the file has wavelengths, else 80, 50 and 20 %% along the band range; the figure JSON lists them), one 2-98 %% stretch of the truth for all three panels.", minZoom, minLR24)
-	b.header([]string{"Scene", "Factor", "LR input", "Bicubic PSNR / SAM", "OmniHSR PSNR / SAM", "edge pixels closer", "bands with lower RMSE", "figure"}, 2)
+	mdtab.Header(b, []string{"Scene", "Factor", "LR input", "Bicubic PSNR / SAM", "OmniHSR PSNR / SAM", "edge pixels closer", "bands with lower RMSE", "figure"}, 2)
 	closer := []float64{}
 	for _, f := range r.Figures.Scenes {
 		for _, cs := range []*CropScores{&f.X4, f.X24} {
@@ -647,7 +639,7 @@ func writeFigures(b *md, r *Results) {
 				bands = fmt.Sprintf("%d / %d", f.BandsBetter, f.Bands)
 				closer = append(closer, cs.EdgeCloser)
 			}
-			b.row(f.Scene, eval.FormatFactor(cs.Factor), fmt.Sprintf("%dx%d", cs.LRH, cs.LRW),
+			mdtab.Row(b, f.Scene, eval.FormatFactor(cs.Factor), fmt.Sprintf("%dx%d", cs.LRH, cs.LRW),
 				f2(cs.BicPSNR)+" / "+f2(cs.BicSAM), f2(cs.OursPSNR)+" / "+f2(cs.OursSAM), pct(cs.EdgeCloser), bands,
 				fmt.Sprintf("[%s](results/%s)", cs.File, cs.File))
 		}
@@ -668,13 +660,13 @@ func writeFigures(b *md, r *Results) {
 	fmt.Fprintf(b, "![per-band RMSE](results/%s)\n\n", figRMSE)
 	b.p("What the network predicts at x4: for each scene, the supports of the primitives in the zoom window drawn on the low-resolution input (ellipses at 1 sigma, coloured by the direction of the long axis, grey when the axis ratio is below %.1f), the norm of every 5x5 operator over the crop (white box: the window), and the three edge operators of largest norm in the window (red positive, blue negative).", minRatio)
 	fmt.Fprintf(b, "![primitives](results/%s)\n\n", figPrims)
-	b.header([]string{"Scene / dataset", "edge primitives", "elongated (ratio >= 1.2)", "long axis within 30 deg of the edge", "median axis ratio edge / flat", "median operator norm edge / flat"}, 1)
+	mdtab.Header(b, []string{"Scene / dataset", "edge primitives", "elongated (ratio >= 1.2)", "long axis within 30 deg of the edge", "median axis ratio edge / flat", "median operator norm edge / flat"}, 1)
 	for _, f := range r.Figures.Scenes {
 		p := f.Prims
-		b.row(f.Scene, fmt.Sprint(p.EdgePrims), fmt.Sprint(p.Elongated), pct(p.Aligned), f2(p.RatioEdge)+" / "+f2(p.RatioFlat), f2(p.NormEdge)+" / "+f2(p.NormFlat))
+		mdtab.Row(b, f.Scene, fmt.Sprint(p.EdgePrims), fmt.Sprint(p.Elongated), pct(p.Aligned), f2(p.RatioEdge)+" / "+f2(p.RatioFlat), f2(p.NormEdge)+" / "+f2(p.NormFlat))
 	}
-	for _, p := range paperPrimRows {
-		b.row("paper "+p.Dataset, "--", "--", fmt.Sprintf("%.1f %%", 100*p.Aligned), fmt.Sprintf("%.1f / %.1f", p.RatioEdge, p.RatioFlat), fmt.Sprintf("%.1f / %.1f", p.NormEdge, p.NormFlat))
+	for _, p := range paper.Prims {
+		mdtab.Row(b, "paper "+p.Dataset, "--", "--", fmt.Sprintf("%.1f %%", 100*p.Aligned), fmt.Sprintf("%.1f / %.1f", p.RatioEdge, p.RatioFlat), fmt.Sprintf("%.1f / %.1f", p.NormEdge, p.NormFlat))
 	}
 	b.end()
 	normsUp, ratioUp, alignLow := 0, 0, 0
@@ -685,7 +677,7 @@ func writeFigures(b *md, r *Results) {
 		if f.Prims.RatioEdge > f.Prims.RatioFlat {
 			ratioUp++
 		}
-		if f.Prims.Aligned < paperPrimRows[1].Aligned {
+		if f.Prims.Aligned < paper.Prims[1].Aligned {
 			alignLow++
 		}
 	}
@@ -742,7 +734,7 @@ func writeOptions(b *md, r *Results) {
 	const seName, bpName = oursName + "+SE8", oursName + "+BP"
 	b.WriteString("## 10. Test-time options: self-ensemble and back-projection (not in the paper)\n\n")
 	b.p("Two options of `omnihsr upscale -method` and `omnihsr eval -methods`, with the same weights and no training. `omnihsr-se` runs the model on the 8 flips and rotations of the input, turns the outputs back and averages them (8 times the time). `omnihsr-bp` adds back-projection (%s), Y <- Y + U(X - D(Y)) with D the antialiased bicubic downsampling and U bicubic upsampling, so that the output downsampled gives back the input (the degradation-consistency term of the training loss, enforced). Mean gain over bicubic (PSNR dB, SAM degrees; positive = better) and the cells where the method beats bicubic, per protocol.", steps(model.BackProjectSteps))
-	b.header([]string{"Protocol", "Method", "PSNR gain", "SAM gain", "PSNR > bicubic", "SAM < bicubic"}, 2)
+	mdtab.Header(b, []string{"Protocol", "Method", "PSNR gain", "SAM gain", "PSNR > bicubic", "SAM < bicubic"}, 2)
 	type row struct {
 		label string
 		res   *eval.Result
@@ -762,17 +754,17 @@ func writeOptions(b *md, r *Results) {
 		for _, rw := range []row{{p.label, p.plain, oursName, p.maxF}, {p.label, p.se, seName, p.maxF}, {p.label, p.bp, bpName, p.maxF}} {
 			st := optionStatsOf(rw.res, rw.name, rw.maxF)
 			stats[rw.label+"/"+rw.name] = st
-			b.row(rw.label, rw.name, sgn(st.psnr, 3), sgn(st.sam, 3), fmt.Sprintf("%d / %d", st.psnrWins, st.cells), fmt.Sprintf("%d / %d", st.samWins, st.cells))
+			mdtab.Row(b, rw.label, rw.name, mdtab.Signed(st.psnr, 3), mdtab.Signed(st.sam, 3), fmt.Sprintf("%d / %d", st.psnrWins, st.cells), fmt.Sprintf("%d / %d", st.samWins, st.cells))
 		}
 	}
 	b.end()
 	plain, se, bp := stats["seven datasets/"+oursName], stats["seven datasets/"+seName], stats["seven datasets/"+bpName]
-	b.p("On the seven-dataset protocol the self-ensemble changes the mean PSNR gain by %s dB and the mean SAM gain by %s degrees; back-projection by %s dB and %s degrees.", sgn(se.psnr-plain.psnr, 3), sgn(se.sam-plain.sam, 3), sgn(bp.psnr-plain.psnr, 3), sgn(bp.sam-plain.sam, 3))
+	b.p("On the seven-dataset protocol the self-ensemble changes the mean PSNR gain by %s dB and the mean SAM gain by %s degrees; back-projection by %s dB and %s degrees.", mdtab.Signed(se.psnr-plain.psnr, 3), mdtab.Signed(se.sam-plain.sam, 3), mdtab.Signed(bp.psnr-plain.psnr, 3), mdtab.Signed(bp.sam-plain.sam, 3))
 	if len(r.BackProject.Degrade) == 0 {
 		return
 	}
 	b.p("Back-projection trusts the input. Mean PSNR gain over bicubic (dB) over the scenes on degraded inputs (the crops and degradations of section 4):")
-	b.header([]string{"Test input", "Factor", oursName, bpName}, 2)
+	mdtab.Header(b, []string{"Test input", "Factor", oursName, bpName}, 2)
 	var worse []string
 	for _, d := range r.BackProject.Degrade {
 		var base *eval.Result
@@ -786,7 +778,7 @@ func writeOptions(b *md, r *Results) {
 		}
 		for _, f := range DegradeFactors {
 			pl, bpg := optionStatsOf(factorOnly(base, f), oursName, f), optionStatsOf(factorOnly(d.Result, f), bpName, f)
-			b.row(d.Label, eval.FormatFactor(f), sgn(pl.psnr, 3), sgn(bpg.psnr, 3))
+			mdtab.Row(b, d.Label, eval.FormatFactor(f), mdtab.Signed(pl.psnr, 3), mdtab.Signed(bpg.psnr, 3))
 			if bpg.psnr < pl.psnr && !slices.Contains(worse, d.Label) {
 				worse = append(worse, d.Label)
 			}

@@ -3,7 +3,9 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/omnihsr/omnihsr/internal/mdtab"
 	"github.com/omnihsr/omnihsr/internal/stat"
+	"github.com/omnihsr/omnihsr/paper"
 	"os"
 	"sort"
 	"strconv"
@@ -88,8 +90,8 @@ func writePositionsStudy(b *md, p *Positions, source string) {
 			cols = append(cols, sceneLabel(s))
 		}
 		cols = append(cols, "mean gain", "paper ARAD / Pavia U / Chikusei")
-		b.header(cols, 1)
-		paper := paperPositions[f]
+		mdtab.Header(b, cols, 1)
+		paper := paper.Positions[f]
 		pcell := func(m int) string {
 			v, ok := paper[m]
 			if !ok {
@@ -102,7 +104,7 @@ func writePositionsStudy(b *md, p *Positions, source string) {
 			bs := ix.get(s.Name, f, bicName)
 			cells = append(cells, f2(float64(bs.PSNR))+" / "+f2(float64(bs.SAM)))
 		}
-		b.row(append(cells, "--", pcell(0))...)
+		mdtab.Row(b, append(cells, "--", pcell(0))...)
 		gains[f] = map[int]float64{}
 		for _, r := range runs {
 			cells := []string{fmt.Sprint(r.m)}
@@ -117,7 +119,7 @@ func writePositionsStudy(b *md, p *Positions, source string) {
 				cells = append(cells, f2(float64(os.PSNR))+" / "+f2(float64(os.SAM)))
 			}
 			gains[f][r.m] = stat.Mean(g)
-			b.row(append(cells, sgn(stat.Mean(g), 2), pcell(r.m))...)
+			mdtab.Row(b, append(cells, mdtab.Signed(stat.Mean(g), 2), pcell(r.m))...)
 		}
 		b.end()
 	}
@@ -138,7 +140,7 @@ func writePositionsStudy(b *md, p *Positions, source string) {
 	tail := ""
 	if g1, ok := g4[1]; ok {
 		if g31, ok := g4[31]; ok {
-			text += fmt.Sprintf(", M = 1 is %s dB from M = 31 (paper: -0.41 dB on ARAD and -0.55 dB on Chikusei, still above bicubic)", sgn(g1-g31, 2))
+			text += fmt.Sprintf(", M = 1 is %s dB from M = 31 (paper: -0.41 dB on ARAD and -0.55 dB on Chikusei, still above bicubic)", mdtab.Signed(g1-g31, 2))
 			if g1-g31 > -0.1 {
 				tail = " At this short budget a single reference position (one image, interpolated at the middle of the spectrum) already carries nearly all of the gain on our scenes, where the paper's longer training draws 0.4-0.55 dB more from the spectral detail of M = 31."
 			}

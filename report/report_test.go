@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/omnihsr/omnihsr/paper"
 	"math"
 	"os"
 	"path/filepath"
@@ -135,8 +136,8 @@ func TestPaperCounterpart(t *testing.T) {
 		{"PaviaU", "ROSIS-03", "Pavia U (103)"},
 		{"abu-urban-4", "AVIRIS", ""},
 	} {
-		if got := paperCounterpart(c.name, c.sensor); got != c.want {
-			t.Errorf("paperCounterpart(%q, %q) = %q, want %q", c.name, c.sensor, got, c.want)
+		if got := paper.Counterpart(c.name, c.sensor); got != c.want {
+			t.Errorf("paper.Counterpart(%q, %q) = %q, want %q", c.name, c.sensor, got, c.want)
 		}
 	}
 }
@@ -145,7 +146,7 @@ func TestPaperCounterpart(t *testing.T) {
 // paper's text states.
 func TestPaperNumbers(t *testing.T) {
 	// "+2.78 and +1.06 on CAVE and Pavia C at x4" (the targets).
-	for _, p := range paperSevenRows {
+	for _, p := range paper.Seven {
 		g := p.PSNROurs[1] - p.PSNRBic[1]
 		switch p.Dataset {
 		case "CAVE (31)":
@@ -158,10 +159,10 @@ func TestPaperNumbers(t *testing.T) {
 			}
 		}
 	}
-	if v := paperLatency[145]; v != [2]float64{22.3, 135.1} {
+	if v := paper.Latency[145]; v != [2]float64{22.3, 135.1} {
 		t.Errorf("paper latency B=145 = %v", v)
 	}
-	for _, p := range paperTwelveRows {
+	for _, p := range paper.Twelve {
 		for k := range 12 {
 			if p.PSNROurs[k] < p.PSNRBic[k] || p.SAMOurs[k] > p.SAMBic[k] {
 				t.Errorf("%s factor %v: the paper's OmniHSR is never below bicubic", p.Dataset, eval.TwelveFactors[k])
