@@ -3,8 +3,8 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -62,11 +62,11 @@ type PriorConfig struct {
 	// Ridges are further ridges reported as a sensitivity table (nil =
 	// 1e-4, 1e-2, 1e-1; the main Ridge is always included first).
 	Ridges   []float64
-	Geometry Geometry // as Config.Geometry
-	TileSize int      // 0 = 64
-	CropSize int      // 0 = 256
-	Workers  int      // bands processed at once (0 = min(2, GOMAXPROCS))
-	Progress bool
+	Geometry Geometry  // as Config.Geometry
+	TileSize int       // 0 = 64
+	CropSize int       // 0 = 256
+	Workers  int       // bands processed at once (0 = min(2, GOMAXPROCS))
+	Progress io.Writer // as Config.Progress
 	Command  string
 }
 
@@ -213,7 +213,7 @@ func Prior(scenes []*Scene, cfg PriorConfig) (*PriorResult, error) {
 		regs := p.info.Regions
 		label := fmt.Sprintf("prior [%d/%d] %s", si+1, len(scenes), sc.Name)
 		total := int64(len(cfg.Factors) * len(regs))
-		bar := progress.NewTo(os.Stderr, label, total, cfg.Progress && progress.IsTerminal(os.Stderr))
+		bar := progress.NewTo(cfg.Progress, label, total, cfg.Progress != nil)
 		for _, s := range cfg.Factors {
 			var imgs []PriorImage
 			for _, r := range regs {

@@ -3,13 +3,14 @@ package eval
 import (
 	"errors"
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/stat"
+	"io"
 	"math"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/omnihsr/omnihsr/internal/stat"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/progress"
@@ -39,8 +40,9 @@ type Config struct {
 	// Resamples and Seed drive the paired bootstrap (0 = 2000 and seed 0).
 	Resamples int
 	Seed      uint64
-	// Progress shows a progress line with ETA on stderr when it is a terminal.
-	Progress bool
+	// Progress, when not nil, receives a redrawn progress line with ETA
+	// (give it a terminal; nil = quiet).
+	Progress io.Writer
 	// Command is the command line recorded in the outputs (optional).
 	Command string
 }
@@ -285,13 +287,8 @@ func runScene(sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) 
 	nm := len(cfg.Methods)
 	out := make([]Record, len(cfg.Factors)*len(regs)*nm)
 	jobs := make(chan job)
-	var bar *progress.Bar
 	label := fmt.Sprintf("eval %s [%d/%d] %s", cfg.Protocol, si+1, nsc, sc.Name)
-	if cfg.Progress {
-		bar = progress.New(label, int64(len(cfg.Factors)*len(regs)))
-	} else {
-		bar = progress.NewTo(os.Stderr, label, int64(len(cfg.Factors)*len(regs)), false)
-	}
+	bar := progress.NewTo(cfg.Progress, label, int64(len(cfg.Factors)*len(regs)), cfg.Progress != nil)
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex

@@ -79,10 +79,11 @@ type Options struct {
 	// paper's); SkipBench leaves the latency table out (tests).
 	Bench     bench.Config
 	SkipBench bool
-	// Log receives one line per step (nil = quiet); Progress shows
-	// progress lines of the evaluation runs on a terminal.
+	// Log receives one line per step (nil = quiet); Progress receives the
+	// redrawn progress lines of the evaluation runs (eval.Config.Progress;
+	// nil = quiet).
 	Log      io.Writer
-	Progress bool
+	Progress io.Writer
 }
 
 // Results is everything a report is made of; Generate writes it as JSON

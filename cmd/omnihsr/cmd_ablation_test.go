@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omnihsr/omnihsr/ablation"
 	"github.com/omnihsr/omnihsr/model"
 )
 
@@ -73,7 +74,7 @@ func TestAblationCommand(t *testing.T) {
 	if strings.Count(text, "**") < 4 {
 		t.Errorf("no best value marked:\n%s", text)
 	}
-	var js ablationResult
+	var js ablation.Result
 	jb, _ := os.ReadFile(out)
 	if err := json.Unmarshal(jb, &js); err != nil {
 		t.Fatal(err)

@@ -67,7 +67,7 @@ The table is printed (and written to -md as Markdown).`,
 			tab := res.Markdown()
 			fmt.Print(tab)
 			if markdown != "" {
-				return writeText(markdown, tab)
+				return writeFile(markdown, []byte(tab))
 			}
 			return nil
 		},
@@ -106,6 +106,7 @@ func loadModel(path string) (*model.Model, error) {
 	return model.Load(path)
 }
 
-func writeText(path, s string) error {
-	return atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, s); return err })
+// writeFile writes b to path atomically: on error the file is left as it was.
+func writeFile(path string, b []byte) error {
+	return atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err })
 }

@@ -281,7 +281,7 @@ func runEval(fs *flag.FlagSet) error {
 			Protocol: p, Factors: factors, Methods: methods, Degradation: deg,
 			Geometry: eval.Geometry(f.geometry), TileSize: f.tile, CropSize: f.crop,
 			Workers: f.workers, Resamples: f.resamples, Seed: f.bootSeed,
-			Progress: true, Command: cmdline,
+			Progress: terminal(os.Stderr), Command: cmdline,
 		}
 		res, err := eval.Run(scenes, cfg)
 		if err != nil {
@@ -343,7 +343,7 @@ func runReport(fs *flag.FlagSet, f *evalFlags) error {
 	}
 	_, err = report.Generate(report.Options{
 		Dir: f.report, Positions: positions, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
-		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: os.Stderr, Progress: true,
+		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: os.Stderr, Progress: terminal(os.Stderr),
 	})
 	return err
 }

@@ -81,7 +81,7 @@ func runPrior(fs *flag.FlagSet) error {
 	}
 	res, err := eval.Prior(scenes, eval.PriorConfig{
 		Factors: factors, Window: f.window, Ridge: f.ridge, Geometry: eval.Geometry(f.geometry),
-		TileSize: f.tile, CropSize: f.crop, Workers: f.workers, Progress: true, Command: evalCommandLine(fs),
+		TileSize: f.tile, CropSize: f.crop, Workers: f.workers, Progress: terminal(os.Stderr), Command: evalCommandLine(fs),
 	})
 	if err != nil {
 		return err

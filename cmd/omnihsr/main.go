@@ -12,6 +12,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/omnihsr/omnihsr/internal/progress"
 )
 
 // command is one subcommand. Each lives in its own cmd_*.go file and
@@ -120,4 +122,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// terminal returns w when it is a terminal, for progress lines with an ETA,
+// and nil (no progress) when it is a file, a pipe or a buffer.
+func terminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && progress.IsTerminal(f) {
+		return w
+	}
+	return nil
 }
