@@ -25,9 +25,9 @@
 //
 // # Methods
 //
-// A Method upscales an LR cube to a given size. Bicubic is built in; other
-// methods (the OmniHSR model, its ablations) join through Register, and the
-// command line looks them up by name with Lookup.
+// A Method upscales an LR cube to a given size. Bicubic is built in; package
+// method names the OmniHSR model, its test-time options and bicubic for
+// the command line.
 //
 // # Band-shared prior test
 //

@@ -1,11 +1,6 @@
 package eval
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-	"sync"
-
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -33,62 +28,6 @@ func (Bicubic) Name() string { return BicubicName }
 // Upscale is resample.Upsample.
 func (Bicubic) Upscale(lr *hsi.Cube, outH, outW int) (*hsi.Cube, error) {
 	return resample.Upsample(lr, outH, outW)
-}
-
-// Factory builds a method for the registry.
-type Factory func() (Method, error)
-
-var (
-	regMu    sync.Mutex
-	registry = map[string]Factory{}
-)
-
-func init() {
-	Register("bicubic", func() (Method, error) { return Bicubic{}, nil })
-}
-
-// Register makes a method available to Lookup (and to `omnihsr eval
-// -methods NAME`) under a case-insensitive name. Registering a name twice
-// panics: it is a programming error.
-func Register(name string, f Factory) {
-	key := strings.ToLower(strings.TrimSpace(name))
-	regMu.Lock()
-	defer regMu.Unlock()
-	if key == "" || f == nil {
-		panic("eval: Register with an empty name or nil factory")
-	}
-	if _, dup := registry[key]; dup {
-		panic("eval: method registered twice: " + key)
-	}
-	registry[key] = f
-}
-
-// Lookup builds the registered method called name (case-insensitive).
-func Lookup(name string) (Method, error) {
-	key := strings.ToLower(strings.TrimSpace(name))
-	regMu.Lock()
-	f, ok := registry[key]
-	regMu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("eval: unknown method %q (known: %s)", name, strings.Join(MethodNames(), ", "))
-	}
-	m, err := f()
-	if err != nil {
-		return nil, fmt.Errorf("eval: method %s: %w", key, err)
-	}
-	return m, nil
-}
-
-// MethodNames lists the registered method names, sorted.
-func MethodNames() []string {
-	regMu.Lock()
-	defer regMu.Unlock()
-	out := make([]string, 0, len(registry))
-	for k := range registry {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // MethodFunc adapts a function to the Method interface (tests, ablations).

@@ -340,20 +340,6 @@ func TestRunDegradations(t *testing.T) {
 	}
 }
 
-func TestRegistry(t *testing.T) {
-	m, err := Lookup("Bicubic")
-	if err != nil || m.Name() != BicubicName {
-		t.Fatalf("Lookup(bicubic) = %v, %v", m, err)
-	}
-	if _, err := Lookup("nosuch"); err == nil || !strings.Contains(err.Error(), "bicubic") {
-		t.Errorf("unknown method: %v", err)
-	}
-	Register("test-nearest", func() (Method, error) { return MethodFunc{Label: "Nearest", Fn: nearest}, nil })
-	if m, err := Lookup("TEST-nearest"); err != nil || m.Name() != "Nearest" {
-		t.Errorf("registered method: %v, %v", m, err)
-	}
-}
-
 func TestNumJSON(t *testing.T) {
 	b, _ := json.Marshal([]Num{1.5, Num(math.Inf(1)), Num(math.NaN()), 0.1})
 	if string(b) != "[1.5,null,null,0.1]" {

@@ -2,12 +2,13 @@ package report
 
 import (
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/stat"
 	"image"
 	"image/color"
 	"math"
 	"path/filepath"
 	"sort"
+
+	"github.com/omnihsr/omnihsr/internal/stat"
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/eval"

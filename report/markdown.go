@@ -3,10 +3,11 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/omnihsr/omnihsr/paper"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/omnihsr/omnihsr/paper"
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/internal/mdtab"

@@ -3,13 +3,14 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/mdtab"
-	"github.com/omnihsr/omnihsr/internal/stat"
-	"github.com/omnihsr/omnihsr/paper"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/omnihsr/omnihsr/internal/mdtab"
+	"github.com/omnihsr/omnihsr/internal/stat"
+	"github.com/omnihsr/omnihsr/paper"
 
 	"github.com/omnihsr/omnihsr/eval"
 )

@@ -12,50 +12,10 @@ import (
 
 	"github.com/omnihsr/omnihsr/bench"
 	"github.com/omnihsr/omnihsr/eval"
-	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
 )
-
-// Method is an OmniHSR model as an evaluation method (eval.Method). A model
-// of an ablation variant is labelled "OmniHSR-VARIANT". Ensemble > 0 runs
-// the self-ensemble of that many orientations (model.EnsembleSizes),
-// labelled "+SEn". BackProject > 0 adds that many back-projection steps
-// (model.BackProjected), labelled "+BP".
-type Method struct {
-	M           *model.Model
-	Ensemble    int
-	BackProject int
-}
-
-// Name is "OmniHSR" (or "OmniHSR-VARIANT"), with "+SEn" for an ensemble
-// and "+BP" with back-projection.
-func (o Method) Name() string {
-	n := "OmniHSR"
-	if v := o.M.Cfg.Variant; v != model.VariantOmniHSR {
-		n += "-" + v
-	}
-	if o.Ensemble > 0 {
-		n += fmt.Sprintf("+SE%d", o.Ensemble)
-	}
-	if o.BackProject > 0 {
-		n += "+BP"
-	}
-	return n
-}
-
-// Upscale runs the model.
-func (o Method) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
-	switch {
-	case o.Ensemble > 0 && o.BackProject > 0:
-		return nil, fmt.Errorf("report: %s: the self-ensemble and back-projection are not combined", o.Name())
-	case o.Ensemble > 0:
-		return o.M.UpscaleEnsemble(lr, h, w, o.Ensemble)
-	case o.BackProject > 0:
-		return o.M.UpscaleBackProjected(lr, h, w, o.BackProject)
-	}
-	return o.M.Upscale(lr, h, w)
-}
 
 // Options configures Generate.
 type Options struct {
@@ -98,10 +58,10 @@ type Results struct {
 	Figures *FigureStats        `json:"figures"`
 	Model   map[string]any      `json:"model"`
 	// Ensemble is the twelve-factor and seven-dataset protocol with the
-	// self-ensemble over the 8 flips and rotations (Method.Ensemble = 8).
+	// self-ensemble over the 8 flips and rotations (method "omnihsr-se").
 	Ensemble *OptionRuns `json:"ensemble"`
 	// BackProject is the same with model.BackProjectSteps of
-	// back-projection (Method.BackProject), plus the degradations of
+	// back-projection (method "omnihsr-bp"), plus the degradations of
 	// backProjectCases, where the projection can hurt.
 	BackProject *OptionRuns `json:"backproject"`
 }
@@ -171,7 +131,17 @@ func Generate(opt Options) (*Results, error) {
 			fmt.Fprintf(opt.Log, "report: "+format+"\n", a...)
 		}
 	}
-	meth := Method{M: opt.Model}
+	// The model and its two test-time options, from the method registry.
+	var meth, ensemble, backProject eval.Method
+	for _, m := range []struct {
+		name string
+		dst  *eval.Method
+	}{{"omnihsr", &meth}, {"omnihsr-se", &ensemble}, {"omnihsr-bp", &backProject}} {
+		var err error
+		if *m.dst, err = method.Eval(m.name, opt.Model); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+	}
 	runWith := func(m eval.Method, protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
 		t0 := time.Now()
 		res, err := eval.Run(opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
@@ -215,7 +185,7 @@ func Generate(opt Options) (*Results, error) {
 		}
 		r.Kappa = append(r.Kappa, DegradeRun{fmt.Sprintf("kappa=%g", k), res})
 	}
-	options := func(m Method, cases []degradeCase) (*OptionRuns, error) {
+	options := func(m eval.Method, cases []degradeCase) (*OptionRuns, error) {
 		o := &OptionRuns{}
 		var err error
 		if o.Twelve, err = runWith(m, eval.ProtocolTwelve, nil, eval.Degradation{}); err != nil {
@@ -229,10 +199,10 @@ func Generate(opt Options) (*Results, error) {
 		}
 		return o, nil
 	}
-	if r.Ensemble, err = options(Method{M: opt.Model, Ensemble: 8}, nil); err != nil {
+	if r.Ensemble, err = options(ensemble, nil); err != nil {
 		return nil, err
 	}
-	if r.BackProject, err = options(Method{M: opt.Model, BackProject: model.BackProjectSteps}, backProjectCases); err != nil {
+	if r.BackProject, err = options(backProject, backProjectCases); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()

@@ -2,12 +2,14 @@ package report
 
 import (
 	"bytes"
-	"github.com/omnihsr/omnihsr/paper"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/method"
+	"github.com/omnihsr/omnihsr/paper"
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -186,7 +188,7 @@ func TestPositionsSection(t *testing.T) {
 	}
 	scenes := []*eval.Scene{eval.CubeScene("lab", "CAVE", synthScene(72, 72, 6, 0))}
 	res, err := eval.Run(scenes, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4, 8},
-		Methods: []eval.Method{renamed{Method{M: m}, "omnihsr"}, renamed{Method{M: m}, "m1"}, renamed{Method{M: m}, "m8"}}})
+		Methods: []eval.Method{renamed{method.OmniHSR{M: m}, "omnihsr"}, renamed{method.OmniHSR{M: m}, "m1"}, renamed{method.OmniHSR{M: m}, "m8"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,15 +8,17 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/method"
 )
 
 type banddefFlags struct {
 	evalSceneFlags
-	method string
-	factor float64
-	seed   uint64
-	out    string
-	md     string
+	method  string
+	weights string
+	factor  float64
+	seed    uint64
+	out     string
+	md      string
 }
 
 var banddefF banddefFlags
@@ -43,8 +45,8 @@ Example (the committed table):
 			banddefF = banddefFlags{}
 			f := &banddefF
 			f.evalSceneFlags.register(fs)
-			fs.StringVar(&f.method, "method", "omnihsr", "method: "+strings.Join(eval.MethodNames(), ", "))
-			fs.StringVar(&evalWeights, "weights", "", "OmniHSR weight file (default: the embedded model)")
+			fs.StringVar(&f.method, "method", "omnihsr", "method: "+strings.Join(method.Names(), ", "))
+			fs.StringVar(&f.weights, "weights", "", "OmniHSR weight file (default: the embedded model)")
 			fs.Float64Var(&f.factor, "factor", 4, "upscaling factor")
 			fs.Uint64Var(&f.seed, "seed", 0, "seed of the random gains and offsets")
 			fs.StringVar(&f.out, "out", "banddef.json", "JSON output path")
@@ -65,10 +67,11 @@ func runBanddef(fs *flag.FlagSet) error {
 	if f.out == "" {
 		return usagef("-out must name a file")
 	}
-	m, err := eval.Lookup(f.method)
+	ms, err := evalMethods("-method", []string{f.method}, f.weights)
 	if err != nil {
-		return usagef("-method: %v", err)
+		return err
 	}
+	m := ms[0]
 	scenes, err := f.evalSceneFlags.load(fs)
 	if err != nil {
 		return err

@@ -12,16 +12,11 @@ import (
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/nn"
 	"github.com/omnihsr/omnihsr/report"
 )
-
-// Methods of `omnihsr eval -methods` come from the registry of package
-// eval. Bicubic is built in; a new method is one line in an init function,
-// e.g. for the model:
-//
-//	eval.Register("omnihsr", func() (eval.Method, error) { return model.EvalMethod(weightsFlag) })
 
 // evalSceneFlags are the flags that choose the scenes (shared by eval and prior).
 type evalSceneFlags struct {
@@ -143,6 +138,7 @@ func evalReplaceExt(path, ext string) string {
 type evalFlags struct {
 	evalSceneFlags
 	methods   string
+	weights   string
 	protocol  string
 	factors   string
 	out       string
@@ -209,8 +205,8 @@ Example (the committed bicubic tables):
 			evalF = evalFlags{}
 			f := &evalF
 			f.evalSceneFlags.register(fs)
-			fs.StringVar(&f.methods, "methods", "bicubic", "comma-separated methods: "+strings.Join(eval.MethodNames(), ", "))
-			fs.StringVar(&evalWeights, "weights", "", "OmniHSR weight file for -methods omnihsr (default: the embedded model)")
+			fs.StringVar(&f.methods, "methods", "bicubic", "comma-separated methods: "+strings.Join(method.Names(), ", "))
+			fs.StringVar(&f.weights, "weights", "", "OmniHSR weight file for -methods omnihsr (default: the embedded model)")
 			fs.StringVar(&f.protocol, "protocol", "seven,twelve", "comma-separated protocols: seven, twelve")
 			fs.StringVar(&f.factors, "factors", "", "comma-separated factors (default: the protocol's)")
 			fs.StringVar(&f.out, "out", "eval_{protocol}.json", "JSON output path")
@@ -257,16 +253,15 @@ func runEval(fs *flag.FlagSet) error {
 	if err := deg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	var methods []eval.Method
+	var names []string
 	for _, n := range strings.Split(f.methods, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
 		}
-		m, err := eval.Lookup(n)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		methods = append(methods, m)
+	}
+	methods, err := evalMethods("-methods", names, f.weights)
+	if err != nil {
+		return err
 	}
 	if f.out == "" {
 		return usagef("-out must name a file")
@@ -320,14 +315,14 @@ func runReport(fs *flag.FlagSet, f *evalFlags) error {
 	weights, meta := "the embedded default model", json.RawMessage(model.DefaultMeta())
 	var m *model.Model
 	var err error
-	if evalWeights == "" {
+	if f.weights == "" {
 		m, err = model.Default()
 	} else {
 		// One read gives the weights and the training metadata.
 		var ck *nn.CheckpointFile
-		if ck, err = nn.ReadCheckpoint(evalWeights); err == nil {
+		if ck, err = nn.ReadCheckpoint(f.weights); err == nil {
 			m, err = model.FromCheckpoint(ck)
-			weights, meta = "`"+filepath.Base(evalWeights)+"`", ck.Meta
+			weights, meta = "`"+filepath.Base(f.weights)+"`", ck.Meta
 		}
 	}
 	if err != nil {
@@ -346,4 +341,29 @@ func runReport(fs *flag.FlagSet, f *evalFlags) error {
 		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: os.Stderr, Progress: terminal(os.Stderr),
 	})
 	return err
+}
+
+// evalMethods looks up the named methods of package method (given by the
+// flag flagName) as evaluation methods, loading the model of weights (the
+// embedded one when "") once, and only when a method runs it.
+func evalMethods(flagName string, names []string, weights string) ([]eval.Method, error) {
+	var m *model.Model
+	var out []eval.Method
+	for _, n := range names {
+		mt, err := method.Lookup(n)
+		if err != nil {
+			return nil, usagef("%s: %v", flagName, err)
+		}
+		if mt.Model && m == nil {
+			if m, err = loadModel(weights); err != nil {
+				return nil, err
+			}
+		}
+		em, err := mt.Eval(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, em)
+	}
+	return out, nil
 }

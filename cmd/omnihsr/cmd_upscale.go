@@ -7,88 +7,26 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/progress"
+	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
-// renderer renders one prepared low-res image at any output size into a
-// row sink (whole rows, in order). Preparing does the work shared by all
-// factors (the OmniHSR encoder), so several factors cost one encoding.
-type renderer interface {
-	RenderTo(outH, outW int, sink model.RowSink, progress func(done, total int)) error
-}
-
-// upscalers are the methods of `omnihsr upscale -method`.
-var upscalers = map[string]upscalerEntry{
-	"omnihsr":    {"the OmniHSR model (CSM + COFR); -weights FILE or the embedded default model", prepareOmniHSR},
-	"omnihsr-se": {"OmniHSR with the self-ensemble: the mean over the 8 flips and rotations of the input (8x the time, output held in memory)", prepareOmniHSRSE},
-	"omnihsr-bp": {"OmniHSR, then one back-projection step: adds the bicubic upsampling of LR - D(SR), D the antialiased bicubic downsampling; better than omnihsr on clean or blurred inputs, worse on noisy ones (output held in memory)", prepareOmniHSRBP},
-	"bicubic":    {"bicubic interpolation U_s, PyTorch F.interpolate(mode='bicubic', align_corners=False)", prepareBicubic},
-}
-
-type upscalerEntry struct {
-	doc     string
-	prepare func(lr *hsi.Cube, weights string) (renderer, error)
-}
-
-// defaultUpscaler is the method used without -method.
-var defaultUpscaler = "omnihsr"
-
-// withModel makes a method's prepare function from what it does with the
-// model of -weights (or the embedded one).
-func withModel(f func(m *model.Model, lr *hsi.Cube) (renderer, error)) func(lr *hsi.Cube, weights string) (renderer, error) {
-	return func(lr *hsi.Cube, weights string) (renderer, error) {
-		m, err := loadModel(weights)
-		if err != nil {
-			return nil, err
-		}
-		return f(m, lr)
-	}
-}
-
-var (
-	prepareOmniHSR   = withModel(func(m *model.Model, lr *hsi.Cube) (renderer, error) { return m.EncodeImage(lr) })
-	prepareOmniHSRSE = withModel(func(m *model.Model, lr *hsi.Cube) (renderer, error) { return m.EncodeEnsemble(lr, 8) })
-	prepareOmniHSRBP = withModel(func(m *model.Model, lr *hsi.Cube) (renderer, error) {
-		e, err := m.EncodeImage(lr)
-		if err != nil {
-			return nil, err
-		}
-		return model.BackProjected{E: e, Iters: model.BackProjectSteps}, nil
-	})
-)
-
-type bicubicRenderer struct{ lr *hsi.Cube }
-
-func (b bicubicRenderer) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
-	// As the model does: the no-data value never enters the interpolation.
-	return model.WriteRendered(func(h, w int) (*hsi.Cube, error) {
-		return hsi.KeepNoData(b.lr, func(lr *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(lr, h, w) })
-	}, h, w, sink, progress)
-}
-
-func prepareBicubic(lr *hsi.Cube, _ string) (renderer, error) { return bicubicRenderer{lr}, nil }
-
-func upscalerHelp() string {
-	names := make([]string, 0, len(upscalers))
-	for n := range upscalers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+// methodHelp lists the methods of -method, one a line.
+func methodHelp() string {
 	var b strings.Builder
-	for _, n := range names {
+	for _, m := range method.All() {
 		def := ""
-		if n == defaultUpscaler {
+		if m.Name == method.Default {
 			def = " (default)"
 		}
-		fmt.Fprintf(&b, "  %-11s %s%s\n", n, upscalers[n].doc, def)
+		fmt.Fprintf(&b, "  %-11s %s%s\n", m.Name, m.Doc, def)
 	}
 	return b.String()
 }
@@ -169,7 +107,7 @@ func outputPaths(out, in string, scales []float64) ([]string, error) {
 
 func init() {
 	var rf readFlags
-	var in, out, size, method, typ, weights, scales string
+	var in, out, size, methodName, typ, weights, scales string
 	var scale float64
 	usage := func() string {
 		return `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T]
@@ -198,7 +136,7 @@ output pixel whose centre lies in one). Other NaN or infinite input values
 are an error naming their position; on any error no output file is left.
 
 Methods (-method):
-` + upscalerHelp() + `
+` + methodHelp() + `
 Formats, chosen by extension:
 ` + formats.Help()
 	}
@@ -214,7 +152,7 @@ Formats, chosen by extension:
 		fs.Float64Var(&scale, "scale", 0, "upscaling factor S > 0: output side round(S*side)")
 		fs.StringVar(&scales, "scales", "", "several factors, comma-separated, rendered from one encoding")
 		fs.StringVar(&size, "size", "", "output size HxW instead of -scale")
-		fs.StringVar(&method, "method", "", "upscaling method (default "+defaultUpscaler+")")
+		fs.StringVar(&methodName, "method", "", "upscaling method (default "+method.Default+")")
 		fs.StringVar(&weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
 		fs.StringVar(&typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
 		rf.register(fs)
@@ -248,14 +186,14 @@ Formats, chosen by extension:
 				return usagef("-scales: %v", err)
 			}
 		}
-		if method == "" {
-			method = defaultUpscaler
+		if methodName == "" {
+			methodName = method.Default
 		}
-		m, ok := upscalers[method]
-		if !ok {
-			return usagef("-method %q: unknown; have:\n%s", method, upscalerHelp())
+		m, err := method.Lookup(methodName)
+		if err != nil {
+			return usagef("-method %q: unknown; have:\n%s", methodName, methodHelp())
 		}
-		if weights != "" && !strings.HasPrefix(method, "omnihsr") {
+		if weights != "" && !m.Model {
 			return usagef("-weights applies to -method omnihsr, omnihsr-se and omnihsr-bp only")
 		}
 		paths := []string{out}
@@ -295,7 +233,13 @@ Formats, chosen by extension:
 				jobs[i] = job{h, w}
 			}
 		}
-		r, err := m.prepare(lr, weights)
+		var mod *model.Model
+		if m.Model {
+			if mod, err = loadModel(weights); err != nil {
+				return fmt.Errorf("%s: %w", in, err)
+			}
+		}
+		r, err := m.Prepare(mod, lr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", in, err)
 		}
@@ -304,7 +248,7 @@ Formats, chosen by extension:
 				return fmt.Errorf("%s: %w", in, err)
 			}
 			fmt.Fprintf(infoStdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
-				paths[i], j.h, j.w, lr.B, method, lr.H, lr.W, float64(j.h)/float64(lr.H), float64(j.w)/float64(lr.W))
+				paths[i], j.h, j.w, lr.B, m.Name, lr.H, lr.W, float64(j.h)/float64(lr.H), float64(j.w)/float64(lr.W))
 		}
 		return nil
 	}
@@ -313,7 +257,7 @@ Formats, chosen by extension:
 
 // renderFile renders one output size into a (streaming, where the format
 // allows) writer, publishing the file only when every row is written.
-func renderFile(r renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
+func renderFile(r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
 	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
 	if err != nil {
 		return err
