@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -12,7 +13,7 @@ import (
 
 // `omnihsr ablation` wires its flags to package ablation.
 
-type ablationFlags struct {
+type ablationOpts struct {
 	evalSceneFlags
 	weights string
 	factors string
@@ -22,13 +23,10 @@ type ablationFlags struct {
 	workers int
 }
 
-var ablationF ablationFlags
-
-func init() {
-	register(&command{
-		name:    "ablation",
-		summary: "score trained ablation variants next to bicubic (paper Table \"Ablation\"); Markdown + JSON",
-		usage: `Usage: omnihsr ablation -weights NAME=FILE,NAME=FILE,... [-factors 2,4,8]
+var ablationCmd = &command{
+	name:    "ablation",
+	summary: "score trained ablation variants next to bicubic (paper Table \"Ablation\"); Markdown + JSON",
+	usage: `Usage: omnihsr ablation -weights NAME=FILE,NAME=FILE,... [-factors 2,4,8]
                         [-out docs/ablation.json] [-md docs/ablation.md] [scene flags]
 
 Runs the seven-dataset protocol of ` + "`omnihsr eval`" + ` (SPEC section 4: remote-sensing
@@ -53,19 +51,17 @@ Both outputs are deterministic: timings are left out.
 Weight files come from ` + "`omnihsr train [-variant V] [-natural-only]`" + `; the variant is
 read from the file. scripts/ablations.sh trains the five runs at an equal
 budget and calls this command.`,
-		flags: func(fs *flag.FlagSet) {
-			ablationF = ablationFlags{}
-			f := &ablationF
-			f.evalSceneFlags.register(fs)
-			fs.StringVar(&f.weights, "weights", "", "comma-separated NAME=FILE pairs, one per run (required)")
-			fs.StringVar(&f.factors, "factors", "2,4,8", "comma-separated factors")
-			fs.StringVar(&f.out, "out", "docs/ablation.json", "JSON output path")
-			fs.StringVar(&f.md, "md", "docs/ablation.md", "Markdown output path")
-			fs.StringVar(&f.notes, "notes", "", "Markdown file whose text goes into the output as its \"Discussion\" section (optional)")
-			fs.IntVar(&f.workers, "workers", 2, "images scored at once")
-		},
-		run: runAblation,
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		f := &ablationOpts{}
+		f.evalSceneFlags.register(fs)
+		fs.StringVar(&f.weights, "weights", "", "comma-separated NAME=FILE pairs, one per run (required)")
+		fs.StringVar(&f.factors, "factors", "2,4,8", "comma-separated factors")
+		fs.StringVar(&f.out, "out", "docs/ablation.json", "JSON output path")
+		fs.StringVar(&f.md, "md", "docs/ablation.md", "Markdown output path")
+		fs.StringVar(&f.notes, "notes", "", "Markdown file whose text goes into the output as its \"Discussion\" section (optional)")
+		fs.IntVar(&f.workers, "workers", 2, "images scored at once")
+		return f
+	},
 }
 
 // parseAblationWeights parses "a=x.omw,b=y.omw".
@@ -97,8 +93,8 @@ func parseAblationWeights(s string) ([][2]string, error) {
 	return out, nil
 }
 
-func runAblation(fs *flag.FlagSet) error {
-	f := &ablationF
+func (f *ablationOpts) run(_ context.Context, e env) error {
+	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
@@ -139,7 +135,7 @@ func runAblation(fs *flag.FlagSet) error {
 	}
 	res, err := ablation.Score(scenes, runs, ablation.Config{
 		Factors: factors, Geometry: eval.Geometry(f.geometry), TileSize: f.tile, CropSize: f.crop,
-		Workers: f.workers, Progress: terminal(os.Stderr), Command: evalCommandLine(fs),
+		Workers: f.workers, Progress: terminal(e.stderr), Command: evalCommandLine(fs),
 	})
 	if err != nil {
 		return err
@@ -154,6 +150,6 @@ func runAblation(fs *flag.FlagSet) error {
 	if err := writeFile(f.md, ablation.Markdown(res, notes)); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "omnihsr ablation: %d runs, %d scenes, %d records -> %s, %s\n", len(runs), len(res.Result.Scenes), len(res.Result.Records), f.out, f.md)
+	fmt.Fprintf(e.stderr, "omnihsr ablation: %d runs, %d scenes, %d records -> %s, %s\n", len(runs), len(res.Result.Scenes), len(res.Result.Records), f.out, f.md)
 	return nil
 }

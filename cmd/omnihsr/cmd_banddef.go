@@ -1,17 +1,17 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/method"
 )
 
-type banddefFlags struct {
+type banddefOpts struct {
 	evalSceneFlags
 	method  string
 	weights string
@@ -21,13 +21,10 @@ type banddefFlags struct {
 	md      string
 }
 
-var banddefF banddefFlags
-
-func init() {
-	register(&command{
-		name:    "banddef",
-		summary: "redefine the input bands (subset, merge, gain, offset) and measure how the output moves",
-		usage: `Usage: omnihsr banddef [-scenes TSV] [-split eval] [-files a.mat,...] [-method omnihsr]
+var banddefCmd = &command{
+	name:    "banddef",
+	summary: "redefine the input bands (subset, merge, gain, offset) and measure how the output moves",
+	usage: `Usage: omnihsr banddef [-scenes TSV] [-split eval] [-files a.mat,...] [-method omnihsr]
                        [-weights FILE] [-factor 4] [-seed 0] [-out banddef.json] [-md banddef.md]
 
 The paper's Table "Redefining the input bands". On the images of the seven-dataset
@@ -41,23 +38,21 @@ operator field's contribution moves) and Delta = PSNR(f(TX), TY) - PSNR(T f(X), 
 
 Example (the committed table):
   omnihsr banddef -out docs/banddef.json`,
-		flags: func(fs *flag.FlagSet) {
-			banddefF = banddefFlags{}
-			f := &banddefF
-			f.evalSceneFlags.register(fs)
-			fs.StringVar(&f.method, "method", "omnihsr", "method: "+strings.Join(method.Names(), ", "))
-			fs.StringVar(&f.weights, "weights", "", "OmniHSR weight file (default: the embedded model)")
-			fs.Float64Var(&f.factor, "factor", 4, "upscaling factor")
-			fs.Uint64Var(&f.seed, "seed", 0, "seed of the random gains and offsets")
-			fs.StringVar(&f.out, "out", "banddef.json", "JSON output path")
-			fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
-		},
-		run: runBanddef,
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		f := &banddefOpts{}
+		f.evalSceneFlags.register(fs)
+		fs.StringVar(&f.method, "method", "omnihsr", "method: "+strings.Join(method.Names(), ", "))
+		fs.StringVar(&f.weights, "weights", "", "OmniHSR weight file (default: the embedded model)")
+		fs.Float64Var(&f.factor, "factor", 4, "upscaling factor")
+		fs.Uint64Var(&f.seed, "seed", 0, "seed of the random gains and offsets")
+		fs.StringVar(&f.out, "out", "banddef.json", "JSON output path")
+		fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
+		return f
+	},
 }
 
-func runBanddef(fs *flag.FlagSet) error {
-	f := &banddefF
+func (f *banddefOpts) run(_ context.Context, e env) error {
+	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
@@ -92,6 +87,6 @@ func runBanddef(fs *flag.FlagSet) error {
 	if err := eval.WriteBandDefMarkdown(md, res); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "omnihsr banddef: %d scenes -> %s, %s\n", len(scenes), f.out, md)
+	fmt.Fprintf(e.stderr, "omnihsr banddef: %d scenes -> %s, %s\n", len(scenes), f.out, md)
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,16 +13,10 @@ import (
 	"github.com/omnihsr/omnihsr/model"
 )
 
-func init() {
-	var (
-		weights, bands, factors string
-		size, runs, warm        int
-		markdown                string
-	)
-	register(&command{
-		name:    "bench",
-		summary: "inference latency and peak memory table (paper Table \"Inference latency\")",
-		usage: `omnihsr bench [-size 32] [-bands 31,103,128,145] [-factors 4,8,16] [-runs 12] [-warmup 3] [-weights FILE] [-md FILE]
+var benchCmd = &command{
+	name:    "bench",
+	summary: "inference latency and peak memory table (paper Table \"Inference latency\")",
+	usage: `omnihsr bench [-size 32] [-bands 31,103,128,145] [-factors 4,8,16] [-runs 12] [-warmup 3] [-weights FILE] [-md FILE]
 
 Times OmniHSR inference (C_B + encoder + FiLM + head + COFR, one image,
 batch 1, float32) on a random low-res input of size x size pixels for every
@@ -31,47 +26,55 @@ Peak memory is the largest Go heap in use during one more, untimed run (the
 heap sampler would slow the timed runs), above the heap
 before it (the counterpart of the paper's peak allocated GPU memory).
 The table is printed (and written to -md as Markdown).`,
-		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&weights, "weights", "", "weight file (default: the embedded model)")
-			fs.StringVar(&bands, "bands", "31,103,128,145", "band counts")
-			fs.StringVar(&factors, "factors", "4,8,16", "factors")
-			fs.IntVar(&size, "size", 32, "low-res side")
-			fs.IntVar(&runs, "runs", 12, "timed runs per configuration")
-			fs.IntVar(&warm, "warmup", 3, "warm-up runs per configuration")
-			fs.StringVar(&markdown, "md", "", "also write the table as Markdown to this file")
-		},
-		run: func(fs *flag.FlagSet) error {
-			bs, err := parseInts(bands)
-			if err != nil {
-				return usagef("-bands: %v", err)
-			}
-			ss, err := parseFloats(factors)
-			if err != nil {
-				return usagef("-factors: %v", err)
-			}
-			if size < 1 || runs < 1 || warm < 0 {
-				return usagef("-size, -runs must be positive and -warmup not negative")
-			}
-			m, err := loadModel(weights)
-			if err != nil {
-				return err
-			}
-			w := warm
-			if w == 0 {
-				w = -1 // bench.Config: 0 means the default, negative none
-			}
-			res, err := bench.Run(m, bench.Config{Size: size, Bands: bs, Factors: ss, Runs: runs, Warmup: w})
-			if err != nil {
-				return err
-			}
-			tab := res.Markdown()
-			fmt.Print(tab)
-			if markdown != "" {
-				return writeFile(markdown, []byte(tab))
-			}
-			return nil
-		},
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		o := &benchOpts{}
+		fs.StringVar(&o.weights, "weights", "", "weight file (default: the embedded model)")
+		fs.StringVar(&o.bands, "bands", "31,103,128,145", "band counts")
+		fs.StringVar(&o.factors, "factors", "4,8,16", "factors")
+		fs.IntVar(&o.size, "size", 32, "low-res side")
+		fs.IntVar(&o.runs, "runs", 12, "timed runs per configuration")
+		fs.IntVar(&o.warm, "warmup", 3, "warm-up runs per configuration")
+		fs.StringVar(&o.markdown, "md", "", "also write the table as Markdown to this file")
+		return o
+	},
+}
+
+type benchOpts struct {
+	weights, bands, factors string
+	size, runs, warm        int
+	markdown                string
+}
+
+func (o *benchOpts) run(_ context.Context, e env) error {
+	bs, err := parseInts(o.bands)
+	if err != nil {
+		return usagef("-bands: %v", err)
+	}
+	ss, err := parseFloats(o.factors)
+	if err != nil {
+		return usagef("-factors: %v", err)
+	}
+	if o.size < 1 || o.runs < 1 || o.warm < 0 {
+		return usagef("-size, -runs must be positive and -warmup not negative")
+	}
+	m, err := loadModel(o.weights)
+	if err != nil {
+		return err
+	}
+	w := o.warm
+	if w == 0 {
+		w = -1 // bench.Config: 0 means the default, negative none
+	}
+	res, err := bench.Run(m, bench.Config{Size: o.size, Bands: bs, Factors: ss, Runs: o.runs, Warmup: w})
+	if err != nil {
+		return err
+	}
+	tab := res.Markdown()
+	fmt.Fprint(e.stdout, tab)
+	if o.markdown != "" {
+		return writeFile(o.markdown, []byte(tab))
+	}
+	return nil
 }
 
 func parseInts(s string) ([]int, error) {

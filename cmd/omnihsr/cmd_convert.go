@@ -1,21 +1,20 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
-func init() {
-	var rf readFlags
-	var in, out, typ, interleave, compress string
-	register(&command{
-		name:    "convert",
-		summary: "convert a hyperspectral file between ENVI, MAT, NumPy, TIFF (and write PNG previews)",
-		usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C]
+var convertCmd = &command{
+	name:    "convert",
+	summary: "convert a hyperspectral file between ENVI, MAT, NumPy, TIFF (and write PNG previews)",
+	usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C]
 
 Reads IN and writes OUT, each in the format its extension names. Values are
 float32 in between: integer types up to 2^24 and float32 convert losslessly.
@@ -30,42 +29,49 @@ on stderr, one "warning:" line per item (docs/FORMATS.md has the table).
 
 Formats, chosen by extension:
 ` + formats.Help(),
-		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&in, "in", "", "input file (required)")
-			fs.StringVar(&out, "out", "", "output file (required)")
-			fs.StringVar(&typ, "type", "", "output sample type: float32 (default), float64, uint8, int8, int16, uint16, int32, uint32, int64, uint64 (as the format allows)")
-			fs.StringVar(&interleave, "interleave", "", "ENVI output interleave: bsq (default), bil or bip")
-			fs.StringVar(&compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw")
-			rf.register(fs)
-		},
-		run: func(fs *flag.FlagSet) error {
-			if fs.NArg() > 0 {
-				return usagef("unexpected arguments %q (use -in and -out)", fs.Args())
-			}
-			if in == "" || out == "" {
-				return usagef("-in and -out are required")
-			}
-			switch strings.ToLower(interleave) {
-			case "", "bsq", "bil", "bip":
-			default:
-				return usagef("-interleave %q: want bsq, bil or bip", interleave)
-			}
-			switch strings.ToLower(compress) {
-			case "", "none", "deflate", "lzw":
-			default:
-				return usagef("-compress %q: want none, deflate or lzw", compress)
-			}
-			opt, err := rf.options()
-			if err != nil {
-				return err
-			}
-			wo := hsi.WriteOptions{DataType: typ, Interleave: strings.ToLower(interleave), Compression: strings.ToLower(compress), Var: rf.variable}
-			return runConvert(in, out, opt, wo)
-		},
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		o := &convertOpts{}
+		fs.StringVar(&o.in, "in", "", "input file (required)")
+		fs.StringVar(&o.out, "out", "", "output file (required)")
+		fs.StringVar(&o.typ, "type", "", "output sample type: float32 (default), float64, uint8, int8, int16, uint16, int32, uint32, int64, uint64 (as the format allows)")
+		fs.StringVar(&o.interleave, "interleave", "", "ENVI output interleave: bsq (default), bil or bip")
+		fs.StringVar(&o.compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw")
+		o.rf.register(fs)
+		return o
+	},
 }
 
-func runConvert(in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
+type convertOpts struct {
+	rf                                 readFlags
+	in, out, typ, interleave, compress string
+}
+
+func (o *convertOpts) run(_ context.Context, e env) error {
+	if e.fs.NArg() > 0 {
+		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
+	}
+	if o.in == "" || o.out == "" {
+		return usagef("-in and -out are required")
+	}
+	switch strings.ToLower(o.interleave) {
+	case "", "bsq", "bil", "bip":
+	default:
+		return usagef("-interleave %q: want bsq, bil or bip", o.interleave)
+	}
+	switch strings.ToLower(o.compress) {
+	case "", "none", "deflate", "lzw":
+	default:
+		return usagef("-compress %q: want none, deflate or lzw", o.compress)
+	}
+	ro, err := o.rf.options()
+	if err != nil {
+		return err
+	}
+	wo := hsi.WriteOptions{DataType: o.typ, Interleave: strings.ToLower(o.interleave), Compression: strings.ToLower(o.compress), Var: o.rf.variable}
+	return runConvert(e.stdout, e.stderr, o.in, o.out, ro, wo)
+}
+
+func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
 	f, err := formats.ForWrite(out)
 	if err != nil {
 		return err // before reading a large input
@@ -78,7 +84,7 @@ func runConvert(in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
 		return err
 	}
 	if f.Name != "PNG" {
-		warnDropped(out, &c.Meta)
+		warnDropped(stderr, out, &c.Meta)
 	}
 	typ := wo.DataType
 	if typ == "" {
@@ -87,6 +93,6 @@ func runConvert(in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
 	if f.Name == "PNG" {
 		typ = "8-bit preview"
 	}
-	fmt.Fprintf(infoStdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, typ, info.Format, info.DataType)
+	fmt.Fprintf(stdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, typ, info.Format, info.DataType)
 	return nil
 }

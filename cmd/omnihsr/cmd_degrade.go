@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 
@@ -9,14 +10,10 @@ import (
 	"github.com/omnihsr/omnihsr/resample"
 )
 
-func init() {
-	var rf readFlags
-	var in, out, size, typ string
-	var o resample.DegradeOptions
-	register(&command{
-		name:    "degrade",
-		summary: "make a low-resolution cube: antialiased bicubic (or area), optional blur and noise",
-		usage: `Usage: omnihsr degrade -in HR -out LR (-scale S | -size HxW) [-blur C] [-band-blur K]
+var degradeCmd = &command{
+	name:    "degrade",
+	summary: "make a low-resolution cube: antialiased bicubic (or area), optional blur and noise",
+	usage: `Usage: omnihsr degrade -in HR -out LR (-scale S | -size HxW) [-blur C] [-band-blur K]
                        [-noise SIGMA] [-seed N] [-area] [-var NAME] [-type T]
 
 Makes the low-resolution input of SPEC section 3 from HR, identically for
@@ -40,69 +37,77 @@ position; on any error no output file is left.
 
 Formats, chosen by extension:
 ` + formats.Help(),
-		flags: func(fs *flag.FlagSet) {
-			o = resample.DegradeOptions{}
-			fs.StringVar(&in, "in", "", "high-resolution input file (required)")
-			fs.StringVar(&out, "out", "", "output file (required)")
-			fs.Float64Var(&o.Scale, "scale", 0, "downsampling factor S > 0: output side round(side/S)")
-			fs.StringVar(&size, "size", "", "output size HxW instead of (or besides) -scale")
-			fs.Float64Var(&o.Blur, "blur", 0, "Gaussian blur sigma in units of S high-resolution pixels before downsampling (0 = none)")
-			fs.Float64Var(&o.BandKappa, "band-blur", 0, "band-dependent blur kappa: band b blurred by kappa*S*(b-1)/(B-1) (0 = none)")
-			fs.Float64Var(&o.Noise, "noise", 0, "standard deviation of Gaussian noise added to the output (0 = none)")
-			fs.Uint64Var(&o.Seed, "seed", 0, "noise seed")
-			fs.BoolVar(&o.Area, "area", false, "block mean (PyTorch mode='area') instead of antialiased bicubic")
-			fs.StringVar(&typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
-			rf.register(fs)
-		},
-		run: func(fs *flag.FlagSet) error {
-			if fs.NArg() > 0 {
-				return usagef("unexpected arguments %q (use -in and -out)", fs.Args())
-			}
-			if in == "" || out == "" {
-				return usagef("-in and -out are required")
-			}
-			if err := checkScale(fs, o.Scale); err != nil {
-				return err
-			}
-			if o.Scale == 0 && size == "" {
-				return usagef("give -scale or -size")
-			}
-			if size != "" {
-				var err error
-				if o.H, o.W, err = parseSize(size); err != nil {
-					return err
-				}
-			}
-			for _, p := range []struct {
-				name string
-				v    float64
-			}{{"-blur", o.Blur}, {"-band-blur", o.BandKappa}, {"-noise", o.Noise}} {
-				if !(p.v >= 0) || p.v > 1e300 {
-					return usagef("%s %v: want a finite number >= 0", p.name, p.v)
-				}
-			}
-			if _, err := formats.ForWrite(out); err != nil {
-				return err
-			}
-			ro, err := rf.options()
-			if err != nil {
-				return err
-			}
-			hr, info, err := formats.Read(in, ro)
-			if err != nil {
-				return err
-			}
-			// As upscale does: the no-data value never enters the filters.
-			lr, err := hsi.KeepNoData(hr, func(c *hsi.Cube) (*hsi.Cube, error) { return resample.Degrade(c, o) })
-			if err != nil {
-				return fmt.Errorf("%s: %w", in, err)
-			}
-			if err := writeCube(out, lr, info, typ); err != nil {
-				return err
-			}
-			fmt.Fprintf(infoStdout, "wrote %s: %d x %d x %d (from %d x %d, factors %.4g x %.4g)\n",
-				out, lr.H, lr.W, lr.B, hr.H, hr.W, float64(hr.H)/float64(lr.H), float64(hr.W)/float64(lr.W))
-			return nil
-		},
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		o := &degradeOpts{}
+		fs.StringVar(&o.in, "in", "", "high-resolution input file (required)")
+		fs.StringVar(&o.out, "out", "", "output file (required)")
+		fs.Float64Var(&o.d.Scale, "scale", 0, "downsampling factor S > 0: output side round(side/S)")
+		fs.StringVar(&o.size, "size", "", "output size HxW instead of (or besides) -scale")
+		fs.Float64Var(&o.d.Blur, "blur", 0, "Gaussian blur sigma in units of S high-resolution pixels before downsampling (0 = none)")
+		fs.Float64Var(&o.d.BandKappa, "band-blur", 0, "band-dependent blur kappa: band b blurred by kappa*S*(b-1)/(B-1) (0 = none)")
+		fs.Float64Var(&o.d.Noise, "noise", 0, "standard deviation of Gaussian noise added to the output (0 = none)")
+		fs.Uint64Var(&o.d.Seed, "seed", 0, "noise seed")
+		fs.BoolVar(&o.d.Area, "area", false, "block mean (PyTorch mode='area') instead of antialiased bicubic")
+		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
+		o.rf.register(fs)
+		return o
+	},
+}
+
+type degradeOpts struct {
+	rf                 readFlags
+	in, out, size, typ string
+	d                  resample.DegradeOptions
+}
+
+func (o *degradeOpts) run(_ context.Context, e env) error {
+	if e.fs.NArg() > 0 {
+		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
+	}
+	if o.in == "" || o.out == "" {
+		return usagef("-in and -out are required")
+	}
+	d := o.d
+	if err := checkScale(e.fs, d.Scale); err != nil {
+		return err
+	}
+	if d.Scale == 0 && o.size == "" {
+		return usagef("give -scale or -size")
+	}
+	if o.size != "" {
+		var err error
+		if d.H, d.W, err = parseSize(o.size); err != nil {
+			return err
+		}
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"-blur", d.Blur}, {"-band-blur", d.BandKappa}, {"-noise", d.Noise}} {
+		if !(p.v >= 0) || p.v > 1e300 {
+			return usagef("%s %v: want a finite number >= 0", p.name, p.v)
+		}
+	}
+	if _, err := formats.ForWrite(o.out); err != nil {
+		return err
+	}
+	ro, err := o.rf.options()
+	if err != nil {
+		return err
+	}
+	hr, info, err := formats.Read(o.in, ro)
+	if err != nil {
+		return err
+	}
+	// As upscale does: the no-data value never enters the filters.
+	lr, err := hsi.KeepNoData(hr, func(c *hsi.Cube) (*hsi.Cube, error) { return resample.Degrade(c, d) })
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.in, err)
+	}
+	if err := writeCube(o.out, lr, info, o.typ); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (from %d x %d, factors %.4g x %.4g)\n",
+		o.out, lr.H, lr.W, lr.B, hr.H, hr.W, float64(hr.H)/float64(lr.H), float64(hr.W)/float64(lr.W))
+	return nil
 }

@@ -42,9 +42,6 @@ func rsHole(c *hsi.Cube, y0, y1, x0, x1 int, v float32) {
 func runRsCmd(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	old := infoStdout
-	infoStdout = &out
-	defer func() { infoStdout = old }()
 	code := run(args, &out, &errb)
 	return code, errb.String()
 }

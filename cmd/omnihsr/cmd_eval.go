@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -135,7 +136,7 @@ func evalReplaceExt(path, ext string) string {
 	return strings.TrimSuffix(path, filepath.Ext(path)) + ext
 }
 
-type evalFlags struct {
+type evalOpts struct {
 	evalSceneFlags
 	methods   string
 	weights   string
@@ -155,13 +156,10 @@ type evalFlags struct {
 	noBench   bool
 }
 
-var evalF evalFlags
-
-func init() {
-	register(&command{
-		name:    "eval",
-		summary: "score methods on evaluation scenes (SPEC section 4); JSON + Markdown tables",
-		usage: `Usage: omnihsr eval [-scenes TSV] [-split eval] [-files a.mat,b.npy] [-methods bicubic,...]
+var evalCmd = &command{
+	name:    "eval",
+	summary: "score methods on evaluation scenes (SPEC section 4); JSON + Markdown tables",
+	usage: `Usage: omnihsr eval [-scenes TSV] [-split eval] [-files a.mat,b.npy] [-methods bicubic,...]
                     [-protocol seven,twelve] [-factors 2,4,8] [-out results.json] [-md table.md]
                     [-noise S] [-blur C] [-area] [-kappa K]
 
@@ -201,33 +199,31 @@ becomes the table of reference positions. Everything but the latency table regen
 
 Example (the committed bicubic tables):
   omnihsr eval -methods bicubic -protocol seven,twelve -out docs/bicubic_{protocol}.json`,
-		flags: func(fs *flag.FlagSet) {
-			evalF = evalFlags{}
-			f := &evalF
-			f.evalSceneFlags.register(fs)
-			fs.StringVar(&f.methods, "methods", "bicubic", "comma-separated methods: "+strings.Join(method.Names(), ", "))
-			fs.StringVar(&f.weights, "weights", "", "OmniHSR weight file for -methods omnihsr (default: the embedded model)")
-			fs.StringVar(&f.protocol, "protocol", "seven,twelve", "comma-separated protocols: seven, twelve")
-			fs.StringVar(&f.factors, "factors", "", "comma-separated factors (default: the protocol's)")
-			fs.StringVar(&f.out, "out", "eval_{protocol}.json", "JSON output path")
-			fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
-			fs.Float64Var(&f.noise, "noise", 0, "Gaussian noise sigma added to the LR input (0 = none)")
-			fs.Float64Var(&f.blur, "blur", 0, "Gaussian blur of sigma C*s HR pixels before downsampling (0 = none)")
-			fs.BoolVar(&f.area, "area", false, "downsample by block mean (area) instead of antialiased bicubic")
-			fs.Float64Var(&f.kappa, "kappa", 0, "band-dependent blur sigma kappa*s*(b-1)/(B-1) HR pixels (0 = none)")
-			fs.Uint64Var(&f.seed, "seed", 0, "seed of the noise")
-			fs.IntVar(&f.workers, "workers", 2, "images scored at once (timing figures include the concurrency)")
-			fs.IntVar(&f.resamples, "resamples", eval.DefaultResamples, "bootstrap resamples of the PSNR gain over bicubic")
-			fs.Uint64Var(&f.bootSeed, "bootstrap-seed", 0, "seed of the bootstrap")
-			fs.StringVar(&f.report, "report", "", "write the whole evaluation report (DIR/results.md, DIR/results/) with the OmniHSR model instead of single tables")
-			fs.BoolVar(&f.noBench, "no-bench", false, "with -report: leave out the latency table")
-		},
-		run: runEval,
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		f := &evalOpts{}
+		f.evalSceneFlags.register(fs)
+		fs.StringVar(&f.methods, "methods", "bicubic", "comma-separated methods: "+strings.Join(method.Names(), ", "))
+		fs.StringVar(&f.weights, "weights", "", "OmniHSR weight file for -methods omnihsr (default: the embedded model)")
+		fs.StringVar(&f.protocol, "protocol", "seven,twelve", "comma-separated protocols: seven, twelve")
+		fs.StringVar(&f.factors, "factors", "", "comma-separated factors (default: the protocol's)")
+		fs.StringVar(&f.out, "out", "eval_{protocol}.json", "JSON output path")
+		fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
+		fs.Float64Var(&f.noise, "noise", 0, "Gaussian noise sigma added to the LR input (0 = none)")
+		fs.Float64Var(&f.blur, "blur", 0, "Gaussian blur of sigma C*s HR pixels before downsampling (0 = none)")
+		fs.BoolVar(&f.area, "area", false, "downsample by block mean (area) instead of antialiased bicubic")
+		fs.Float64Var(&f.kappa, "kappa", 0, "band-dependent blur sigma kappa*s*(b-1)/(B-1) HR pixels (0 = none)")
+		fs.Uint64Var(&f.seed, "seed", 0, "seed of the noise")
+		fs.IntVar(&f.workers, "workers", 2, "images scored at once (timing figures include the concurrency)")
+		fs.IntVar(&f.resamples, "resamples", eval.DefaultResamples, "bootstrap resamples of the PSNR gain over bicubic")
+		fs.Uint64Var(&f.bootSeed, "bootstrap-seed", 0, "seed of the bootstrap")
+		fs.StringVar(&f.report, "report", "", "write the whole evaluation report (DIR/results.md, DIR/results/) with the OmniHSR model instead of single tables")
+		fs.BoolVar(&f.noBench, "no-bench", false, "with -report: leave out the latency table")
+		return f
+	},
 }
 
-func runEval(fs *flag.FlagSet) error {
-	f := &evalF
+func (f *evalOpts) run(_ context.Context, e env) error {
+	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
@@ -244,7 +240,7 @@ func runEval(fs *flag.FlagSet) error {
 		return err
 	}
 	if f.report != "" {
-		return runReport(fs, f)
+		return f.runReport(e)
 	}
 	if f.workers < 1 || f.resamples < 1 {
 		return usagef("-workers and -resamples must be at least 1")
@@ -276,7 +272,7 @@ func runEval(fs *flag.FlagSet) error {
 			Protocol: p, Factors: factors, Methods: methods, Degradation: deg,
 			Geometry: eval.Geometry(f.geometry), TileSize: f.tile, CropSize: f.crop,
 			Workers: f.workers, Resamples: f.resamples, Seed: f.bootSeed,
-			Progress: terminal(os.Stderr), Command: cmdline,
+			Progress: terminal(e.stderr), Command: cmdline,
 		}
 		res, err := eval.Run(scenes, cfg)
 		if err != nil {
@@ -294,14 +290,15 @@ func runEval(fs *flag.FlagSet) error {
 		if err := eval.WriteMarkdown(mdPath, res); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "omnihsr eval: %s protocol: %d scenes, %d records in %.1f s -> %s, %s\n",
+		fmt.Fprintf(e.stderr, "omnihsr eval: %s protocol: %d scenes, %d records in %.1f s -> %s, %s\n",
 			p, len(res.Scenes), len(res.Records), float64(res.WallSeconds), jsonPath, mdPath)
 	}
 	return nil
 }
 
 // runReport is `omnihsr eval -report DIR`.
-func runReport(fs *flag.FlagSet, f *evalFlags) error {
+func (f *evalOpts) runReport(e env) error {
+	fs := e.fs
 	var conflict []string
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
@@ -338,7 +335,7 @@ func runReport(fs *flag.FlagSet, f *evalFlags) error {
 	}
 	_, err = report.Generate(report.Options{
 		Dir: f.report, Positions: positions, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
-		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: os.Stderr, Progress: terminal(os.Stderr),
+		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: e.stderr, Progress: terminal(e.stderr),
 	})
 	return err
 }

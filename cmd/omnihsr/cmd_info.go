@@ -1,12 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -15,17 +15,11 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
-// infoStdout receives the reports of info and convert (tests replace it).
-var infoStdout io.Writer = os.Stdout
-
-// warnStderr receives warnings about metadata an output format cannot hold.
-var warnStderr io.Writer = os.Stderr
-
-// warnDropped prints one warning line for each part of m that the format
-// of path cannot hold.
-func warnDropped(path string, m *hsi.Meta) {
+// warnDropped writes to w one warning line for each part of m that the
+// format of path cannot hold.
+func warnDropped(w io.Writer, path string, m *hsi.Meta) {
 	for _, d := range formats.Dropped(path, m) {
-		fmt.Fprintf(warnStderr, "warning: %s: not written (the format cannot hold it): %s\n", path, d)
+		fmt.Fprintf(w, "warning: %s: not written (the format cannot hold it): %s\n", path, d)
 	}
 }
 
@@ -49,12 +43,10 @@ func (r *readFlags) options() (hsi.ReadOptions, error) {
 	return hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width}, nil
 }
 
-func init() {
-	var rf readFlags
-	register(&command{
-		name:    "info",
-		summary: "describe a hyperspectral file: format, shape, data type, values, wavelengths, georeferencing",
-		usage: `Usage: omnihsr info FILE [-var NAME] [-layout L -height H -width W]
+var infoCmd = &command{
+	name:    "info",
+	summary: "describe a hyperspectral file: format, shape, data type, values, wavelengths, georeferencing",
+	usage: `Usage: omnihsr info FILE [-var NAME] [-layout L -height H -width W]
 
 Prints the file's format, shape (rows x columns x bands), on-disk data type,
 value range (with the count of NaN and infinite values, if any), wavelength
@@ -62,22 +54,28 @@ range and units, bad bands, data-ignore value and georeferencing.
 
 Formats, chosen by extension:
 ` + formats.Help(),
-		flags: rf.register,
-		run: func(fs *flag.FlagSet) error {
-			args, err := interspersed(fs)
-			if err != nil {
-				return err
-			}
-			if len(args) != 1 {
-				return usagef("want exactly one FILE, got %d arguments", len(args))
-			}
-			opt, err := rf.options()
-			if err != nil {
-				return err
-			}
-			return runInfo(infoStdout, args[0], opt)
-		},
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		o := &infoOpts{}
+		o.rf.register(fs)
+		return o
+	},
+}
+
+type infoOpts struct{ rf readFlags }
+
+func (o *infoOpts) run(_ context.Context, e env) error {
+	args, err := interspersed(e.fs)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("want exactly one FILE, got %d arguments", len(args))
+	}
+	opt, err := o.rf.options()
+	if err != nil {
+		return err
+	}
+	return runInfo(e.stdout, args[0], opt)
 }
 
 // interspersed returns the positional arguments of fs, parsing flags that

@@ -12,14 +12,11 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/envi"
 )
 
-// runCmd runs the CLI with args and returns the exit code, the report
-// (infoStdout) and stderr.
+// runCmd runs the CLI with args and returns the exit code, stdout and
+// stderr.
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	old, oldWarn := infoStdout, warnStderr
-	infoStdout, warnStderr = &out, &errb
-	defer func() { infoStdout, warnStderr = old, oldWarn }()
 	code := run(args, &out, &errb)
 	return code, out.String(), errb.String()
 }

@@ -1,14 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/omnihsr/omnihsr/eval"
 )
 
-type priorFlags struct {
+type priorOpts struct {
 	evalSceneFlags
 	factors string
 	window  int
@@ -18,13 +18,10 @@ type priorFlags struct {
 	workers int
 }
 
-var priorF priorFlags
-
-func init() {
-	register(&command{
-		name:    "prior",
-		summary: "test the band-shared operator prior (paper appendix), no network",
-		usage: `Usage: omnihsr prior [-scenes TSV] [-split eval] [-files a.mat,...] [-factors 2,4]
+var priorCmd = &command{
+	name:    "prior",
+	summary: "test the band-shared operator prior (paper appendix), no network",
+	usage: `Usage: omnihsr prior [-scenes TSV] [-split eval] [-files a.mat,...] [-factors 2,4]
                      [-window 16] [-ridge 1e-6] [-out prior.json] [-md prior.md]
 
 The paper's appendix "Testing the band-shared operator prior" (Table tab:prior),
@@ -45,23 +42,21 @@ image, averaged over the images of a scene.
 
 Example (the committed table):
   omnihsr prior -out docs/prior.json`,
-		flags: func(fs *flag.FlagSet) {
-			priorF = priorFlags{}
-			f := &priorF
-			f.evalSceneFlags.register(fs)
-			fs.StringVar(&f.factors, "factors", "2,4", "comma-separated factors")
-			fs.IntVar(&f.window, "window", 16, "window side in LR pixels")
-			fs.Float64Var(&f.ridge, "ridge", 1e-6, "ridge, relative to trace(G)/24")
-			fs.StringVar(&f.out, "out", "prior.json", "JSON output path")
-			fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
-			fs.IntVar(&f.workers, "workers", 2, "bands processed at once")
-		},
-		run: runPrior,
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		f := &priorOpts{}
+		f.evalSceneFlags.register(fs)
+		fs.StringVar(&f.factors, "factors", "2,4", "comma-separated factors")
+		fs.IntVar(&f.window, "window", 16, "window side in LR pixels")
+		fs.Float64Var(&f.ridge, "ridge", 1e-6, "ridge, relative to trace(G)/24")
+		fs.StringVar(&f.out, "out", "prior.json", "JSON output path")
+		fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
+		fs.IntVar(&f.workers, "workers", 2, "bands processed at once")
+		return f
+	},
 }
 
-func runPrior(fs *flag.FlagSet) error {
-	f := &priorF
+func (f *priorOpts) run(_ context.Context, e env) error {
+	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
@@ -81,7 +76,7 @@ func runPrior(fs *flag.FlagSet) error {
 	}
 	res, err := eval.Prior(scenes, eval.PriorConfig{
 		Factors: factors, Window: f.window, Ridge: f.ridge, Geometry: eval.Geometry(f.geometry),
-		TileSize: f.tile, CropSize: f.crop, Workers: f.workers, Progress: terminal(os.Stderr), Command: evalCommandLine(fs),
+		TileSize: f.tile, CropSize: f.crop, Workers: f.workers, Progress: terminal(e.stderr), Command: evalCommandLine(fs),
 	})
 	if err != nil {
 		return err
@@ -96,7 +91,7 @@ func runPrior(fs *flag.FlagSet) error {
 	if err := eval.WritePriorMarkdown(md, res); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "omnihsr prior: %d scenes, %d image results in %.1f s -> %s, %s\n",
+	fmt.Fprintf(e.stderr, "omnihsr prior: %d scenes, %d image results in %.1f s -> %s, %s\n",
 		len(res.Scenes), len(res.Images), float64(res.WallSeconds), f.out, md)
 	return nil
 }

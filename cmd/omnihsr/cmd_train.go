@@ -16,25 +16,10 @@ import (
 	"github.com/omnihsr/omnihsr/train"
 )
 
-func init() {
-	var (
-		out, shared, variant                    string
-		positions                               int
-		wAngle, wCons, wCurv                    float64
-		steps, batch, patch, patchMin, valEvery int
-		stopAt, snapEvery                       int
-		minS, maxS, hsiProb, bandSub            float64
-		lr, clip                                float64
-		seed                                    uint64
-		resume, naturalOnly                     bool
-		initW                                   string
-		ckEvery                                 time.Duration
-	)
-	d := train.DefaultOptions()
-	register(&command{
-		name:    "train",
-		summary: "train OmniHSR on ../shared/data (natural images + hsi/train scenes)",
-		usage: `omnihsr train -out DIR [-steps N] [-resume] [flags]
+var trainCmd = &command{
+	name:    "train",
+	summary: "train OmniHSR on ../shared/data (natural images + hsi/train scenes)",
+	usage: `omnihsr train -out DIR [-steps N] [-resume] [flags]
 
 Trains the OmniHSR model on the natural images of SHARED/data/rgb (an RGB
 image is a 3-band sensor, a grey one a 1-band sensor) and the training
@@ -64,114 +49,143 @@ bicubic: without COFR), spectral (the head predicts 31 spectral values,
 splatted by COFR's normalised weights). -natural-only leaves out the
 hyperspectral training scenes. The variant is stored in the weight files;
 ` + "`omnihsr eval`, `omnihsr upscale` and `omnihsr ablation`" + ` read it from there.`,
-		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&out, "out", "", "run directory (required)")
-			fs.StringVar(&shared, "shared", "", "the shared data directory (default: ../shared beside the module)")
-			fs.IntVar(&steps, "steps", d.Steps, "total optimizer steps (the schedule's length)")
-			fs.IntVar(&batch, "batch", d.Batch, "samples per step")
-			fs.IntVar(&patch, "patch", d.Sample.Patch, "high-resolution patch side")
-			fs.IntVar(&patchMin, "patch-min", 0, "draw each patch side uniformly from [patch-min, patch] (0 = always -patch)")
-			fs.Float64Var(&minS, "min-scale", d.Sample.MinScale, "smallest training factor")
-			fs.Float64Var(&maxS, "max-scale", d.Sample.MaxScale, "largest training factor")
-			fs.Float64Var(&hsiProb, "hsi-prob", d.Sample.HSIProb, "probability of a hyperspectral training patch")
-			fs.Float64Var(&bandSub, "band-subset", d.Sample.BandSubset, "probability of a random band subset for a hyperspectral patch")
-			fs.Float64Var(&lr, "lr", d.LR, "base learning rate")
-			fs.Float64Var(&wAngle, "loss-angle", d.Loss.Angle, "weight of the spectral-angle term (the paper: 0.1)")
-			fs.Float64Var(&wCons, "loss-consistency", d.Loss.Consistency, "weight of the degradation-consistency term (the paper: 0.1)")
-			fs.Float64Var(&wCurv, "loss-curvature", d.Loss.Curvature, "weight of the spectral-curvature term (the paper: 0.05)")
-			fs.Float64Var(&clip, "clip", d.ClipNorm, "gradient-norm clip (0 = none)")
-			fs.Uint64Var(&seed, "seed", d.Seed, "random seed")
-			fs.IntVar(&valEvery, "val-every", d.ValEvery, "steps between validations")
-			fs.DurationVar(&ckEvery, "checkpoint-every", d.CheckpointEvery, "wall time between checkpoints")
-			fs.BoolVar(&resume, "resume", false, "continue from DIR/checkpoint.ckpt")
-			fs.IntVar(&stopAt, "stop-at", 0, "end the run after this step, keeping the schedule of -steps (0 = at -steps)")
-			fs.IntVar(&snapEvery, "snapshot-every", 0, "also write the weights every N steps to DIR/snapshots (0 = never)")
-			fs.StringVar(&initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
-			fs.BoolVar(&naturalOnly, "natural-only", false, "train on natural images only (ablation)")
-			fs.StringVar(&variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
-			fs.IntVar(&positions, "positions", 31, "number M of reference band positions of C_B (paper Table \"positions\"; the shipped model: 31)")
-		},
-		run: func(fs *flag.FlagSet) error {
-			if out == "" {
-				return usagef("-out DIR is required")
-			}
-			if shared == "" {
-				s, ok := scenes.SharedDir()
-				if !ok {
-					return usagef("no ../shared directory found; give -shared")
-				}
-				shared = s
-			}
-			v := variant
-			if v == "omnihsr" {
-				v = model.VariantOmniHSR
-			}
-			if err := model.CheckVariant(v); err != nil {
-				return usagef("-variant %q: want free-kernel, lowres or spectral", variant)
-			}
-			if positions < 1 || positions > 1024 {
-				return usagef("-positions %d: want 1 to 1024", positions)
-			}
-			o := d
-			o.Model.Variant = v
-			o.Model.M, o.Model.Encoder.In = positions, positions
-			for _, w := range []float64{wAngle, wCons, wCurv} {
-				if !(w >= 0) || w > 100 {
-					return usagef("loss weights must be between 0 and 100")
-				}
-			}
-			o.Loss = train.LossWeights{Consistency: wCons, Angle: wAngle, Curvature: wCurv}
-			o.Steps, o.Batch, o.LR, o.Seed, o.ClipNorm = steps, batch, lr, seed, clip
-			o.Sample = train.SampleOptions{Patch: patch, PatchMin: patchMin, MinScale: minS, MaxScale: maxS, HSIProb: hsiProb, BandSubset: bandSub}
-			o.OutDir, o.Resume, o.ValEvery, o.CheckpointEvery = out, resume, valEvery, ckEvery
-			if stopAt < 0 || stopAt > steps {
-				return usagef("-stop-at %d: want 0 (the end) to -steps (%d)", stopAt, steps)
-			}
-			if snapEvery < 0 {
-				return usagef("-snapshot-every %d: want 0 (never) or more", snapEvery)
-			}
-			o.StopAt, o.SnapshotEvery = stopAt, snapEvery
-			if initW != "" && resume {
-				return usagef("-init starts a new run; -resume continues one: give one of them")
-			}
-			o.Init = initW
-			o.Log = os.Stderr
-			if !(minS > 1) || !(maxS >= minS) {
-				return usagef("factors must satisfy 1 < min-scale <= max-scale")
-			}
-			if patch < 16 {
-				return usagef("-patch %d is too small (at least 16)", patch)
-			}
-			if patchMin != 0 && (patchMin < 8 || patchMin > patch) {
-				return usagef("-patch-min %d must be between 8 and -patch (%d)", patchMin, patch)
-			}
-			dopt := train.DefaultDataOptions(shared)
-			dopt.NaturalOnly = naturalOnly
-			fmt.Fprintf(os.Stderr, "train: loading data from %s (GEMM: %s)\n", shared, gemm.Backend())
-			ds, err := train.LoadDataset(dopt)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(os.Stderr, "train: %d natural images, %d HSI scenes, %d validation samples\n", len(ds.Natural), len(ds.HSI), len(ds.Val))
-			tr, err := train.NewTrainer(o, ds, naturalOnly)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			fmt.Fprintf(os.Stderr, "train: %s model with %d parameters, step %d of %d, writing to %s\n",
-				model.VariantLabel(tr.Model().Cfg.Variant), tr.Model().NumParams(), tr.Step(), o.Steps, filepath.Clean(out))
-			if err := tr.Run(ctx); err != nil {
-				return err
-			}
-			if stopAt > 0 && tr.Step() == stopAt && ctx.Err() == nil {
-				fmt.Fprintf(os.Stderr, "train: stopped at step %d of %d as asked (-stop-at); continue with -resume\n", stopAt, o.Steps)
-				return nil
-			}
-			if tr.Step() < o.Steps {
-				return fmt.Errorf("interrupted at step %d of %d; checkpoint saved in %s, continue with -resume", tr.Step(), o.Steps, filepath.Clean(out))
-			}
-			return nil
-		},
-	})
+	flags: func(fs *flag.FlagSet) runner {
+		d := train.DefaultOptions()
+		o := &trainOpts{}
+		fs.StringVar(&o.out, "out", "", "run directory (required)")
+		fs.StringVar(&o.shared, "shared", "", "the shared data directory (default: ../shared beside the module)")
+		fs.IntVar(&o.steps, "steps", d.Steps, "total optimizer steps (the schedule's length)")
+		fs.IntVar(&o.batch, "batch", d.Batch, "samples per step")
+		fs.IntVar(&o.patch, "patch", d.Sample.Patch, "high-resolution patch side")
+		fs.IntVar(&o.patchMin, "patch-min", 0, "draw each patch side uniformly from [patch-min, patch] (0 = always -patch)")
+		fs.Float64Var(&o.minS, "min-scale", d.Sample.MinScale, "smallest training factor")
+		fs.Float64Var(&o.maxS, "max-scale", d.Sample.MaxScale, "largest training factor")
+		fs.Float64Var(&o.hsiProb, "hsi-prob", d.Sample.HSIProb, "probability of a hyperspectral training patch")
+		fs.Float64Var(&o.bandSub, "band-subset", d.Sample.BandSubset, "probability of a random band subset for a hyperspectral patch")
+		fs.Float64Var(&o.lr, "lr", d.LR, "base learning rate")
+		fs.Float64Var(&o.wAngle, "loss-angle", d.Loss.Angle, "weight of the spectral-angle term (the paper: 0.1)")
+		fs.Float64Var(&o.wCons, "loss-consistency", d.Loss.Consistency, "weight of the degradation-consistency term (the paper: 0.1)")
+		fs.Float64Var(&o.wCurv, "loss-curvature", d.Loss.Curvature, "weight of the spectral-curvature term (the paper: 0.05)")
+		fs.Float64Var(&o.clip, "clip", d.ClipNorm, "gradient-norm clip (0 = none)")
+		fs.Uint64Var(&o.seed, "seed", d.Seed, "random seed")
+		fs.IntVar(&o.valEvery, "val-every", d.ValEvery, "steps between validations")
+		fs.DurationVar(&o.ckEvery, "checkpoint-every", d.CheckpointEvery, "wall time between checkpoints")
+		fs.BoolVar(&o.resume, "resume", false, "continue from DIR/checkpoint.ckpt")
+		fs.IntVar(&o.stopAt, "stop-at", 0, "end the run after this step, keeping the schedule of -steps (0 = at -steps)")
+		fs.IntVar(&o.snapEvery, "snapshot-every", 0, "also write the weights every N steps to DIR/snapshots (0 = never)")
+		fs.StringVar(&o.initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
+		fs.BoolVar(&o.naturalOnly, "natural-only", false, "train on natural images only (ablation)")
+		fs.StringVar(&o.variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
+		fs.IntVar(&o.positions, "positions", 31, "number M of reference band positions of C_B (paper Table \"positions\"; the shipped model: 31)")
+		return o
+	},
+}
+
+type trainOpts struct {
+	out, shared, variant                    string
+	positions                               int
+	wAngle, wCons, wCurv                    float64
+	steps, batch, patch, patchMin, valEvery int
+	stopAt, snapEvery                       int
+	minS, maxS, hsiProb, bandSub            float64
+	lr, clip                                float64
+	seed                                    uint64
+	resume, naturalOnly                     bool
+	initW                                   string
+	ckEvery                                 time.Duration
+}
+
+// options checks the flags and returns the training options they make
+// (all but the data directory and the log).
+func (o *trainOpts) options() (train.Options, error) {
+	if o.out == "" {
+		return train.Options{}, usagef("-out DIR is required")
+	}
+	v := o.variant
+	if v == "omnihsr" {
+		v = model.VariantOmniHSR
+	}
+	if err := model.CheckVariant(v); err != nil {
+		return train.Options{}, usagef("-variant %q: want free-kernel, lowres or spectral", o.variant)
+	}
+	if o.positions < 1 || o.positions > 1024 {
+		return train.Options{}, usagef("-positions %d: want 1 to 1024", o.positions)
+	}
+	for _, w := range []float64{o.wAngle, o.wCons, o.wCurv} {
+		if !(w >= 0) || w > 100 {
+			return train.Options{}, usagef("loss weights must be between 0 and 100")
+		}
+	}
+	if o.stopAt < 0 || o.stopAt > o.steps {
+		return train.Options{}, usagef("-stop-at %d: want 0 (the end) to -steps (%d)", o.stopAt, o.steps)
+	}
+	if o.snapEvery < 0 {
+		return train.Options{}, usagef("-snapshot-every %d: want 0 (never) or more", o.snapEvery)
+	}
+	if o.initW != "" && o.resume {
+		return train.Options{}, usagef("-init starts a new run; -resume continues one: give one of them")
+	}
+	if !(o.minS > 1) || !(o.maxS >= o.minS) {
+		return train.Options{}, usagef("factors must satisfy 1 < min-scale <= max-scale")
+	}
+	if o.patch < 16 {
+		return train.Options{}, usagef("-patch %d is too small (at least 16)", o.patch)
+	}
+	if o.patchMin != 0 && (o.patchMin < 8 || o.patchMin > o.patch) {
+		return train.Options{}, usagef("-patch-min %d must be between 8 and -patch (%d)", o.patchMin, o.patch)
+	}
+	t := train.DefaultOptions()
+	t.Model.Variant = v
+	t.Model.M, t.Model.Encoder.In = o.positions, o.positions
+	t.Loss = train.LossWeights{Consistency: o.wCons, Angle: o.wAngle, Curvature: o.wCurv}
+	t.Steps, t.Batch, t.LR, t.Seed, t.ClipNorm = o.steps, o.batch, o.lr, o.seed, o.clip
+	t.Sample = train.SampleOptions{Patch: o.patch, PatchMin: o.patchMin, MinScale: o.minS, MaxScale: o.maxS, HSIProb: o.hsiProb, BandSubset: o.bandSub}
+	t.OutDir, t.Resume, t.ValEvery, t.CheckpointEvery = o.out, o.resume, o.valEvery, o.ckEvery
+	t.StopAt, t.SnapshotEvery = o.stopAt, o.snapEvery
+	t.Init = o.initW
+	return t, nil
+}
+
+func (o *trainOpts) run(ctx context.Context, e env) error {
+	t, err := o.options()
+	if err != nil {
+		return err
+	}
+	shared := o.shared
+	if shared == "" {
+		s, ok := scenes.SharedDir()
+		if !ok {
+			return usagef("no ../shared directory found; give -shared")
+		}
+		shared = s
+	}
+	t.Log = e.stderr
+	dopt := train.DefaultDataOptions(shared)
+	dopt.NaturalOnly = o.naturalOnly
+	fmt.Fprintf(e.stderr, "train: loading data from %s (GEMM: %s)\n", shared, gemm.Backend())
+	ds, err := train.LoadDataset(dopt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "train: %d natural images, %d HSI scenes, %d validation samples\n", len(ds.Natural), len(ds.HSI), len(ds.Val))
+	tr, err := train.NewTrainer(t, ds, o.naturalOnly)
+	if err != nil {
+		return err
+	}
+	// Ctrl-C and SIGTERM end the run after saving its checkpoint.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(e.stderr, "train: %s model with %d parameters, step %d of %d, writing to %s\n",
+		model.VariantLabel(tr.Model().Cfg.Variant), tr.Model().NumParams(), tr.Step(), t.Steps, filepath.Clean(o.out))
+	if err := tr.Run(ctx); err != nil {
+		return err
+	}
+	if o.stopAt > 0 && tr.Step() == o.stopAt && ctx.Err() == nil {
+		fmt.Fprintf(e.stderr, "train: stopped at step %d of %d as asked (-stop-at); continue with -resume\n", o.stopAt, t.Steps)
+		return nil
+	}
+	if tr.Step() < t.Steps {
+		return fmt.Errorf("interrupted at step %d of %d; checkpoint saved in %s, continue with -resume", tr.Step(), t.Steps, filepath.Clean(o.out))
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -105,12 +107,10 @@ func outputPaths(out, in string, scales []float64) ([]string, error) {
 	return paths, nil
 }
 
-func init() {
-	var rf readFlags
-	var in, out, size, methodName, typ, weights, scales string
-	var scale float64
-	usage := func() string {
-		return `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T]
+var upscaleCmd = &command{
+	name:    "upscale",
+	summary: "super-resolve a hyperspectral file by any factor(s) (OmniHSR model or bicubic)",
+	usage: `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T]
 
 Reads LR, super-resolves every band by the factor S (output side round(S*side),
 rounded half away from zero; fractional S allowed, any S > 0) or to exactly
@@ -138,126 +138,148 @@ are an error naming their position; on any error no output file is left.
 Methods (-method):
 ` + methodHelp() + `
 Formats, chosen by extension:
-` + formats.Help()
+` + formats.Help(),
+	flags: func(fs *flag.FlagSet) runner {
+		o := &upscaleOpts{}
+		fs.StringVar(&o.in, "in", "", "low-resolution input file (required)")
+		fs.StringVar(&o.out, "out", "", "output file, or a directory / {scale} pattern with -scales (required)")
+		fs.Float64Var(&o.scale, "scale", 0, "upscaling factor S > 0: output side round(S*side)")
+		fs.StringVar(&o.scales, "scales", "", "several factors, comma-separated, rendered from one encoding")
+		fs.StringVar(&o.size, "size", "", "output size HxW instead of -scale")
+		fs.StringVar(&o.method, "method", "", "upscaling method (default "+method.Default+")")
+		fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
+		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
+		o.rf.register(fs)
+		return o
+	},
+}
+
+type upscaleOpts struct {
+	rf                                          readFlags
+	in, out, size, method, typ, weights, scales string
+	scale                                       float64
+}
+
+// factors checks the flags that choose the output size and returns the
+// factors of -scale or -scales (nil with -size).
+func (o *upscaleOpts) factors(fs *flag.FlagSet) ([]float64, error) {
+	if err := checkScale(fs, o.scale); err != nil {
+		return nil, err
 	}
-	c := &command{
-		name:    "upscale",
-		summary: "super-resolve a hyperspectral file by any factor(s) (OmniHSR model or bicubic)",
-	}
-	c.usage = usage()
-	c.flags = func(fs *flag.FlagSet) {
-		c.usage = usage()
-		fs.StringVar(&in, "in", "", "low-resolution input file (required)")
-		fs.StringVar(&out, "out", "", "output file, or a directory / {scale} pattern with -scales (required)")
-		fs.Float64Var(&scale, "scale", 0, "upscaling factor S > 0: output side round(S*side)")
-		fs.StringVar(&scales, "scales", "", "several factors, comma-separated, rendered from one encoding")
-		fs.StringVar(&size, "size", "", "output size HxW instead of -scale")
-		fs.StringVar(&methodName, "method", "", "upscaling method (default "+method.Default+")")
-		fs.StringVar(&weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
-		fs.StringVar(&typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
-		rf.register(fs)
-	}
-	c.run = func(fs *flag.FlagSet) error {
-		if fs.NArg() > 0 {
-			return usagef("unexpected arguments %q (use -in and -out)", fs.Args())
+	given := 0
+	for _, g := range []bool{o.scale != 0, o.size != "", o.scales != ""} {
+		if g {
+			given++
 		}
-		if in == "" || out == "" {
-			return usagef("-in and -out are required")
+	}
+	if given != 1 {
+		return nil, usagef("give exactly one of -scale, -scales and -size")
+	}
+	switch {
+	case o.scale != 0:
+		return []float64{o.scale}, nil
+	case o.scales != "":
+		factors, err := parseFloats(o.scales)
+		if err != nil {
+			return nil, usagef("-scales: %v", err)
 		}
-		if err := checkScale(fs, scale); err != nil {
+		return factors, nil
+	}
+	return nil, nil
+}
+
+// outSize is the size of one output.
+type outSize struct{ h, w int }
+
+// sizes returns the output sizes of lr: -size, or one per factor.
+func (o *upscaleOpts) sizes(lr *hsi.Cube, factors []float64) ([]outSize, error) {
+	if o.size != "" {
+		h, w, err := parseSize(o.size)
+		if err != nil {
+			return nil, err
+		}
+		return []outSize{{h, w}}, nil
+	}
+	out := make([]outSize, len(factors))
+	for i, s := range factors {
+		h, w := resample.UpSize(lr.H, s), resample.UpSize(lr.W, s)
+		if h < 1 || w < 1 {
+			return nil, fmt.Errorf("%s: %dx%d pixels times %g gives %dx%d: the output side round(S*side) must be between 1 and 2^31", o.in, lr.H, lr.W, s, h, w)
+		}
+		out[i] = outSize{h, w}
+	}
+	return out, nil
+}
+
+func (o *upscaleOpts) run(_ context.Context, e env) error {
+	if e.fs.NArg() > 0 {
+		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
+	}
+	if o.in == "" || o.out == "" {
+		return usagef("-in and -out are required")
+	}
+	factors, err := o.factors(e.fs)
+	if err != nil {
+		return err
+	}
+	name := o.method
+	if name == "" {
+		name = method.Default
+	}
+	m, err := method.Lookup(name)
+	if err != nil {
+		return usagef("-method %q: unknown; have:\n%s", name, methodHelp())
+	}
+	if o.weights != "" && !m.Model {
+		return usagef("-weights applies to -method omnihsr, omnihsr-se and omnihsr-bp only")
+	}
+	paths := []string{o.out}
+	if factors != nil {
+		if paths, err = outputPaths(o.out, o.in, factors); err != nil {
 			return err
 		}
-		given := 0
-		for _, g := range []bool{scale != 0, size != "", scales != ""} {
-			if g {
-				given++
-			}
-		}
-		if given != 1 {
-			return usagef("give exactly one of -scale, -scales and -size")
-		}
-		var factors []float64
-		switch {
-		case scale != 0:
-			factors = []float64{scale}
-		case scales != "":
-			var err error
-			if factors, err = parseFloats(scales); err != nil {
-				return usagef("-scales: %v", err)
-			}
-		}
-		if methodName == "" {
-			methodName = method.Default
-		}
-		m, err := method.Lookup(methodName)
-		if err != nil {
-			return usagef("-method %q: unknown; have:\n%s", methodName, methodHelp())
-		}
-		if weights != "" && !m.Model {
-			return usagef("-weights applies to -method omnihsr, omnihsr-se and omnihsr-bp only")
-		}
-		paths := []string{out}
-		if factors != nil {
-			var err error
-			if paths, err = outputPaths(out, in, factors); err != nil {
-				return err
-			}
-		}
-		for _, p := range paths {
-			if _, err := formats.ForWrite(p); err != nil {
-				return err // before reading a large input
-			}
-		}
-		ro, err := rf.options()
-		if err != nil {
-			return err
-		}
-		lr, info, err := formats.Read(in, ro)
-		if err != nil {
-			return err
-		}
-		type job struct{ h, w int }
-		jobs := make([]job, len(paths))
-		if size != "" {
-			h, w, err := parseSize(size)
-			if err != nil {
-				return err
-			}
-			jobs[0] = job{h, w}
-		} else {
-			for i, s := range factors {
-				h, w := resample.UpSize(lr.H, s), resample.UpSize(lr.W, s)
-				if h < 1 || w < 1 {
-					return fmt.Errorf("%s: %dx%d pixels times %g gives %dx%d: the output side round(S*side) must be between 1 and 2^31", in, lr.H, lr.W, s, h, w)
-				}
-				jobs[i] = job{h, w}
-			}
-		}
-		var mod *model.Model
-		if m.Model {
-			if mod, err = loadModel(weights); err != nil {
-				return fmt.Errorf("%s: %w", in, err)
-			}
-		}
-		r, err := m.Prepare(mod, lr)
-		if err != nil {
-			return fmt.Errorf("%s: %w", in, err)
-		}
-		for i, j := range jobs {
-			if err := renderFile(r, lr, info, j.h, j.w, paths[i], typ); err != nil {
-				return fmt.Errorf("%s: %w", in, err)
-			}
-			fmt.Fprintf(infoStdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
-				paths[i], j.h, j.w, lr.B, m.Name, lr.H, lr.W, float64(j.h)/float64(lr.H), float64(j.w)/float64(lr.W))
-		}
-		return nil
 	}
-	register(c)
+	for _, p := range paths {
+		if _, err := formats.ForWrite(p); err != nil {
+			return err // before reading a large input
+		}
+	}
+	ro, err := o.rf.options()
+	if err != nil {
+		return err
+	}
+	lr, info, err := formats.Read(o.in, ro)
+	if err != nil {
+		return err
+	}
+	sizes, err := o.sizes(lr, factors)
+	if err != nil {
+		return err
+	}
+	var mod *model.Model
+	if m.Model {
+		if mod, err = loadModel(o.weights); err != nil {
+			return fmt.Errorf("%s: %w", o.in, err)
+		}
+	}
+	r, err := m.Prepare(mod, lr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.in, err)
+	}
+	for i, sz := range sizes {
+		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], o.typ); err != nil {
+			return fmt.Errorf("%s: %w", o.in, err)
+		}
+		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
+			paths[i], sz.h, sz.w, lr.B, m.Name, lr.H, lr.W, float64(sz.h)/float64(lr.H), float64(sz.w)/float64(lr.W))
+	}
+	return nil
 }
 
 // renderFile renders one output size into a (streaming, where the format
-// allows) writer, publishing the file only when every row is written.
-func renderFile(r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
+// allows) writer, publishing the file only when every row is written; the
+// progress line goes to stderr when it is a terminal.
+func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
 	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
 	if err != nil {
 		return err
@@ -270,7 +292,8 @@ func renderFile(r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, 
 		return err
 	}
 	defer wr.Abort()
-	bar := progress.New("upscale "+filepath.Base(path), int64(h))
+	tty := terminal(stderr)
+	bar := progress.NewTo(tty, "upscale "+filepath.Base(path), int64(h), tty != nil)
 	err = r.RenderTo(h, w, wr, func(done, total int) { bar.Set(int64(done)) })
 	if err != nil {
 		return err
@@ -279,10 +302,10 @@ func renderFile(r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, 
 	if err := wr.Commit(); err != nil {
 		return err
 	}
-	warnDropped(path, &meta)
+	warnDropped(stderr, path, &meta)
 	for _, f := range lr.Meta.Extra {
 		if slices.Contains(hsi.GridFields, f.Key) {
-			fmt.Fprintf(warnStderr, "warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q\n", path, f.Key)
+			fmt.Fprintf(stderr, "warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q\n", path, f.Key)
 		}
 	}
 	return nil

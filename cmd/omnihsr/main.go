@@ -5,35 +5,53 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/internal/progress"
 )
 
-// command is one subcommand. Each lives in its own cmd_*.go file and
-// registers itself from init.
+// command is one subcommand, each in its own cmd_*.go file. Every command
+// has the same shape: flags declares the command's flags on a fresh flag
+// set and returns the options value they fill; after parsing, run executes
+// it. Commands keep no state between runs.
 type command struct {
 	name    string
 	summary string // one line for `omnihsr help`
 	usage   string // synopsis and description for `omnihsr help NAME`
-	// flags builds the command's flag set; run receives it parsed.
-	flags func(fs *flag.FlagSet)
-	run   func(fs *flag.FlagSet) error
+	flags   func(fs *flag.FlagSet) runner
 }
 
-var commands = map[string]*command{}
+// runner is a command's options, filled by its flags and ready to run.
+type runner interface {
+	run(ctx context.Context, e env) error
+}
 
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("omnihsr: command registered twice: " + c.name)
+// env is what a command receives besides its options: the parsed flag set
+// (positional arguments, which flags were given) and the writers for its
+// output. Commands write nowhere else.
+type env struct {
+	fs             *flag.FlagSet
+	stdout, stderr io.Writer
+}
+
+// commands are the subcommands, sorted by name.
+var commands = []*command{
+	ablationCmd, banddefCmd, benchCmd, convertCmd, degradeCmd, evalCmd, infoCmd, priorCmd, trainCmd, upscaleCmd,
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
 	}
-	commands[c.name] = c
+	return nil
 }
 
 // errUsage marks an error caused by bad command-line arguments.
@@ -43,14 +61,12 @@ func usagef(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 }
 
-func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
+func newFlagSet(c *command, out io.Writer) (*flag.FlagSet, runner) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(out)
-	if c.flags != nil {
-		c.flags(fs)
-	}
+	r := c.flags(fs)
 	fs.Usage = func() { printCommandHelp(out, c, fs) }
-	return fs
+	return fs, r
 }
 
 func printCommandHelp(out io.Writer, c *command, fs *flag.FlagSet) {
@@ -66,13 +82,8 @@ func printCommandHelp(out io.Writer, c *command, fs *flag.FlagSet) {
 func printHelp(out io.Writer) {
 	fmt.Fprintln(out, "omnihsr: hyperspectral super-resolution for any sensor at any scale.")
 	fmt.Fprintln(out, "\nUsage: omnihsr COMMAND [flags]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(out, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(out, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(out, "  help       show help for a command: omnihsr help COMMAND")
 }
@@ -80,6 +91,10 @@ func printHelp(out io.Writer) {
 // run executes the command line args (without the program name) and returns
 // the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		printHelp(stderr)
 		return 2
@@ -87,30 +102,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
-			c, ok := commands[args[1]]
-			if !ok {
+			c := lookup(args[1])
+			if c == nil {
 				fmt.Fprintf(stderr, "omnihsr: unknown command %q\n", args[1])
 				return 2
 			}
-			printCommandHelp(stdout, c, newFlagSet(c, stdout))
+			fs, _ := newFlagSet(c, stdout)
+			printCommandHelp(stdout, c, fs)
 			return 0
 		}
 		printHelp(stdout)
 		return 0
 	}
-	c, ok := commands[name]
-	if !ok {
+	c := lookup(name)
+	if c == nil {
 		fmt.Fprintf(stderr, "omnihsr: unknown command %q (see omnihsr help)\n", name)
 		return 2
 	}
-	fs := newFlagSet(c, stderr)
+	fs, r := newFlagSet(c, stderr)
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if err := c.run(fs); err != nil {
+	if err := r.run(ctx, env{fs: fs, stdout: stdout, stderr: stderr}); err != nil {
 		fmt.Fprintf(stderr, "omnihsr %s: %v\n", name, err)
 		if errors.Is(err, errUsage) {
 			return 2
