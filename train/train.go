@@ -49,6 +49,9 @@ type Options struct {
 	// Its architecture replaces Model.
 	Init string
 	Log  io.Writer // human log lines (nil = none)
+	// Progress receives a redrawn progress line with ETA and the loss
+	// (nil = none; give it a terminal).
+	Progress io.Writer
 }
 
 // DefaultOptions are the settings of the shipped model's run.
@@ -437,7 +440,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 	if t.opt.StopAt > 0 {
 		end = t.opt.StopAt
 	}
-	bar := progress.New("train", int64(end))
+	bar := progress.NewTo(t.opt.Progress, "train", int64(end), t.opt.Progress != nil)
 	bar.Set(int64(t.step))
 	lastCk := time.Now()
 	start := time.Now()

@@ -159,7 +159,7 @@ func (o *trainOpts) run(ctx context.Context, e env) error {
 		}
 		shared = s
 	}
-	t.Log = e.stderr
+	t.Log, t.Progress = e.stderr, terminal(e.stderr)
 	dopt := train.DefaultDataOptions(shared)
 	dopt.NaturalOnly = o.naturalOnly
 	fmt.Fprintf(e.stderr, "train: loading data from %s (GEMM: %s)\n", shared, gemm.Backend())

@@ -27,13 +27,8 @@ type Bar struct {
 	extra   string
 }
 
-// New returns a bar writing to stderr when stderr is a terminal, and a
-// silent one otherwise.
-func New(label string, total int64) *Bar {
-	return NewTo(os.Stderr, label, total, IsTerminal(os.Stderr))
-}
-
-// NewTo returns a bar writing to w when enabled.
+// NewTo returns a bar writing to w when enabled (w may be nil when not).
+// The caller decides: commands enable it when their stderr is a terminal.
 func NewTo(w io.Writer, label string, total int64, enabled bool) *Bar {
 	now := time.Now()
 	return &Bar{w: w, label: label, total: total, start: now, enabled: enabled}
