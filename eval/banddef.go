@@ -3,9 +3,11 @@ package eval
 import (
 	"bytes"
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/stat"
 	"math"
 	"math/rand/v2"
+
+	"github.com/omnihsr/omnihsr/internal/stat"
+	"github.com/omnihsr/omnihsr/paper"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/resample"
@@ -247,18 +249,12 @@ func BandDefMarkdown(res *BandDefResult) []byte {
 	b.WriteString("\nThe paper's Table \"Redefining the input bands\" (x4, its ARAD-trained model, its seven datasets):\n\n")
 	b.WriteString("| Dataset | Subset r | Subset Delta | Merge r | Merge Delta | Gain r | Gain Delta | Offset r | Offset Delta |\n")
 	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	for _, l := range paperBandDef {
-		b.WriteString(l + "\n")
+	for _, p := range paper.BandDef {
+		fmt.Fprintf(&b, "| %s ", p.Dataset)
+		for k := range p.R {
+			fmt.Fprintf(&b, "| %.3f | %s ", p.R[k], signed2(p.D[k]))
+		}
+		b.WriteString("|\n")
 	}
 	return b.Bytes()
-}
-
-var paperBandDef = []string{
-	"| ARAD (31) | 0.008 | 0.00 | 0.049 | -0.01 | 0.060 | 0.00 | 0.089 | -0.02 |",
-	"| CAVE (31) | 0.021 | +0.01 | 0.064 | -0.01 | 0.063 | 0.00 | 0.071 | +0.01 |",
-	"| Harvard (31) | 0.060 | 0.00 | 0.090 | +0.01 | 0.064 | 0.00 | 0.104 | -0.03 |",
-	"| Pavia U (103) | 0.007 | 0.00 | 0.038 | +0.01 | 0.077 | +0.02 | 0.160 | +0.04 |",
-	"| Pavia C (102) | 0.017 | 0.00 | 0.038 | +0.01 | 0.144 | 0.00 | 0.136 | -0.03 |",
-	"| Chikusei (128) | 0.013 | 0.00 | 0.025 | 0.00 | 0.076 | -0.03 | 0.053 | 0.00 |",
-	"| Botswana (145) | 0.018 | 0.00 | 0.037 | 0.00 | 0.108 | -0.01 | 0.160 | 0.00 |",
 }
