@@ -250,7 +250,15 @@ func priorComparison(res *PriorResult) string {
 			}
 			rs = append(rs, fmt.Sprintf("%d of %d at r = %g", pos, n, rd))
 		}
-		parts = append(parts, fmt.Sprintf("The per-band gain is positive in %s (scene-factor rows; paper: 14 of 14).", strings.Join(rs, ", ")))
+		paperPos := 0
+		for _, p := range paper.Prior {
+			for _, v := range [][4]float64{p.X2, p.X4} {
+				if v[0] > 0 {
+					paperPos++
+				}
+			}
+		}
+		parts = append(parts, fmt.Sprintf("The per-band gain is positive in %s (scene-factor rows; paper: %d of %d).", strings.Join(rs, ", "), paperPos, 2*len(paper.Prior)))
 	}
 	return strings.Join(parts, " ") + "\n"
 }
