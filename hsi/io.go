@@ -20,8 +20,15 @@ type WriteOptions struct {
 	DataType string
 	// Interleave is the ENVI interleave: "bsq", "bil" or "bip" (default "bsq").
 	Interleave string
-	// Compression is the TIFF compression: "none" (default), "deflate", "lzw".
+	// Compression is the MAT or TIFF compression: "none" (default),
+	// "deflate"; TIFF also "lzw" and "zstd".
 	Compression string
+	// Driver is the kind of TIFF written, as GDAL names its drivers: "" or
+	// "GTiff" (a plain GeoTIFF), or "COG" (a Cloud Optimized GeoTIFF).
+	Driver string
+	// Creation holds GDAL-style TIFF creation options, "KEY=VALUE" (see
+	// package tiff's ParseOptions).
+	Creation []string
 	// Var is the variable name of a MATLAB file (default "cube").
 	Var string
 }

@@ -32,9 +32,10 @@ type Format struct {
 	// format is written from a whole cube, which Create then assembles in
 	// memory.
 	Create CreateFunc
-	// Interleave and Compression report whether the writer uses
-	// WriteOptions.Interleave and WriteOptions.Compression.
-	Interleave, Compression bool
+	// Interleave, Compression and Creation report whether the writer uses
+	// WriteOptions.Interleave, WriteOptions.Compression and
+	// WriteOptions.Driver and Creation.
+	Interleave, Compression, Creation bool
 	// Note says what the format keeps or how it writes, for help text.
 	Note string
 	// checksFinite is true when Read already reports NaN and infinite
@@ -50,8 +51,8 @@ var table = []Format{
 		Note: "(H,W,B) or (H,W) array; no metadata (warned)"},
 	{Name: "MAT", Exts: []string{".mat"}, Read: matfile.Read, Write: matfile.Write, Compression: true,
 		Note: "reads v5 and v7.3 (-var, -layout), writes v5 with wavelengths and fwhm"},
-	{Name: "TIFF", Exts: []string{".tif", ".tiff"}, Read: tiff.Read, Write: tiff.Write, Compression: true,
-		Note: "GeoTIFF; keeps what ENVI keeps (GDAL metadata)"},
+	{Name: "TIFF", Exts: []string{".tif", ".tiff"}, Read: tiff.Read, Write: tiff.Write, Create: createTIFF, Compression: true, Creation: true,
+		Note: "GeoTIFF; keeps what ENVI keeps (GDAL metadata); -of COG, -co COMPRESS=ZSTD etc. as GDAL"},
 	{Name: "PNG", Exts: []string{".png"}, Read: png.Read, Write: png.Write, checksFinite: true,
 		Note: "reads RGB/grey images; writes a false-colour preview (not lossless)"},
 }
@@ -179,6 +180,9 @@ func forWrite(path string, opt hsi.WriteOptions) (*Format, error) {
 	}
 	if opt.Compression != "" && !strings.EqualFold(opt.Compression, "none") && !f.Compression {
 		return nil, fmt.Errorf("%s: compression (%q) applies to MAT and TIFF output only", path, opt.Compression)
+	}
+	if (opt.Driver != "" || len(opt.Creation) > 0) && !f.Creation {
+		return nil, fmt.Errorf("%s: an output driver or creation options (%q %q) apply to TIFF output only", path, opt.Driver, opt.Creation)
 	}
 	return f, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/npy"
+	"github.com/omnihsr/omnihsr/hsi/tiff"
 )
 
 // RowWriter receives an image a band of rows at a time, for outputs too
@@ -50,6 +51,33 @@ func createNPY(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (R
 	return s, nil
 }
 
+func createTIFF(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error) {
+	s, err := tiff.Create(path, h, w, b, meta, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &finiteRows{RowWriter: s, path: path, w: w, b: b}, nil
+}
+
+// finiteRows refuses NaN and infinite values for a writer that stores them.
+type finiteRows struct {
+	RowWriter
+	path string
+	w, b int
+	next int
+}
+
+func (f *finiteRows) WriteRows(data []float32) error {
+	for i, v := range data {
+		if v-v != 0 {
+			f.Abort()
+			return fmt.Errorf("formats: write %s: %w", f.path, raw.BadValue(data, f.w, f.b, f.next, i, raw.Float32))
+		}
+	}
+	f.next += len(data) / max(1, f.w*f.b)
+	return f.RowWriter.WriteRows(data)
+}
+
 // ErrNoSpace marks a streamed output larger than the free space of its
 // file system.
 var ErrNoSpace = errors.New("not enough free disk space")
@@ -68,9 +96,11 @@ var diskFree = freeBytes
 // bounded by one call's rows (and by raw.ChunkBytes), never by the image,
 // and the result is byte for byte what Write stores for the whole cube.
 // Create first checks that the file system has room for the whole file
-// (ErrNoSpace otherwise).
+// (ErrNoSpace otherwise). TIFF streams too, a strip or tile height of rows
+// at a time (see tiff.Create; a COG also holds its first overview, a
+// quarter of the image, in memory until Commit).
 //
-// The other formats (MAT, TIFF, PNG) are written from a whole cube: Create
+// The other formats (MAT, PNG) are written from a whole cube: Create
 // checks that the h x w x b float32 cube fits in the memory available
 // (raw.CheckMemory; an error wrapping raw.ErrTooLarge that suggests ENVI or
 // NPY otherwise), test-writes a one-pixel image with meta and opt so that a
@@ -79,7 +109,7 @@ var diskFree = freeBytes
 //
 // For every format a NaN or infinite value is an error from WriteRows
 // naming its row, column and band, as is a value that does not fit the
-// data type for ENVI and NPY (MAT and TIFF report those at Commit). Any
+// data type for ENVI, NPY and TIFF (MAT reports those at Commit). Any
 // error from WriteRows or Commit is final: the writer has removed
 // everything it wrote.
 func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error) {

@@ -219,7 +219,7 @@ func TestCreateLifecycle(t *testing.T) {
 func TestCreateTooLarge(t *testing.T) {
 	t.Setenv("OMNIHSR_MEM_LIMIT", "64M")
 	dir := t.TempDir()
-	for _, name := range []string{"big.tif", "big.mat", "big.png"} {
+	for _, name := range []string{"big.mat", "big.png"} {
 		_, err := Create(filepath.Join(dir, name), 8192, 8192, 128, hsi.Meta{}, hsi.WriteOptions{})
 		if !errors.Is(err, raw.ErrTooLarge) {
 			t.Fatalf("%s: %v", name, err)
@@ -234,7 +234,7 @@ func TestCreateTooLarge(t *testing.T) {
 
 	defer func(f func(string) (uint64, bool)) { diskFree = f }(diskFree)
 	diskFree = func(string) (uint64, bool) { return 1 << 50, true }
-	for _, name := range []string{"big.hdr", "big.npy"} {
+	for _, name := range []string{"big.hdr", "big.npy", "big.tif"} {
 		w, err := Create(filepath.Join(dir, name), 8192, 8192, 128, hsi.Meta{}, hsi.WriteOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -272,7 +272,10 @@ func TestCreateRefusesEarly(t *testing.T) {
 		want string
 	}{
 		{"e.tif", hsi.Meta{}, hsi.WriteOptions{DataType: "int64"}, "not supported"},
-		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Compression: "zstd"}, "zstd"},
+		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Compression: "brotli"}, "brotli"},
+		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Creation: []string{"COMPRESS=JPEG"}}, "COMPRESS=JPEG"},
+		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Driver: "COG", Creation: []string{"TILED=YES"}}, "TILED is not known to the COG driver"},
+		{"e.hdr", hsi.Meta{}, hsi.WriteOptions{Creation: []string{"COMPRESS=LZW"}}, "TIFF output only"},
 		{"e.mat", hsi.Meta{}, hsi.WriteOptions{Var: "1bad"}, "1bad"},
 		{"e.png", hsi.Meta{}, hsi.WriteOptions{DataType: "float32"}, "8-bit"},
 		{"e.tif", hsi.Meta{Wavelengths: []float64{1}}, hsi.WriteOptions{}, "1 entries for 3 bands"},
@@ -307,7 +310,7 @@ func TestStreamingFormats(t *testing.T) {
 			names = append(names, f.Name)
 		}
 	}
-	if !slices.Equal(names, []string{"ENVI", "NPY"}) {
+	if !slices.Equal(names, []string{"ENVI", "NPY", "TIFF"}) {
 		t.Fatalf("streaming formats %v", names)
 	}
 }

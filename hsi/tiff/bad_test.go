@@ -23,7 +23,7 @@ func craft(data []byte, tags ...tagValue) []byte {
 	sort.Slice(tags, func(i, j int) bool { return tags[i].tag < tags[j].tag })
 	at := uint64(len(out))
 	binary.LittleEndian.PutUint32(out[4:], uint32(at))
-	return append(out, encodeIFD(tags, at, false)...)
+	return append(out, encodeIFD(tags, at, false, 0)...)
 }
 
 // stripTags describes a w x h image of spp uint16 samples in one strip at byte 8.

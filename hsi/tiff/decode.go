@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/klauspost/compress/zstd"
 	"golang.org/x/image/tiff/lzw"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -28,6 +29,7 @@ func (f *file) decodePage(p *page, c *hsi.Cube, band int) error {
 	words := make([]uint64, rowSamples)
 	mask := ^uint64(0) >> (64 - uint(p.bps))
 	cr := &chunkOpener{}
+	defer cr.close()
 	for plane := 0; plane < p.planes(); plane++ {
 		for k := 0; k < perPlane; k++ {
 			idx := plane*perPlane + k
@@ -82,10 +84,21 @@ func (f *file) decodePage(p *page, c *hsi.Cube, band int) error {
 	return nil
 }
 
+// zstdMaxWindow bounds the memory a ZSTD frame may ask for.
+const zstdMaxWindow = 64 << 20
+
 // chunkOpener opens chunks as streams, reusing its buffers.
 type chunkOpener struct {
 	br *bufio.Reader
 	zr io.ReadCloser
+	zs *zstd.Decoder
+}
+
+// close releases the ZSTD decoder.
+func (cr *chunkOpener) close() {
+	if cr.zs != nil {
+		cr.zs.Close()
+	}
 }
 
 // open returns the decompressed bytes of chunk idx as a stream.
@@ -118,6 +131,17 @@ func (cr *chunkOpener) open(f *file, p *page, idx int) (io.Reader, func(), error
 		return lr, func() { lr.Close() }, nil
 	case cPackBits:
 		return &packBits{r: cr.br}, func() {}, nil
+	case cZSTD:
+		var err error
+		if cr.zs == nil {
+			cr.zs, err = zstd.NewReader(cr.br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+		} else {
+			err = cr.zs.Reset(cr.br)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("zstd: %w", err)
+		}
+		return cr.zs, func() {}, nil
 	}
 	return cr.br, func() {}, nil
 }

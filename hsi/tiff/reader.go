@@ -383,6 +383,8 @@ func (p *page) compressionName() string {
 		return "deflate"
 	case cPackBits:
 		return "PackBits"
+	case cZSTD:
+		return "ZSTD"
 	}
 	return fmt.Sprintf("compression %d", p.compression)
 }
@@ -460,9 +462,9 @@ func (f *file) page(i int) (*page, error) {
 	}
 	p.compression = int(f.uint1(d, tCompression, cNone))
 	switch p.compression {
-	case cNone, cLZW, cDeflate, cDeflate2, cPackBits:
+	case cNone, cLZW, cDeflate, cDeflate2, cPackBits, cZSTD:
 	default:
-		return nil, fmt.Errorf("compression %d is not supported (none, LZW, deflate, PackBits)", p.compression)
+		return nil, fmt.Errorf("compression %d is not supported (none, LZW, deflate, PackBits, ZSTD)", p.compression)
 	}
 	p.predictor = int(f.uint1(d, tPredictor, 1))
 	switch p.predictor {

@@ -2,386 +2,543 @@ package tiff
 
 import (
 	"bufio"
-	"bytes"
-	"compress/zlib"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
-
-// sampleType is a TIFF sample type for writing.
-type sampleType struct {
-	name   string
-	format int // 1 uint, 2 int, 3 float
-	bits   int
-	lo, hi float64
-}
-
-var sampleTypes = map[string]sampleType{
-	"":        {"float32", 3, 32, 0, 0},
-	"float32": {"float32", 3, 32, 0, 0},
-	"float64": {"float64", 3, 64, 0, 0},
-	"uint8":   {"uint8", 1, 8, 0, math.MaxUint8},
-	"int8":    {"int8", 2, 8, math.MinInt8, math.MaxInt8},
-	"uint16":  {"uint16", 1, 16, 0, math.MaxUint16},
-	"int16":   {"int16", 2, 16, math.MinInt16, math.MaxInt16},
-	"uint32":  {"uint32", 1, 32, 0, math.MaxUint32},
-	"int32":   {"int32", 2, 32, math.MinInt32, math.MaxInt32},
-}
 
 // stripTarget is the raw size aimed at for one strip of one band.
 const stripTarget = 64 << 10
 
-// bigTIFFAbove is the estimated file size above which BigTIFF is written
-// (a variable so that tests can force BigTIFF on small files).
+// bigTIFFAbove is the file size above which BIGTIFF=IF_NEEDED writes
+// BigTIFF (a variable so that tests can force BigTIFF on small files).
 var bigTIFFAbove uint64 = math.MaxUint32
 
-// deflateLevel is the zlib level of deflate-compressed files: level 1 is
-// 3.5 times as fast as the default 6 on real scenes for files 1-7% larger.
-var deflateLevel = zlib.BestSpeed
+// ifSaferAbove is the file size above which BIGTIFF=IF_SAFER writes BigTIFF.
+var ifSaferAbove uint64 = 1 << 31
+
+// headerReserve is where image data starts in a GTiff file: room for a
+// BigTIFF header, so that the choice between TIFF and BigTIFF waits until
+// the size is known.
+const headerReserve = 16
 
 // Write stores the cube as a TIFF (a GeoTIFF when the cube is georeferenced);
 // see the package documentation.
 func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
-	if err := write(path, c, opt); err != nil {
+	if err := c.Validate(); err != nil {
 		return fmt.Errorf("tiff: write %s: %w", path, err)
+	}
+	s, err := Create(path, c.H, c.W, c.B, c.Meta, opt)
+	if err != nil {
+		return err
+	}
+	defer s.Abort()
+	if err := s.WriteRows(c.Data); err != nil {
+		return err
+	}
+	return s.Commit()
+}
+
+// level is the layout of one image of the file: the full-resolution image
+// or an overview.
+type level struct {
+	w, h         int
+	cw, ch       int // strip or tile size
+	tiled        bool
+	across, down int
+	offsets      []uint64
+	counts       []uint64
+}
+
+func newLevel(w, h, cw, ch, b int, tiled bool) *level {
+	l := &level{w: w, h: h, cw: cw, ch: ch, tiled: tiled}
+	if !tiled {
+		l.cw = w
+	}
+	l.across = (w + l.cw - 1) / l.cw
+	l.down = (h + ch - 1) / ch
+	n := l.across * l.down * b
+	l.offsets = make([]uint64, n)
+	l.counts = make([]uint64, n)
+	return l
+}
+
+// StreamWriter writes a TIFF a block of rows at a time: see Create.
+type StreamWriter struct {
+	path      string
+	h, w, b   int
+	meta      hsi.Meta
+	st        sampleType
+	o         Options
+	f         *atomicfile.File
+	out       *bufio.Writer // the file (GTiff) or the spill file (COG)
+	pos       uint64        // bytes written to out
+	main      *level
+	enc       *blockEncoder
+	buf       []float32 // rows of the block being filled
+	rows      int       // rows in buf
+	next      int       // rows received
+	spill     *os.File  // COG: the full-resolution tiles until Commit
+	ovr       *hsi.Cube // COG: the first overview, filled as rows arrive
+	err       error
+	committed bool
+}
+
+// Create starts a TIFF of h x w pixels and b bands at path, written as
+// Write would write a cube with meta and opt. Rows are given in order with
+// WriteRows and Commit publishes the file; the memory held is one block of
+// rows (a strip or tile height) plus, for a COG, the first overview (a
+// quarter of the image as float32). Any error is final and removes what
+// was written.
+func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*StreamWriter, error) {
+	s, err := create(path, h, w, b, meta, opt)
+	if err != nil {
+		return nil, fmt.Errorf("tiff: write %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*StreamWriter, error) {
+	if _, err := hsi.Elems(h, w, b); err != nil {
+		return nil, err
+	}
+	if b <= 65535 {
+		// The metadata's band lists, checked on a one-pixel cube.
+		if err := (&hsi.Cube{H: 1, W: 1, B: b, Data: make([]float32, b), Meta: meta}).Validate(); err != nil {
+			return nil, err
+		}
+	}
+	st, ok := sampleTypes[strings.ToLower(opt.DataType)]
+	if !ok {
+		return nil, fmt.Errorf("data type %q is not supported (float32, float64, uint8, int8, uint16, int16, uint32, int32)", opt.DataType)
+	}
+	o, err := ParseOptions(opt)
+	if err != nil {
+		return nil, err
+	}
+	if b > 65535 {
+		return nil, fmt.Errorf("%d bands: TIFF holds at most 65535 samples per pixel", b)
+	}
+	switch {
+	case o.Predictor == 0 && st.format == 3:
+		o.Predictor = 3
+	case o.Predictor == 0:
+		o.Predictor = 2
+	case o.Predictor == 3 && st.format != 3:
+		return nil, fmt.Errorf("PREDICTOR=3 (floating point) does not apply to %s samples", st.name)
+	}
+	es := st.bits / 8
+	switch {
+	case o.COG && o.BlockW == 0:
+		o.BlockW, o.BlockH = 512, 512
+	case o.Tiled:
+		if o.BlockW == 0 {
+			o.BlockW = 256
+		}
+		if o.BlockH == 0 {
+			o.BlockH = 256
+		}
+	case o.BlockH == 0:
+		o.BlockH = max(1, min(h, stripTarget/(w*es)))
+	}
+	o.BlockH = min(o.BlockH, max(h, 1))
+	if !o.Tiled {
+		o.BlockH = min(o.BlockH, h)
+	}
+	if err := checkBlockMemory(o, w, b, es); err != nil {
+		return nil, err
+	}
+	s := &StreamWriter{path: path, h: h, w: w, b: b, meta: meta.Clone(), st: st, o: o}
+	s.main = newLevel(w, h, o.BlockW, o.BlockH, b, o.Tiled)
+	if s.enc, err = newBlockEncoder(st, o, b); err != nil {
+		return nil, err
+	}
+	if o.COG {
+		ow, oh := (w+1)/2, (h+1)/2
+		if o.Overviews && (w > o.BlockW || h > o.BlockH) {
+			if err := raw.CheckMemory(uint64(ow)*uint64(oh)*uint64(b)*4, fmt.Sprintf("COG overview %dx%dx%d float32", oh, ow, b)); err != nil {
+				return nil, err
+			}
+			if s.ovr, err = hsi.New(oh, ow, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.f, err = atomicfile.Create(path); err != nil {
+		return nil, err
+	}
+	if o.COG {
+		s.spill, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".cog-*")
+		if err != nil {
+			s.f.Abort()
+			return nil, err
+		}
+		s.out = bufio.NewWriterSize(s.spill, 1<<20)
+		return s, nil
+	}
+	s.out = bufio.NewWriterSize(s.f, 1<<20)
+	if err := s.write(make([]byte, headerReserve)); err != nil {
+		s.f.Abort()
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkBlockMemory refuses a block of rows larger than the memory limit.
+func checkBlockMemory(o Options, w, b, es int) error {
+	rows := uint64(o.BlockH)
+	need := rows * uint64(w) * uint64(b) * uint64(4+es)
+	return raw.CheckMemory(need, fmt.Sprintf("a block of %d rows of %d pixels x %d bands", rows, w, b))
+}
+
+func (s *StreamWriter) write(b []byte) error {
+	n, err := s.out.Write(b)
+	s.pos += uint64(n)
+	return err
+}
+
+// fail makes err final and removes what was written.
+func (s *StreamWriter) fail(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	s.f.Abort()
+	if s.spill != nil {
+		s.spill.Close()
+		os.Remove(s.spill.Name())
+		s.spill = nil
+	}
+	s.buf, s.ovr = nil, nil
+	return s.err
+}
+
+func (s *StreamWriter) failf(format string, args ...any) error {
+	return s.fail(fmt.Errorf("tiff: write %s: "+format, append([]any{s.path}, args...)...))
+}
+
+// WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
+// cube's pixel-interleaved order. An integer sample type reports a value
+// that does not fit it with its row, column and band.
+func (s *StreamWriter) WriteRows(data []float32) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.committed {
+		return fmt.Errorf("tiff: write %s: rows written after Commit", s.path)
+	}
+	row := s.w * s.b
+	if len(data)%row != 0 {
+		return s.failf("%d values are not whole rows of %d pixels x %d bands", len(data), s.w, s.b)
+	}
+	n := len(data) / row
+	if n > s.h-s.next {
+		return s.failf("%d more rows after %d of %d", n, s.next, s.h)
+	}
+	if s.st.format != 3 {
+		for i, v := range data {
+			r := math.Round(float64(v))
+			if math.IsNaN(r) || r < s.st.lo || r > s.st.hi {
+				p, b := i/s.b, i%s.b
+				return s.failf("value %v at row %d, column %d, band %d does not fit %s", v, s.next+p/s.w, p%s.w, b, s.st.name)
+			}
+		}
+	}
+	for len(data) > 0 {
+		if s.buf == nil {
+			s.buf = make([]float32, s.main.ch*row)
+		}
+		k := min(s.main.ch-s.rows, len(data)/row)
+		copy(s.buf[s.rows*row:], data[:k*row])
+		data = data[k*row:]
+		s.rows += k
+		s.next += k
+		if s.rows == s.main.ch || s.next == s.h {
+			if err := s.flushBlock(); err != nil {
+				return s.fail(fmt.Errorf("tiff: write %s: %w", s.path, err))
+			}
+		}
 	}
 	return nil
 }
 
-func write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
-	if err := c.Validate(); err != nil {
-		return err
+// flushBlock encodes and writes the block of rows in buf.
+func (s *StreamWriter) flushBlock() error {
+	y0 := s.next - s.rows
+	block := s.buf[:s.rows*s.w*s.b]
+	if s.ovr != nil {
+		src := &hsi.Cube{H: s.rows, W: s.w, B: s.b, Data: block}
+		half := s.ovr.W * s.b
+		downsample(s.ovr.Data[y0/2*half:(y0/2+(s.rows+1)/2)*half], src, s.o.Resampling, &s.meta)
 	}
-	st, ok := sampleTypes[strings.ToLower(opt.DataType)]
-	if !ok {
-		return fmt.Errorf("data type %q is not supported (float32, float64, uint8, int8, uint16, int16, uint32, int32)", opt.DataType)
-	}
-	comp := cNone
-	switch strings.ToLower(opt.Compression) {
-	case "", "none":
-	case "deflate", "zlib", "zip":
-		comp = cDeflate
-	case "lzw":
-		comp = cLZW
-	default:
-		return fmt.Errorf("compression %q is not supported (none, deflate, lzw)", opt.Compression)
-	}
-	if c.B > 65535 {
-		return fmt.Errorf("%d bands: TIFF holds at most 65535 samples per pixel", c.B)
-	}
-	if st.format != 3 {
-		for i, v := range c.Data {
-			r := math.Round(float64(v))
-			if math.IsNaN(r) || r < st.lo || r > st.hi {
-				p, b := i/c.B, i%c.B
-				return fmt.Errorf("value %v at row %d, column %d, band %d does not fit %s", v, p/c.W, p%c.W, b, st.name)
-			}
-		}
-	}
-	pred := 1
-	if comp != cNone {
-		pred = 2
-		if st.format == 3 {
-			pred = 3
-		}
-	}
-	es := st.bits / 8
-	rowBytes := c.W * es
-	rps := max(1, min(c.H, stripTarget/rowBytes))
-	perBand := (c.H + rps - 1) / rps
-	nstrips := perBand * c.B
-	raw := uint64(len(c.Data)) * uint64(es)
-	big := raw+uint64(nstrips)*16+uint64(c.B)*64+(1<<20) > bigTIFFAbove
+	err := s.enc.encodeBlock(s.main, y0/s.main.ch, block, s.rows, func(idx int, b []byte) error {
+		s.main.offsets[idx], s.main.counts[idx] = s.pos, uint64(len(b))
+		return s.write(b)
+	})
+	s.rows = 0
+	return err
+}
 
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
+// Commit writes what remains and publishes the file. It fails, leaving
+// nothing, unless all rows were written.
+func (s *StreamWriter) Commit() error {
+	if s.err != nil {
+		return s.err
 	}
-	defer f.Abort()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	var pos uint64
-	wr := func(b []byte) error {
-		n, err := bw.Write(b)
-		pos += uint64(n)
-		return err
+	if s.committed {
+		return nil
 	}
-	le := binary.LittleEndian
-	if big {
-		err = wr([]byte{'I', 'I', 43, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	if s.next != s.h {
+		return s.failf("only %d of %d rows were written", s.next, s.h)
+	}
+	var err error
+	if s.o.COG {
+		err = s.commitCOG()
 	} else {
-		err = wr([]byte{'I', 'I', 42, 0, 0, 0, 0, 0})
+		err = s.commitGTiff()
 	}
 	if err != nil {
-		return err
+		return s.fail(fmt.Errorf("tiff: write %s: %w", s.path, err))
 	}
+	s.committed = true
+	s.buf, s.ovr = nil, nil
+	return nil
+}
 
-	offsets := make([]uint64, nstrips)
-	counts := make([]uint64, nstrips)
-	planes := make([]float32, rps*c.W*c.B)
-	outs := make([][]byte, c.B) // encoded strips of one block, one per band
-	workers := max(1, min(runtime.GOMAXPROCS(0), c.B))
-	encs := make([]*stripEncoder, workers)
-	for i := range encs {
-		encs[i] = newStripEncoder(st, comp, pred)
+// Abort removes everything written so far. It is idempotent and does
+// nothing after a successful Commit.
+func (s *StreamWriter) Abort() {
+	if s.committed || s.err != nil {
+		return
 	}
-	for s := 0; s < perBand; s++ {
-		y0 := s * rps
-		rows := min(rps, c.H-y0)
-		n := rows * c.W
-		// Gather the rows band by band.
-		block := c.Data[y0*c.W*c.B : (y0+rows)*c.W*c.B]
-		for p := 0; p < n; p++ {
-			spec := block[p*c.B : (p+1)*c.B]
-			for b, v := range spec {
-				planes[b*n+p] = v
-			}
+	s.fail(fmt.Errorf("tiff: write %s: the writer was aborted", s.path))
+}
+
+// useBig decides between TIFF and BigTIFF for a file of size bytes.
+func (s *StreamWriter) useBig(size uint64) (bool, error) {
+	switch s.o.BigTIFF {
+	case "YES":
+		return true, nil
+	case "NO":
+		if size > math.MaxUint32 {
+			return false, fmt.Errorf("the file of %d bytes needs BigTIFF, but BIGTIFF=NO", size)
 		}
-		// Encode the bands' strips in parallel, then write them in order.
-		var wg sync.WaitGroup
-		errs := make([]error, workers)
-		for wi := range encs {
-			wg.Add(1)
-			go func(wi int) {
-				defer wg.Done()
-				e := encs[wi]
-				for b := wi; b < c.B; b += workers {
-					out, err := e.encode(outs[b][:0], planes[b*n:(b+1)*n], rows, c.W)
-					if err != nil {
-						errs[wi] = err
-						return
-					}
-					outs[b] = out
-				}
-			}(wi)
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return err
-			}
-		}
-		for b := 0; b < c.B; b++ {
-			k := b*perBand + s
-			offsets[k], counts[k] = pos, uint64(len(outs[b]))
-			if err := wr(outs[b]); err != nil {
-				return err
-			}
-			if !big && pos > math.MaxUint32 {
-				return fmt.Errorf("file exceeds 4 GiB")
-			}
-		}
+		return false, nil
+	case "IF_SAFER":
+		return size > min(ifSaferAbove, bigTIFFAbove), nil
 	}
-	if pos%2 == 1 {
-		if err := wr([]byte{0}); err != nil {
+	return size > bigTIFFAbove, nil
+}
+
+func (s *StreamWriter) commitGTiff() error {
+	if s.pos%2 == 1 {
+		if err := s.write([]byte{0}); err != nil {
 			return err
 		}
 	}
-
-	// The IFD.
-	var tags []tagValue
-	add := func(t tagValue) { tags = append(tags, t) }
-	add(shorts(tImageWidth, uint64(c.W)))
-	add(shorts(tImageLength, uint64(c.H)))
-	bps := make([]uint64, c.B)
-	sfs := make([]uint64, c.B)
-	for i := range bps {
-		bps[i], sfs[i] = uint64(st.bits), uint64(st.format)
-	}
-	add(shorts(tBitsPerSample, bps...))
-	add(shorts(tCompression, uint64(comp)))
-	add(shorts(tPhotometric, 1))
-	if c.Meta.Description != "" {
-		add(ascii(tImageDescription, c.Meta.Description))
-	}
-	add(offsetsTag(tStripOffsets, big, offsets))
-	add(shorts(tSamplesPerPixel, uint64(c.B)))
-	add(longs(tRowsPerStrip, uint64(rps)))
-	add(offsetsTag(tStripByteCounts, big, counts))
-	planar := uint64(2)
-	if c.B == 1 {
-		planar = 1
-	}
-	add(shorts(tPlanarConfig, planar))
-	add(ascii(tSoftware, "omnihsr"))
-	if pred > 1 {
-		add(shorts(tPredictor, uint64(pred)))
-	}
-	if c.B > 1 {
-		add(shorts(tExtraSamples, make([]uint64, c.B-1)...))
-	}
-	add(shorts(tSampleFormat, sfs...))
-	if g := c.Meta.Geo; g != nil {
-		addGeoTags(g, add)
-	}
-	if md := gdalMetadataXML(&c.Meta, c.B); md != "" {
-		add(ascii(tGDALMetadata, md))
-	}
-	if c.Meta.HasDataIgnore {
-		add(ascii(tGDALNoData, noDataString(c.Meta.DataIgnore)))
-	}
-	sort.Slice(tags, func(i, j int) bool { return tags[i].tag < tags[j].tag })
-
-	ifdPos := pos
-	ifd := encodeIFD(tags, ifdPos, big)
-	if err := wr(ifd); err != nil {
-		return err
-	}
-	if !big && pos > math.MaxUint32 {
-		return fmt.Errorf("file exceeds 4 GiB")
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	var hdr [8]byte
-	if big {
-		le.PutUint64(hdr[:], ifdPos)
-		_, err = f.WriteAt(hdr[:8], 8)
-	} else {
-		le.PutUint32(hdr[:4], uint32(ifdPos))
-		_, err = f.WriteAt(hdr[:4], 4)
-	}
+	ifdPos := s.pos
+	ifd := encodeIFD(s.ifdTags(s.main, false, true), ifdPos, false, 0)
+	big, err := s.useBig(ifdPos + uint64(len(ifd)))
 	if err != nil {
 		return err
 	}
-	return f.Commit()
-}
-
-// stripEncoder turns the samples of one strip into its bytes on disk.
-type stripEncoder struct {
-	st    sampleType
-	comp  int
-	pred  int
-	data  []byte
-	words []uint64
-	zbuf  bytes.Buffer
-	zw    *zlib.Writer
-	lz    *lzwEncoder
-}
-
-func newStripEncoder(st sampleType, comp, pred int) *stripEncoder {
-	e := &stripEncoder{st: st, comp: comp, pred: pred}
-	switch comp {
-	case cDeflate:
-		e.zw, _ = zlib.NewWriterLevel(&e.zbuf, deflateLevel)
-	case cLZW:
-		e.lz = new(lzwEncoder)
+	if big {
+		ifd = encodeIFD(s.ifdTags(s.main, true, true), ifdPos, true, 0)
 	}
-	return e
+	if err := s.write(ifd); err != nil {
+		return err
+	}
+	if err := s.out.Flush(); err != nil {
+		return err
+	}
+	if _, err := s.f.WriteAt(header(big, ifdPos), 0); err != nil {
+		return err
+	}
+	return s.f.Commit()
 }
 
-// encode appends the encoded strip of rows x width samples to dst.
-func (e *stripEncoder) encode(dst []byte, vals []float32, rows, width int) ([]byte, error) {
-	es := e.st.bits / 8
-	n := len(vals)
-	if cap(e.data) < n*es {
-		e.data = make([]byte, n*es)
+// header is the file header pointing at the first IFD.
+func header(big bool, ifd uint64) []byte {
+	if big {
+		h := []byte{'I', 'I', 43, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+		binary.LittleEndian.PutUint64(h[8:], ifd)
+		return h
 	}
-	data := e.data[:n*es]
-	encodeSamples(data, vals, e.st)
-	switch e.pred {
-	case 2:
-		if cap(e.words) < n {
-			e.words = make([]uint64, n)
+	h := []byte{'I', 'I', 42, 0, 0, 0, 0, 0}
+	binary.LittleEndian.PutUint32(h[4:], uint32(ifd))
+	return h
+}
+
+// ifdTags are the tags of the IFD of level l: the full-resolution image
+// (full) with the file's metadata, or a reduced-resolution overview.
+func (s *StreamWriter) ifdTags(l *level, big, full bool) []tagValue {
+	var tags []tagValue
+	add := func(t tagValue) { tags = append(tags, t) }
+	if !full {
+		add(longs(tNewSubfileType, 1))
+	}
+	add(shorts(tImageWidth, uint64(l.w)))
+	add(shorts(tImageLength, uint64(l.h)))
+	bps := make([]uint64, s.b)
+	sfs := make([]uint64, s.b)
+	for i := range bps {
+		bps[i], sfs[i] = uint64(s.st.bits), uint64(s.st.format)
+	}
+	add(shorts(tBitsPerSample, bps...))
+	add(shorts(tCompression, uint64(s.o.Compression)))
+	add(shorts(tPhotometric, 1))
+	if full && s.meta.Description != "" {
+		add(ascii(tImageDescription, s.meta.Description))
+	}
+	add(shorts(tSamplesPerPixel, uint64(s.b)))
+	if l.tiled {
+		add(shorts(tTileWidth, uint64(l.cw)))
+		add(shorts(tTileLength, uint64(l.ch)))
+		add(offsetsTag(tTileOffsets, big, l.offsets))
+		add(offsetsTag(tTileByteCounts, big, l.counts))
+	} else {
+		add(offsetsTag(tStripOffsets, big, l.offsets))
+		add(longs(tRowsPerStrip, uint64(l.ch)))
+		add(offsetsTag(tStripByteCounts, big, l.counts))
+	}
+	planar := uint64(2)
+	if s.b == 1 {
+		planar = 1
+	}
+	add(shorts(tPlanarConfig, planar))
+	if full {
+		add(ascii(tSoftware, "omnihsr"))
+	}
+	if s.o.Predictor > 1 {
+		add(shorts(tPredictor, uint64(s.o.Predictor)))
+	}
+	if s.b > 1 {
+		add(shorts(tExtraSamples, make([]uint64, s.b-1)...))
+	}
+	add(shorts(tSampleFormat, sfs...))
+	if full {
+		if g := s.meta.Geo; g != nil {
+			addGeoTags(g, add)
 		}
-		predictInts(data, e.words[:n], rows, width, es)
-	case 3:
-		predictFloats(data, rows, width, es)
+		if md := gdalMetadataXML(&s.meta, s.b); md != "" {
+			add(ascii(tGDALMetadata, md))
+		}
 	}
-	switch e.comp {
-	case cDeflate:
-		e.zbuf.Reset()
-		e.zw.Reset(&e.zbuf)
-		e.zw.Write(data)
-		if err := e.zw.Close(); err != nil {
+	if s.meta.HasDataIgnore {
+		add(ascii(tGDALNoData, noDataString(s.meta.DataIgnore)))
+	}
+	sort.Slice(tags, func(i, j int) bool { return tags[i].tag < tags[j].tag })
+	return tags
+}
+
+// blockEncoder encodes the strips or tiles of a block of rows on all cores.
+type blockEncoder struct {
+	b      int
+	encs   []*chunkEncoder
+	planes []float32
+	tiles  [][]float32 // one tile buffer per worker
+	outs   [][]byte
+}
+
+func newBlockEncoder(st sampleType, o Options, b int) (*blockEncoder, error) {
+	e := &blockEncoder{b: b}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	e.encs = make([]*chunkEncoder, workers)
+	e.tiles = make([][]float32, workers)
+	for i := range e.encs {
+		var err error
+		if e.encs[i], err = newChunkEncoder(st, o.Compression, o.Predictor, o.Level); err != nil {
 			return nil, err
 		}
-		return append(dst, e.zbuf.Bytes()...), nil
-	case cLZW:
-		return e.lz.encode(dst, data), nil
 	}
-	return append(dst, data...), nil
+	return e, nil
 }
 
-// encodeSamples writes vals as little-endian samples of type st.
-func encodeSamples(dst []byte, vals []float32, st sampleType) {
-	le := binary.LittleEndian
-	switch {
-	case st.format == 3 && st.bits == 32:
-		for i, v := range vals {
-			le.PutUint32(dst[4*i:], math.Float32bits(v))
-		}
-	case st.format == 3:
-		for i, v := range vals {
-			le.PutUint64(dst[8*i:], math.Float64bits(float64(v)))
-		}
-	case st.bits == 8:
-		for i, v := range vals {
-			dst[i] = byte(int64(math.Round(float64(v))))
-		}
-	case st.bits == 16:
-		for i, v := range vals {
-			le.PutUint16(dst[2*i:], uint16(int64(math.Round(float64(v)))))
-		}
-	default:
-		for i, v := range vals {
-			le.PutUint32(dst[4*i:], uint32(int64(math.Round(float64(v)))))
+// encodeBlock encodes the chunks of block row s of level l, from rows
+// pixel-interleaved rows, and hands them to put in file order: band by
+// band, left to right. idx is the chunk's index in the level's offsets.
+func (e *blockEncoder) encodeBlock(l *level, s int, block []float32, rows int, put func(idx int, b []byte) error) error {
+	b, w := e.b, l.w
+	n := rows * w
+	if cap(e.planes) < n*b {
+		e.planes = make([]float32, n*b)
+	}
+	planes := e.planes[:n*b]
+	for p := 0; p < n; p++ {
+		spec := block[p*b : (p+1)*b]
+		for k, v := range spec {
+			planes[k*n+p] = v
 		}
 	}
-}
-
-// predictInts applies horizontal differencing (predictor 2) to rows of one
-// sample per pixel.
-func predictInts(data []byte, w []uint64, rows, width, es int) {
-	le := binary.LittleEndian
-	toWords(data, w, es, le)
-	for r := 0; r < rows; r++ {
-		row := w[r*width : (r+1)*width]
-		for i := len(row) - 1; i >= 1; i-- {
-			row[i] -= row[i-1]
-		}
+	jobs := b * l.across
+	if len(e.outs) < jobs {
+		e.outs = append(e.outs, make([][]byte, jobs-len(e.outs))...)
 	}
-	switch es {
-	case 1:
-		for i, v := range w {
-			data[i] = byte(v)
-		}
-	case 2:
-		for i, v := range w {
-			le.PutUint16(data[2*i:], uint16(v))
-		}
-	case 4:
-		for i, v := range w {
-			le.PutUint32(data[4*i:], uint32(v))
-		}
-	}
-}
-
-// predictFloats applies the floating-point predictor (3) to rows of one
-// sample per pixel stored little-endian.
-func predictFloats(data []byte, rows, width, es int) {
-	rowBytes := width * es
-	tmp := make([]byte, rowBytes)
-	for r := 0; r < rows; r++ {
-		row := data[r*rowBytes : (r+1)*rowBytes]
-		// Byte planes, most significant first.
-		for i := 0; i < width; i++ {
-			for b := 0; b < es; b++ {
-				tmp[b*width+i] = row[i*es+es-1-b]
+	workers := min(len(e.encs), jobs)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for wi := 0; wi < workers; wi++ {
+		wg.Add(1)
+		go func(wi int) {
+			defer wg.Done()
+			enc := e.encs[wi]
+			for j := wi; j < jobs; j += workers {
+				band, tx := j/l.across, j%l.across
+				plane := planes[band*n : (band+1)*n]
+				var out []byte
+				var err error
+				if !l.tiled {
+					out, err = enc.encode(e.outs[j][:0], plane, rows, w)
+				} else {
+					if len(e.tiles[wi]) != l.cw*l.ch {
+						e.tiles[wi] = make([]float32, l.cw*l.ch)
+					}
+					tile := e.tiles[wi]
+					clear(tile)
+					x0 := tx * l.cw
+					xn := min(l.cw, w-x0)
+					for r := 0; r < rows; r++ {
+						copy(tile[r*l.cw:r*l.cw+xn], plane[r*w+x0:r*w+x0+xn])
+					}
+					out, err = enc.encode(e.outs[j][:0], tile, l.ch, l.cw)
+				}
+				if err != nil {
+					errs[wi] = err
+					return
+				}
+				e.outs[j] = out
 			}
-		}
-		for i := rowBytes - 1; i >= 1; i-- {
-			tmp[i] -= tmp[i-1]
-		}
-		copy(row, tmp)
+		}(wi)
 	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	per := l.across * l.down
+	for j := 0; j < jobs; j++ {
+		band, tx := j/l.across, j%l.across
+		if err := put(band*per+s*l.across+tx, e.outs[j]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyN copies n bytes from r to w.
+func copyN(w io.Writer, r io.Reader, n uint64) error {
+	_, err := io.CopyN(w, r, int64(n))
+	return err
 }
 
 // tagValue is one IFD entry with its value encoded little-endian.
@@ -433,8 +590,9 @@ func ascii(tag uint16, s string) tagValue {
 }
 
 // encodeIFD lays out an IFD at offset at, with the values that do not fit
-// in an entry placed after it.
-func encodeIFD(tags []tagValue, at uint64, big bool) []byte {
+// in an entry placed after it, and next as the next IFD's offset. Its
+// length depends on the tags' sizes only, not on their values.
+func encodeIFD(tags []tagValue, at uint64, big bool, next uint64) []byte {
 	le := binary.LittleEndian
 	cntSize, entSize, offSize := 2, 12, 4
 	if big {
@@ -444,8 +602,10 @@ func encodeIFD(tags []tagValue, at uint64, big bool) []byte {
 	out := make([]byte, head)
 	if big {
 		le.PutUint64(out, uint64(len(tags)))
+		le.PutUint64(out[head-8:], next)
 	} else {
 		le.PutUint16(out, uint16(len(tags)))
+		le.PutUint32(out[head-4:], uint32(next))
 	}
 	for i, t := range tags {
 		e := out[cntSize+i*entSize : cntSize+(i+1)*entSize]
@@ -473,6 +633,8 @@ func encodeIFD(tags []tagValue, at uint64, big bool) []byte {
 		}
 		out = append(out, t.data...)
 	}
-	// The next-IFD offset (0) is already zero.
+	if len(out)%2 == 1 {
+		out = append(out, 0)
+	}
 	return out
 }

@@ -1,0 +1,189 @@
+package tiff
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"math"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// sampleType is a TIFF sample type for writing.
+type sampleType struct {
+	name   string
+	format int // 1 uint, 2 int, 3 float
+	bits   int
+	lo, hi float64
+}
+
+var sampleTypes = map[string]sampleType{
+	"":        {"float32", 3, 32, 0, 0},
+	"float32": {"float32", 3, 32, 0, 0},
+	"float64": {"float64", 3, 64, 0, 0},
+	"uint8":   {"uint8", 1, 8, 0, math.MaxUint8},
+	"int8":    {"int8", 2, 8, math.MinInt8, math.MaxInt8},
+	"uint16":  {"uint16", 1, 16, 0, math.MaxUint16},
+	"int16":   {"int16", 2, 16, math.MinInt16, math.MaxInt16},
+	"uint32":  {"uint32", 1, 32, 0, math.MaxUint32},
+	"int32":   {"int32", 2, 32, math.MinInt32, math.MaxInt32},
+}
+
+// deflateLevel is the default zlib level of deflate-compressed files:
+// level 1 is 3.5 times as fast as the default 6 on real scenes for files
+// 1-7% larger.
+var deflateLevel = zlib.BestSpeed
+
+// zstdLevel is the default ZSTD level, GDAL's ZSTD_LEVEL default.
+const zstdLevel = 9
+
+// chunkEncoder turns the samples of one strip or tile (one sample per
+// pixel) into its bytes on disk. It is not safe for concurrent use.
+type chunkEncoder struct {
+	st    sampleType
+	comp  int
+	pred  int
+	data  []byte
+	words []uint64
+	tmp   []byte
+	zbuf  bytes.Buffer
+	zw    *zlib.Writer
+	lz    *lzwEncoder
+	zs    *zstd.Encoder
+}
+
+func newChunkEncoder(st sampleType, comp, pred, level int) (*chunkEncoder, error) {
+	e := &chunkEncoder{st: st, comp: comp, pred: pred}
+	var err error
+	switch comp {
+	case cDeflate:
+		if level == 0 {
+			level = deflateLevel
+		}
+		e.zw, err = zlib.NewWriterLevel(&e.zbuf, level)
+	case cLZW:
+		e.lz = new(lzwEncoder)
+	case cZSTD:
+		if level == 0 {
+			level = zstdLevel
+		}
+		e.zs, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
+			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	}
+	return e, err
+}
+
+// encode appends the encoded chunk of rows x width samples to dst.
+func (e *chunkEncoder) encode(dst []byte, vals []float32, rows, width int) ([]byte, error) {
+	es := e.st.bits / 8
+	n := len(vals)
+	if cap(e.data) < n*es {
+		e.data = make([]byte, n*es)
+	}
+	data := e.data[:n*es]
+	encodeSamples(data, vals, e.st)
+	switch e.pred {
+	case 2:
+		if cap(e.words) < n {
+			e.words = make([]uint64, n)
+		}
+		predictInts(data, e.words[:n], rows, width, es)
+	case 3:
+		if cap(e.tmp) < width*es {
+			e.tmp = make([]byte, width*es)
+		}
+		predictFloats(data, e.tmp[:width*es], rows, width, es)
+	}
+	switch e.comp {
+	case cDeflate:
+		e.zbuf.Reset()
+		e.zw.Reset(&e.zbuf)
+		e.zw.Write(data)
+		if err := e.zw.Close(); err != nil {
+			return nil, err
+		}
+		return append(dst, e.zbuf.Bytes()...), nil
+	case cLZW:
+		return e.lz.encode(dst, data), nil
+	case cZSTD:
+		return e.zs.EncodeAll(data, dst), nil
+	}
+	return append(dst, data...), nil
+}
+
+// encodeSamples writes vals as little-endian samples of type st.
+func encodeSamples(dst []byte, vals []float32, st sampleType) {
+	le := binary.LittleEndian
+	switch {
+	case st.format == 3 && st.bits == 32:
+		for i, v := range vals {
+			le.PutUint32(dst[4*i:], math.Float32bits(v))
+		}
+	case st.format == 3:
+		for i, v := range vals {
+			le.PutUint64(dst[8*i:], math.Float64bits(float64(v)))
+		}
+	case st.bits == 8:
+		for i, v := range vals {
+			dst[i] = byte(int64(math.Round(float64(v))))
+		}
+	case st.bits == 16:
+		for i, v := range vals {
+			le.PutUint16(dst[2*i:], uint16(int64(math.Round(float64(v)))))
+		}
+	default:
+		for i, v := range vals {
+			le.PutUint32(dst[4*i:], uint32(int64(math.Round(float64(v)))))
+		}
+	}
+}
+
+// predictInts applies horizontal differencing (predictor 2) to rows of one
+// sample per pixel, of any size (floats are differenced as integers).
+func predictInts(data []byte, w []uint64, rows, width, es int) {
+	le := binary.LittleEndian
+	toWords(data, w, es, le)
+	for r := 0; r < rows; r++ {
+		row := w[r*width : (r+1)*width]
+		for i := len(row) - 1; i >= 1; i-- {
+			row[i] -= row[i-1]
+		}
+	}
+	switch es {
+	case 1:
+		for i, v := range w {
+			data[i] = byte(v)
+		}
+	case 2:
+		for i, v := range w {
+			le.PutUint16(data[2*i:], uint16(v))
+		}
+	case 4:
+		for i, v := range w {
+			le.PutUint32(data[4*i:], uint32(v))
+		}
+	case 8:
+		for i, v := range w {
+			le.PutUint64(data[8*i:], v)
+		}
+	}
+}
+
+// predictFloats applies the floating-point predictor (3) to rows of one
+// sample per pixel stored little-endian; tmp holds one row.
+func predictFloats(data, tmp []byte, rows, width, es int) {
+	rowBytes := width * es
+	for r := 0; r < rows; r++ {
+		row := data[r*rowBytes : (r+1)*rowBytes]
+		// Byte planes, most significant first.
+		for i := 0; i < width; i++ {
+			for b := 0; b < es; b++ {
+				tmp[b*width+i] = row[i*es+es-1-b]
+			}
+		}
+		for i := rowBytes - 1; i >= 1; i-- {
+			tmp[i] -= tmp[i-1]
+		}
+		copy(row, tmp)
+	}
+}
