@@ -14,7 +14,7 @@ import (
 var convertCmd = &command{
 	name:    "convert",
 	summary: "convert a hyperspectral file between ENVI, MAT, NumPy, TIFF (and write PNG previews)",
-	usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C]
+	usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C] [-of COG] [-co KEY=VALUE]...
 
 Reads IN and writes OUT, each in the format its extension names. Values are
 float32 in between: integer types up to 2^24 and float32 convert losslessly.
@@ -27,6 +27,7 @@ Georeferencing, CRS, band scale and other metadata carry over between ENVI
 and TIFF as GDAL writes them; what the output format cannot hold is named
 on stderr, one "warning:" line per item (docs/FORMATS.md has the table).
 
+` + tiffFlagsHelp + `
 Formats, chosen by extension:
 ` + formats.Help(),
 	flags: func(fs *flag.FlagSet) runner {
@@ -35,14 +36,16 @@ Formats, chosen by extension:
 		fs.StringVar(&o.out, "out", "", "output file (required)")
 		fs.StringVar(&o.typ, "type", "", "output sample type: float32 (default), float64, uint8, int8, int16, uint16, int32, uint32, int64, uint64 (as the format allows)")
 		fs.StringVar(&o.interleave, "interleave", "", "ENVI output interleave: bsq (default), bil or bip")
-		fs.StringVar(&o.compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw")
+		fs.StringVar(&o.compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw and zstd (with a predictor; -co COMPRESS for GDAL's meaning)")
 		o.rf.register(fs)
+		o.tf.register(fs)
 		return o
 	},
 }
 
 type convertOpts struct {
 	rf                                 readFlags
+	tf                                 tiffFlags
 	in, out, typ, interleave, compress string
 }
 
@@ -59,15 +62,18 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 		return usagef("-interleave %q: want bsq, bil or bip", o.interleave)
 	}
 	switch strings.ToLower(o.compress) {
-	case "", "none", "deflate", "lzw":
+	case "", "none", "deflate", "lzw", "zstd":
 	default:
-		return usagef("-compress %q: want none, deflate or lzw", o.compress)
+		return usagef("-compress %q: want none, deflate, lzw or zstd", o.compress)
 	}
 	ro, err := o.rf.options()
 	if err != nil {
 		return err
 	}
 	wo := hsi.WriteOptions{DataType: o.typ, Interleave: strings.ToLower(o.interleave), Compression: strings.ToLower(o.compress), Var: o.rf.variable}
+	if err := o.tf.apply(&wo, o.out); err != nil {
+		return err
+	}
 	return runConvert(e.stdout, e.stderr, o.in, o.out, ro, wo)
 }
 

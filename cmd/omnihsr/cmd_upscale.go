@@ -110,7 +110,7 @@ func outputPaths(out, in string, scales []float64) ([]string, error) {
 var upscaleCmd = &command{
 	name:    "upscale",
 	summary: "super-resolve a hyperspectral file by any factor(s) (OmniHSR model or bicubic)",
-	usage: `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T]
+	usage: `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T] [-of COG] [-co KEY=VALUE]...
 
 Reads LR, super-resolves every band by the factor S (output side round(S*side),
 rounded half away from zero; fractional S allowed, any S > 0) or to exactly
@@ -123,8 +123,10 @@ directory (files STEM_xS.EXT) or a pattern such as "sr_x{scale}.hdr".
 Any sensor: the model needs no wavelengths and takes any band count (1 to
 hundreds), raw counts, reflectance or negative values. Any size: the
 encoder runs band by band over the rows with the same result as on the
-whole image, and ENVI (.hdr) and NumPy (.npy) outputs stream to disk, so an
-output larger than memory is fine (other formats are written from memory).
+whole image, and ENVI (.hdr), NumPy (.npy) and TIFF outputs stream to disk,
+so an output larger than memory is fine (MAT and PNG are written from
+memory; a COG holds its overviews, up to about 0.4 of the output's float32
+size).
 Georeferencing is scaled to the new grid (pixel size divided by the per-axis
 factor, footprint unchanged) and, with the CRS, band scale and other
 metadata, carried between ENVI and TIFF as GDAL writes them; what the output
@@ -135,6 +137,7 @@ value never bleeds into valid pixels, and come out as no-data again (every
 output pixel whose centre lies in one). Other NaN or infinite input values
 are an error naming their position; on any error no output file is left.
 
+` + tiffFlagsHelp + `
 Methods (-method):
 ` + methodHelp() + `
 Formats, chosen by extension:
@@ -150,12 +153,14 @@ Formats, chosen by extension:
 		fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
 		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
 		o.rf.register(fs)
+		o.tf.register(fs)
 		return o
 	},
 }
 
 type upscaleOpts struct {
 	rf                                          readFlags
+	tf                                          tiffFlags
 	in, out, size, method, typ, weights, scales string
 	scale                                       float64
 }
@@ -244,6 +249,10 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 			return err // before reading a large input
 		}
 	}
+	wo := hsi.WriteOptions{DataType: o.typ}
+	if err := o.tf.apply(&wo, paths...); err != nil {
+		return err
+	}
 	ro, err := o.rf.options()
 	if err != nil {
 		return err
@@ -267,7 +276,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		return fmt.Errorf("%s: %w", o.in, err)
 	}
 	for i, sz := range sizes {
-		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], o.typ); err != nil {
+		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
 			return fmt.Errorf("%s: %w", o.in, err)
 		}
 		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
@@ -279,7 +288,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 // renderFile renders one output size into a (streaming, where the format
 // allows) writer, publishing the file only when every row is written; the
 // progress line goes to stderr when it is a terminal.
-func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path, typ string) error {
+func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
 	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
 	if err != nil {
 		return err
@@ -287,7 +296,8 @@ func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.Sour
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	wr, err := formats.Create(path, h, w, lr.B, meta, hsi.WriteOptions{DataType: typ, Var: info.Variable})
+	wo.Var = info.Variable
+	wr, err := formats.Create(path, h, w, lr.B, meta, wo)
 	if err != nil {
 		return err
 	}

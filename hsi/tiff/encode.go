@@ -5,6 +5,8 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -67,10 +69,27 @@ func newChunkEncoder(st sampleType, comp, pred, level int) (*chunkEncoder, error
 		if level == 0 {
 			level = zstdLevel
 		}
-		e.zs, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
-			zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+		e.zs, err = zstdEncoder(level)
 	}
 	return e, err
+}
+
+// zstdEncoders holds one ZSTD encoder per level, shared by all writers:
+// EncodeAll may be called concurrently, and an encoder's tables are costly
+// to set up for small files.
+var zstdEncoders sync.Map
+
+func zstdEncoder(level int) (*zstd.Encoder, error) {
+	if e, ok := zstdEncoders.Load(level); ok {
+		return e.(*zstd.Encoder), nil
+	}
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
+		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithEncoderCRC(false))
+	if err != nil {
+		return nil, err
+	}
+	got, _ := zstdEncoders.LoadOrStore(level, e)
+	return got.(*zstd.Encoder), nil
 }
 
 // encode appends the encoded chunk of rows x width samples to dst.

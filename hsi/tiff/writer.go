@@ -153,7 +153,6 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	case o.BlockH == 0:
 		o.BlockH = max(1, min(h, stripTarget/(w*es)))
 	}
-	o.BlockH = min(o.BlockH, max(h, 1))
 	if !o.Tiled {
 		o.BlockH = min(o.BlockH, h)
 	}
@@ -331,7 +330,7 @@ func (s *StreamWriter) useBig(size uint64) (bool, error) {
 	case "YES":
 		return true, nil
 	case "NO":
-		if size > math.MaxUint32 {
+		if size > bigTIFFAbove {
 			return false, fmt.Errorf("the file of %d bytes needs BigTIFF, but BIGTIFF=NO", size)
 		}
 		return false, nil
