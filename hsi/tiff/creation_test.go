@@ -81,7 +81,7 @@ func comboCube(dt string, b int) *hsi.Cube {
 			c.Data[i] = float32(r.NormFloat64() * 1000)
 		case i%7 == 0:
 			// Random over the whole range, at most 2^24 in magnitude.
-			lo, hi := max(st.lo, -(1 << 24)), min(st.hi, 1<<24)
+			lo, hi := max(st.lo, -(1<<24)), min(st.hi, 1<<24)
 			c.Data[i] = float32(math.Round(lo + r.Float64()*(hi-lo)))
 		default:
 			// A smooth ramp that predictors shrink.

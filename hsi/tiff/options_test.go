@@ -21,7 +21,9 @@ func TestParseOptions(t *testing.T) {
 		{"gtiff", "", nil, gtiff},
 		{"COG", "", nil, cog},
 		{"cog", "", []string{"compress=zstd", "Predictor=Floating_Point", "BLOCKSIZE=256", "overviews=none"},
-			with(cog, func(o *Options) { o.Compression, o.Predictor, o.BlockW, o.BlockH, o.Overviews = cZSTD, 3, 256, 256, false })},
+			with(cog, func(o *Options) {
+				o.Compression, o.Predictor, o.BlockW, o.BlockH, o.Overviews = cZSTD, 3, 256, 256, false
+			})},
 		{"", "", []string{"COMPRESS=DEFLATE", "PREDICTOR=2", "ZLEVEL=6"}, with(gtiff, func(o *Options) { o.Compression, o.Predictor, o.Level = cDeflate, 2, 6 })},
 		{"", "", []string{"COMPRESS=ZSTD", "ZSTD_LEVEL=1", "PREDICTOR=YES"}, with(gtiff, func(o *Options) { o.Compression, o.Predictor, o.Level = cZSTD, 0, 1 })},
 		{"", "", []string{"TILED=YES", "BLOCKXSIZE=32", "BLOCKYSIZE=64"}, with(gtiff, func(o *Options) { o.Tiled, o.BlockW, o.BlockH = true, 32, 64 })},
