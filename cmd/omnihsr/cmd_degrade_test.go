@@ -212,7 +212,8 @@ func TestResampleCommandsBadInput(t *testing.T) {
 		{[]string{"upscale", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
 		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "x.unknown"), "-scale", "2"}, 1, "x.unknown"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "100000"}, 1, "disk space"},
-		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "big.tif"), "-scale", "100000"}, 1, "memory"},
+		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "big.tif"), "-scale", "100000"}, 1, "disk space"},
+		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "big.mat"), "-scale", "100000"}, 1, "memory"},
 	}
 	for _, tc := range tests {
 		code, stderr := runRsCmd(t, tc.args...)

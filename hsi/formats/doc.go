@@ -19,7 +19,7 @@
 // outputs too large to hold in memory. ENVI and NPY stream to disk (the
 // memory held is bounded by one call's rows; the file is byte for byte what
 // Write stores), TIFF a strip or tile height of rows at a time (a COG holds
-// its first overview, a quarter of the image, until Commit); MAT and PNG
+// its overviews, up to about 0.4 of the float32 image); MAT and PNG
 // are assembled in memory and written at
 // Commit, after Create has checked that the cube fits the memory limit
 // (raw.CheckMemory). Format.Create is non-nil for the streaming formats.

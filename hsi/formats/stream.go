@@ -97,8 +97,8 @@ var diskFree = freeBytes
 // and the result is byte for byte what Write stores for the whole cube.
 // Create first checks that the file system has room for the whole file
 // (ErrNoSpace otherwise). TIFF streams too, a strip or tile height of rows
-// at a time (see tiff.Create; a COG also holds its first overview, a
-// quarter of the image, in memory until Commit).
+// at a time (see tiff.Create; a COG also holds its overviews in memory, up
+// to about 0.4 of the float32 image).
 //
 // The other formats (MAT, PNG) are written from a whole cube: Create
 // checks that the h x w x b float32 cube fits in the memory available

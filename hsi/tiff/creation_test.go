@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -242,6 +243,53 @@ func TestBigTIFFChoice(t *testing.T) {
 			if b[2] != tc.want {
 				t.Errorf("%s BIGTIFF=%s, limits %d/%d: version %d, want %d", drv, tc.big, tc.above, tc.safer, b[2], tc.want)
 			}
+		}
+	}
+}
+
+// TestCreateMemory streams images of two heights, whose rows are made as
+// they are written, and checks how the bytes allocated grow with the
+// image's float32 size: not at all for strips and tiles (one block of rows
+// is held), by about 0.4 for a COG (its overviews, a third of the image as
+// float32, and their compressed tiles).
+func TestCreateMemory(t *testing.T) {
+	const w, b = 320, 24
+	rows := make([]float32, 8*w*b)
+	alloc := func(h int, opt hsi.WriteOptions) uint64 {
+		p := filepath.Join(t.TempDir(), "m.tif")
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s, err := Create(p, h, w, b, hsi.Meta{}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for y := 0; y < h; y += 8 {
+			for i := range rows {
+				rows[i] = float32((y*len(rows) + i) % 1000)
+			}
+			if err := s.WriteRows(rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, tc := range []struct {
+		opt  hsi.WriteOptions
+		most float64 // growth of the bytes allocated / growth of the image
+	}{
+		{hsi.WriteOptions{Creation: []string{"COMPRESS=DEFLATE"}}, 0.05},
+		{hsi.WriteOptions{Creation: []string{"COMPRESS=DEFLATE", "TILED=YES", "BLOCKXSIZE=64", "BLOCKYSIZE=64"}}, 0.05},
+		{hsi.WriteOptions{Driver: "COG", Creation: []string{"COMPRESS=DEFLATE", "BLOCKSIZE=64"}}, 0.5},
+	} {
+		small, large := alloc(128, tc.opt), alloc(1024, tc.opt)
+		grow := float64(int64(large)-int64(small)) / float64((1024-128)*w*b*4)
+		if grow > tc.most {
+			t.Errorf("%v %v: allocations grow by %.3f x the image (%d to %d bytes), want at most %.2f", tc.opt.Driver, tc.opt.Creation, grow, small, large, tc.most)
 		}
 	}
 }

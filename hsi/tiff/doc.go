@@ -83,10 +83,11 @@
 //     no-data and NaN samples; NEAREST takes one pixel of the block. Rows
 //     given to Create are encoded as they come into a temporary file beside
 //     the output, while the first overview, a quarter of the image as
-//     float32, is built in memory; Commit derives the smaller overviews,
-//     writes the header, IFDs and overview tiles, and copies the full
-//     image's tiles after them (so the disk holds the image twice for a
-//     moment).
+//     float32, is built in memory; Commit derives the smaller overviews
+//     (with their compressed tiles, about 0.4 of the image's float32 size
+//     is then held: TestCreateMemory), writes the header, IFDs and
+//     overview tiles, and copies the full image's tiles after them (so the
+//     disk holds the image twice for a moment).
 //
 // Every combination of sample type, compression, predictor, layout and
 // BigTIFF, and COGs, are read back bit for bit by GDAL, and the COGs pass

@@ -100,8 +100,9 @@ type StreamWriter struct {
 // Write would write a cube with meta and opt. Rows are given in order with
 // WriteRows and Commit publishes the file; the memory held is one block of
 // rows (a strip or tile height) plus, for a COG, the first overview (a
-// quarter of the image as float32). Any error is final and removes what
-// was written.
+// quarter of the image as float32) and, at Commit, the smaller ones and
+// the overviews' compressed tiles (about 0.4 of the image in all). Any
+// error is final and removes what was written.
 func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*StreamWriter, error) {
 	s, err := create(path, h, w, b, meta, opt)
 	if err != nil {
