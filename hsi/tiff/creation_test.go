@@ -293,3 +293,22 @@ func TestCreateMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantCube: a constant image, which ZSTD stores more than
+// 4096-fold smaller, reads back with every compression.
+func TestConstantCube(t *testing.T) {
+	c := hsi.MustNew(1024, 1024, 4)
+	p := filepath.Join(t.TempDir(), "z.tif")
+	for _, co := range [][]string{{"COMPRESS=ZSTD"}, {"COMPRESS=DEFLATE"}, {"COMPRESS=LZW"}, {"COMPRESS=ZSTD", "TILED=YES", "BLOCKXSIZE=512", "BLOCKYSIZE=512"}} {
+		if err := Write(p, c, hsi.WriteOptions{Creation: co}); err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := Read(p, hsi.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%v: %v", co, err)
+		}
+		if back.H != c.H || back.W != c.W || back.B != c.B {
+			t.Fatalf("%v: read %dx%dx%d", co, back.H, back.W, back.B)
+		}
+	}
+}

@@ -95,6 +95,9 @@ const (
 	maxIFDs      = 1 << 16
 	maxEntries   = 1 << 12
 	maxExpansion = 4096 // bound on how much a compressed strip can expand
+	// maxExpansionZSTD bounds ZSTD, whose RLE blocks store up to 128 KiB
+	// of one byte value in 4 bytes.
+	maxExpansionZSTD = 1 << 16
 	maxRowBytes  = 1 << 30
 )
 
@@ -582,8 +585,12 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	first := pages[0]
 	bands := 0
 	var need, stored uint64
+	expansion := uint64(maxExpansion)
 	for _, p := range pages {
 		bands += p.spp
+		if p.compression == cZSTD {
+			expansion = maxExpansionZSTD
+		}
 		n := p.chunksAcross() * p.chunksDown() * p.planes()
 		for k := 0; k < n; k++ {
 			stored += min(p.counts[k], uint64(size))
@@ -606,7 +613,7 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 		}
 	}
 	stored = min(stored, uint64(size)) // chunks may share bytes: count the file once
-	if need > stored*maxExpansion+1<<20 {
+	if need > stored*expansion+1<<20 {
 		return nil, info, fmt.Errorf("%dx%dx%d samples (%d bytes) cannot come from %d bytes of image data: damaged file", first.h, first.w, bands, need, stored)
 	}
 	n, err := hsi.Elems(first.h, first.w, bands)
