@@ -60,9 +60,9 @@
 //
 //   - COMPRESS=NONE (GTiff default), DEFLATE (code 8; ZLEVEL 1-9, default 1,
 //     which writes a real AVIRIS scene 2.7-3.3 times as fast as GDAL's 6
-//     for files 3-10% larger: BenchmarkCodecs), LZW (COG default) or ZSTD (code 50000, through
-//     github.com/klauspost/compress/zstd; ZSTD_LEVEL 1-22, default 9 as
-//     GDAL's).
+//     for files 3-10% larger: BenchmarkCodecs), LZW (COG default) or
+//     ZSTD (code 50000, through github.com/klauspost/compress/zstd;
+//     ZSTD_LEVEL 1-22, default 9 as GDAL's).
 //   - PREDICTOR=1 (default), 2 (horizontal differencing, any sample type),
 //     3 (floating point, float samples) or YES (2 for integers, 3 for
 //     floats). WriteOptions.Compression, the format-independent compression

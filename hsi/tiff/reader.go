@@ -98,7 +98,7 @@ const (
 	// maxExpansionZSTD bounds ZSTD, whose RLE blocks store up to 128 KiB
 	// of one byte value in 4 bytes.
 	maxExpansionZSTD = 1 << 16
-	maxRowBytes  = 1 << 30
+	maxRowBytes      = 1 << 30
 )
 
 func chunkKind(p *page) string {
