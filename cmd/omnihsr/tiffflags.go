@@ -34,7 +34,6 @@ GDAL's: GTiff uncompressed strips, COG COMPRESS=LZW, PREDICTOR=1.
 `
 
 func (t *tiffFlags) register(fs *flag.FlagSet) {
-	t.co = nil // fs.Var, unlike fs.StringVar, does not reset the value
 	fs.StringVar(&t.of, "of", "", "TIFF output driver: GTiff (default) or COG (Cloud Optimized GeoTIFF)")
 	fs.Var(&t.co, "co", "TIFF creation option KEY=VALUE, as GDAL's (repeatable; see above)")
 }
