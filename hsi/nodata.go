@@ -4,59 +4,182 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
-// ErrAllNoData is returned for an input whose every pixel is no-data.
-var ErrAllNoData = errors.New("every pixel is no-data (the data ignore value)")
+// ErrAllNoData is returned for an input with nothing usable: every band is
+// flagged bad or holds no-data in every pixel.
+var ErrAllNoData = errors.New("nothing usable: every band is a bad band or no-data in every pixel")
 
-// NoDataMask is the no-data mask of an image: a pixel is no-data when all
-// its bands hold Meta.DataIgnore (ENVI "data ignore value", GeoTIFF
-// GDAL_NODATA). Upscalers fill those pixels from the nearest valid pixels
-// (FillNoData), so the no-data value never enters an interpolation, and
-// write the no-data value back into every output pixel whose centre falls
-// in a no-data input pixel (Apply).
+// NoDataMask records which samples of an image are no-data, band by band.
+// A sample is no-data when it holds Meta.DataIgnore (ENVI "data ignore
+// value", GeoTIFF GDAL_NODATA) or is NaN. A bad band is a band flagged bad
+// (Meta.BadBands, ENVI bbl = 0) or a band that is no-data in every pixel;
+// every other band is usable, and its no-data samples are filled from
+// valid neighbours of the same band (FillNoData) so that the no-data value
+// never enters an interpolation. Apply writes the no-data value back into
+// every sample of a bad band and into every sample of a usable band whose
+// output pixel centre falls in a no-data input sample of that band.
 type NoDataMask struct {
-	h, w  int
-	valid []bool
-	value float32
+	h, w, b int
+	value   float32
+	bad     []bool // per band
+	nBad    int
+	groups  []maskGroup
 }
 
-// FillNoData returns lr with its no-data pixels filled (each takes the
-// mean of its already-filled 4-neighbours, growing outwards from the
-// valid pixels) and the mask, or lr itself and nil when it has no no-data
-// pixel. lr is not modified. A NaN no-data value (common in float GeoTIFFs)
-// marks the pixels whose bands are all NaN.
+// maskGroup is a set of usable bands whose no-data samples lie in the same
+// pixels.
+type maskGroup struct {
+	bands []int
+	valid []bool // h*w
+}
+
+// isNoData returns the no-data test of a cube's samples and the value
+// written for no-data: the data ignore value when it is set and a float32,
+// NaN otherwise (NaN samples are no-data either way).
+func isNoData(m Meta) (func(float32) bool, float32) {
+	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) {
+		ign := float32(m.DataIgnore)
+		if float64(ign) == m.DataIgnore {
+			return func(v float32) bool { return v != v || v == ign }, ign
+		}
+	}
+	return func(v float32) bool { return v != v }, float32(math.NaN())
+}
+
+// NoDataValue returns the no-data value an output made from c carries:
+// the data ignore value when c declares one, NaN when c has NaN samples or
+// bands flagged bad but declares none, and ok = false when c needs none.
+func NoDataValue(c *Cube) (v float64, ok bool) {
+	if c.Meta.HasDataIgnore {
+		return c.Meta.DataIgnore, true
+	}
+	if slices.Contains(c.Meta.BadBands, true) || hasNaN(c.Data) {
+		return math.NaN(), true
+	}
+	return 0, false
+}
+
+func hasNaN(d []float32) bool {
+	if simd.Finite(d) {
+		return false
+	}
+	for _, v := range d {
+		if v != v {
+			return true
+		}
+	}
+	return false
+}
+
+// FillNoData returns lr with the no-data samples of its usable bands
+// filled and the no-data samples of its bad bands set to zero, and the
+// mask; or lr itself and a nil mask when lr has no no-data sample and no
+// band flagged bad. In each usable band, a no-data sample takes the mean of
+// its already-filled 4-neighbours in the same band, growing outwards from
+// the band's valid samples in breadth-first layers. lr is not modified.
+// When lr declares no data ignore value but needs one (NaN samples, bands
+// flagged bad), the result declares NaN. It returns ErrAllNoData when no
+// band is usable.
 func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
-	if !lr.Meta.HasDataIgnore {
-		return lr, nil, nil
-	}
-	ign := float32(lr.Meta.DataIgnore)
-	isNaN := math.IsNaN(lr.Meta.DataIgnore)
-	if !isNaN && float64(ign) != lr.Meta.DataIgnore {
-		// Not representable in float32: no value can equal it.
-		return lr, nil, nil
-	}
 	h, w, b := lr.H, lr.W, lr.B
-	valid := make([]bool, h*w)
-	nValid := 0
-	for p := range valid {
-		for _, v := range lr.Data[p*b : (p+1)*b] {
-			if (isNaN && v == v) || (!isNaN && v != ign) {
-				valid[p] = true
-				nValid++
-				break
+	bad := make([]bool, b)
+	nBad := 0
+	for k, v := range lr.Meta.BadBands {
+		if v && k < b {
+			bad[k] = true
+			nBad++
+		}
+	}
+	nd, value := isNoData(lr.Meta)
+	if nBad == 0 && !(lr.Meta.HasDataIgnore && !math.IsNaN(lr.Meta.DataIgnore)) && simd.Finite(lr.Data) {
+		return lr, nil, nil // fast path: nothing can be no-data
+	}
+	// Count the no-data samples of each band, and hash their positions so
+	// that bands with the same mask share one fill.
+	count := make([]int, b)
+	hash := make([]uint64, b)
+	for p := 0; p < h*w; p++ {
+		for k, v := range lr.Data[p*b : (p+1)*b] {
+			if nd(v) {
+				count[k]++
+				hash[k] = (hash[k] ^ uint64(p)) * 1099511628211
 			}
 		}
 	}
-	if nValid == len(valid) {
+	if nBad == 0 && !slices.ContainsFunc(count, func(n int) bool { return n > 0 }) {
 		return lr, nil, nil
 	}
-	if nValid == 0 {
-		return nil, nil, fmt.Errorf("hsi: %dx%d image: %w", h, w, ErrAllNoData)
+	m := &NoDataMask{h: h, w: w, b: b, value: value, bad: bad}
+	type key struct {
+		n int
+		h uint64
+	}
+	byKey := map[key][]int{} // group indices
+	scratch := make([]bool, h*w)
+	for k := 0; k < b; k++ {
+		if bad[k] {
+			continue
+		}
+		if count[k] == h*w {
+			bad[k] = true
+			nBad++
+			continue
+		}
+		if count[k] == 0 {
+			continue
+		}
+		for p := range scratch {
+			scratch[p] = !nd(lr.Data[p*b+k])
+		}
+		kk := key{count[k], hash[k]}
+		found := false
+		for _, g := range byKey[kk] {
+			if slices.Equal(m.groups[g].valid, scratch) {
+				m.groups[g].bands = append(m.groups[g].bands, k)
+				found = true
+				break
+			}
+		}
+		if !found {
+			byKey[kk] = append(byKey[kk], len(m.groups))
+			m.groups = append(m.groups, maskGroup{bands: []int{k}, valid: slices.Clone(scratch)})
+		}
+	}
+	m.nBad = nBad
+	if nBad == b {
+		return nil, nil, fmt.Errorf("hsi: %dx%dx%d image: %w", h, w, b, ErrAllNoData)
 	}
 	out := lr.Clone()
-	done := append([]bool(nil), valid...)
-	queued := append([]bool(nil), valid...)
+	if !out.Meta.HasDataIgnore {
+		out.Meta.DataIgnore, out.Meta.HasDataIgnore = math.NaN(), true
+	}
+	for k, isBad := range bad {
+		if !isBad {
+			continue
+		}
+		for p := 0; p < h*w; p++ {
+			if nd(out.Data[p*b+k]) {
+				out.Data[p*b+k] = 0
+			}
+		}
+	}
+	for _, g := range m.groups {
+		fillGroup(out.Data, h, w, b, g)
+	}
+	return out, m, nil
+}
+
+// fillGroup fills the no-data samples of the bands of g in data (h x w x b,
+// pixel-interleaved): breadth-first layers outwards from the valid pixels,
+// every pixel of a layer taking the mean of its neighbours in earlier
+// layers.
+func fillGroup(data []float32, h, w, b int, g maskGroup) {
+	done := slices.Clone(g.valid)
+	queued := slices.Clone(g.valid)
 	var nb [4]int
 	// neighbours lists the in-image 4-neighbours of pixel p.
 	neighbours := func(p int) []int {
@@ -90,14 +213,12 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 		return out
 	}
 	var validPix []int
-	for p, ok := range valid {
+	for p, ok := range g.valid {
 		if ok {
 			validPix = append(validPix, p)
 		}
 	}
-	acc := make([]float64, b)
-	// Breadth-first layers outwards from the valid pixels: every pixel of a
-	// layer takes the mean of its neighbours in earlier layers.
+	acc := make([]float64, len(g.bands))
 	for front := next(validPix); len(front) > 0; front = next(front) {
 		for _, p := range front {
 			clear(acc)
@@ -106,27 +227,46 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 				if !done[q] {
 					continue
 				}
-				for k, v := range out.Data[q*b : (q+1)*b] {
-					acc[k] += float64(v)
+				for i, k := range g.bands {
+					acc[i] += float64(data[q*b+k])
 				}
 				n++
 			}
-			dst := out.Data[p*b : (p+1)*b]
-			for k := range dst {
-				dst[k] = float32(acc[k] / float64(n))
+			for i, k := range g.bands {
+				data[p*b+k] = float32(acc[i] / float64(n))
 			}
 		}
 		for _, p := range front {
 			done[p] = true
 		}
 	}
-	return out, &NoDataMask{h: h, w: w, valid: valid, value: ign}, nil
+}
+
+// Usable returns the indices of the bands that are not bad, in order (all
+// bands for a nil mask of a b-band image).
+func (nd *NoDataMask) Usable(b int) []int {
+	var out []int
+	for k := 0; k < b; k++ {
+		if nd == nil || !nd.bad[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// BadBands returns the number of bad bands (0 for a nil mask).
+func (nd *NoDataMask) BadBands() int {
+	if nd == nil {
+		return 0
+	}
+	return nd.nBad
 }
 
 // KeepNoData runs a whole-image resampling f (an interpolation, a
 // downsampling) on c without letting no-data values into it: f sees c with
-// its no-data pixels filled (FillNoData), and the pixels of f's output that
-// fall in no-data pixels of c get the no-data value back (Apply).
+// its no-data samples filled (FillNoData), and the samples of f's output
+// that fall in no-data samples of c, and every sample of a bad band, get
+// the no-data value back (Apply).
 func KeepNoData(c *Cube, f func(*Cube) (*Cube, error)) (*Cube, error) {
 	filled, nd, err := FillNoData(c)
 	if err != nil {
@@ -140,28 +280,46 @@ func KeepNoData(c *Cube, f func(*Cube) (*Cube, error)) (*Cube, error) {
 	return out, nil
 }
 
-// Apply writes the no-data value into every band of the output pixels of
-// rows [u0, u1) of an outH x outW grid (dst holds those rows, pixel-
-// interleaved) whose centre lies in a no-data input pixel (half-pixel
-// centres, SPEC section 3). A nil mask does nothing.
+// Apply writes the no-data value into the output samples of rows [u0, u1)
+// of an outH x outW grid (dst holds those rows, pixel-interleaved, with
+// the input's bands): every sample of a bad band, and every sample of a
+// usable band whose pixel centre lies in a no-data sample of that band
+// (half-pixel centres, SPEC section 3). A nil mask does nothing.
 func (nd *NoDataMask) Apply(u0, u1, outH, outW, bands int, dst []float32) {
 	if nd == nil {
 		return
+	}
+	if bands != nd.b {
+		panic(fmt.Sprintf("hsi: no-data mask of %d bands applied to %d bands", nd.b, bands))
 	}
 	cols := make([]int, outW)
 	for v := range cols {
 		cols[v] = min(nd.w-1, int((float64(v)+0.5)*float64(nd.w)/float64(outW)))
 	}
+	var badIdx []int
+	for k, isBad := range nd.bad {
+		if isBad {
+			badIdx = append(badIdx, k)
+		}
+	}
 	for u := u0; u < u1; u++ {
 		i := min(nd.h-1, int((float64(u)+0.5)*float64(nd.h)/float64(outH)))
 		row := dst[(u-u0)*outW*bands : (u-u0+1)*outW*bands]
-		for v, j := range cols {
-			if nd.valid[i*nd.w+j] {
-				continue
+		for _, k := range badIdx {
+			for v := 0; v < outW; v++ {
+				row[v*bands+k] = nd.value
 			}
-			px := row[v*bands : (v+1)*bands]
-			for k := range px {
-				px[k] = nd.value
+		}
+		for _, g := range nd.groups {
+			valid := g.valid[i*nd.w : (i+1)*nd.w]
+			for v, j := range cols {
+				if valid[j] {
+					continue
+				}
+				px := row[v*bands : (v+1)*bands]
+				for _, k := range g.bands {
+					px[k] = nd.value
+				}
 			}
 		}
 	}

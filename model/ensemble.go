@@ -99,15 +99,16 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	}
 	lr, nd, err := hsi.FillNoData(lr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("model: %w", err)
 	}
+	usable := nd.Usable(lr.B)
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	for _, d := range ds {
 		x, err := d.Apply(lr)
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.EncodeImage(x)
+		v, err := m.encodeFilled(x, usable, nil)
 		if err != nil {
 			return nil, err
 		}

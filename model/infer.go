@@ -185,20 +185,36 @@ type Encoded struct {
 }
 
 // EncodeImage runs C_B and the encoder on lr (any size, band by band).
-// No-data pixels (lr.Meta.DataIgnore in every band) are filled from their
-// valid neighbours first, and come out as no-data in every rendering.
+// No-data (hsi.FillNoData: samples holding lr.Meta.DataIgnore or NaN, band
+// by band) is filled from valid neighbours of the same band first, bad
+// bands (flagged bad, or no-data in every pixel) are left out of the
+// network input, and both come out as no-data in every rendering. An
+// input with neither is encoded as it is.
 func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	lr, nd, err := hsi.FillNoData(lr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("model: %w", err)
 	}
+	return m.encodeFilled(lr, nd.Usable(lr.B), nd)
+}
+
+// encodeFilled encodes a cube without no-data whose network input is the
+// bands listed in usable (every band of lr: the network sees lr itself).
+func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask) (*Encoded, error) {
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	z, err := m.Input(lr)
+	x := lr
+	if len(usable) < lr.B {
+		var err error
+		if x, err = lr.SelectBands(usable); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+	}
+	z, err := m.Input(x)
 	if err != nil {
 		return nil, err
 	}
