@@ -25,10 +25,14 @@
 //
 // # No-data
 //
-// A pixel whose every band holds the data-ignore value (NaN included) is
-// no-data. FillNoData fills such pixels from their valid neighbours before
-// an interpolation, and NoDataMask.Apply writes the value back into the
-// output pixels that fall in them, so a fill value such as -9999 never
-// bleeds into valid pixels; KeepNoData wraps a whole-image resampling in
-// both.
+// No-data is decided sample by sample: a sample holding the data-ignore
+// value, or NaN, is no-data in its band. A band flagged bad (bbl = 0) or
+// no-data in every pixel is a bad band. FillNoData fills the no-data
+// samples of the other bands from valid neighbours in the same band before
+// an interpolation, and NoDataMask.Apply writes the no-data value back into
+// every output sample over a no-data input sample and into every sample of
+// a bad band, so a fill value such as -9999 never bleeds into valid
+// samples; KeepNoData wraps a whole-image resampling in both. NoDataValue
+// gives the value an output declares: the input's, or NaN when the input
+// has NaN samples or bad bands and declares none.
 package hsi

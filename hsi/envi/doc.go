@@ -26,8 +26,8 @@
 // through buffers of a few MiB, so its peak memory is the cube plus a
 // constant. NaN or infinite samples are an error (*raw.NonFiniteError,
 // returned together with the cube) naming the first one's row, column and
-// band, even when the header's data ignore value is NaN: OmniHSR's
-// arithmetic has no meaning for them.
+// band, even when the header's data ignore value is NaN; a caller that
+// treats NaN as no-data (omnihsr upscale, hsi.FillNoData) takes the cube.
 //
 // # Writing
 //

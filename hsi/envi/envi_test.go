@@ -276,6 +276,8 @@ func TestTooLargeForMemory(t *testing.T) {
 func TestWriteErrorsLeaveNothing(t *testing.T) {
 	nanCube := testCube(3, 4, 2, raw.Float32)
 	nanCube.Data[13] = float32(math.NaN())
+	infCube := testCube(3, 4, 2, raw.Float32)
+	infCube.Data[13] = float32(math.Inf(1))
 	big := hsi.MustNew(3, 4, 2)
 	big.Data[5] = 300
 	for _, tc := range []struct {
@@ -284,7 +286,7 @@ func TestWriteErrorsLeaveNothing(t *testing.T) {
 		opt  hsi.WriteOptions
 		want string
 	}{
-		{"nan", nanCube, hsi.WriteOptions{}, "NaN at row 1, column 2, band 1"},
+		{"inf", infCube, hsi.WriteOptions{}, "+Inf at row 1, column 2, band 1"},
 		{"nan int", nanCube, hsi.WriteOptions{DataType: "int16", Interleave: "bil"}, "NaN at row 1, column 2, band 1"},
 		{"too big", big, hsi.WriteOptions{DataType: "uint8", Interleave: "bip"}, "value 300 at row 0, column 2, band 1 (0-based) does not fit uint8"},
 		{"bad type", big, hsi.WriteOptions{DataType: "int4"}, `unknown data type "int4"`},

@@ -132,13 +132,17 @@ func TestStreamMetadata(t *testing.T) {
 	}
 }
 
-// TestStreamNaNPosition: a NaN in a later chunk is reported at its row,
-// column and band, for every interleave and a float and an integer type,
+// TestStreamNaNPosition: an infinite value (and NaN for an integer type)
+// in a later chunk is reported at its row, column and band, for every
+// interleave and a float and an integer type,
 // and the failed writer leaves nothing even without Abort.
 func TestStreamNaNPosition(t *testing.T) {
 	for _, il := range []string{"bsq", "bil", "bip"} {
 		for _, typ := range []string{"float32", "uint16"} {
 			for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1))} {
+				if typ == "float32" && bad != bad {
+					continue // NaN is written to float types
+				}
 				dir := t.TempDir()
 				c := testCube(6, 4, 18, raw.Uint8)
 				c.Set(4, 2, 17, bad)

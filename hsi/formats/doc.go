@@ -13,7 +13,10 @@
 // Read applies one policy to every format: a NaN or infinite sample is an
 // error, a *raw.NonFiniteError naming the file and the first sample's row,
 // column and band, returned together with the cube so that a caller that
-// only inspects the file (omnihsr info) can still use it.
+// only inspects the file (omnihsr info) or treats NaN as no-data (omnihsr
+// upscale) can still use it. Writers write NaN to float types (the usual
+// no-data value of float rasters) and refuse infinite values, and NaN or
+// out-of-range values for integer types.
 //
 // Create writes an image a band of rows at a time through a RowWriter, for
 // outputs too large to hold in memory. ENVI and NPY stream to disk (the

@@ -59,7 +59,8 @@ func createTIFF(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (
 	return &finiteRows{RowWriter: s, path: path, w: w, b: b}, nil
 }
 
-// finiteRows refuses NaN and infinite values for a writer that stores them.
+// finiteRows refuses infinite values for a writer that stores them (NaN is
+// written to float types; the writer refuses it for integer types).
 type finiteRows struct {
 	RowWriter
 	path string
@@ -69,7 +70,7 @@ type finiteRows struct {
 
 func (f *finiteRows) WriteRows(data []float32) error {
 	for i, v := range data {
-		if v-v != 0 {
+		if v-v != 0 && v == v { // infinite
 			f.Abort()
 			return fmt.Errorf("formats: write %s: %w", f.path, raw.BadValue(data, f.w, f.b, f.next, i, raw.Float32))
 		}
@@ -107,9 +108,10 @@ var diskFree = freeBytes
 // refused option fails now rather than at Commit, and collects the rows in
 // memory; Commit writes them with Write.
 //
-// For every format a NaN or infinite value is an error from WriteRows
-// naming its row, column and band, as is a value that does not fit the
-// data type for ENVI, NPY and TIFF (MAT reports those at Commit). Any
+// For every format an infinite value is an error from WriteRows naming its
+// row, column and band, as is NaN or a value that does not fit an integer
+// data type for ENVI, NPY and TIFF (MAT reports those at Commit). NaN is
+// written to float types. Any
 // error from WriteRows or Commit is final: the writer has removed
 // everything it wrote.
 func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowWriter, error) {
@@ -229,7 +231,7 @@ func (m *memWriter) WriteRows(data []float32) error {
 		return m.fail(fmt.Errorf("formats: write %s: %d more rows after %d of %d", m.path, n, m.next, c.H))
 	}
 	for i, v := range data {
-		if v-v != 0 {
+		if v-v != 0 && v == v { // infinite; NaN is checked by the integer writers
 			return m.fail(fmt.Errorf("formats: write %s: %w", m.path, raw.BadValue(data, c.W, c.B, m.next, i, raw.Float32)))
 		}
 	}

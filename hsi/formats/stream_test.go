@@ -126,11 +126,29 @@ func TestCreateMetadata(t *testing.T) {
 	}
 }
 
-// TestCreateNaNEveryFormat: WriteRows reports a NaN's position in every
-// format, and the failed writer leaves nothing.
+// TestCreateNaNEveryFormat: every format writes NaN to a float type and
+// reads it back at its place; WriteRows reports an infinite value's
+// position in every format, and the failed writer leaves nothing.
 func TestCreateNaNEveryFormat(t *testing.T) {
 	c := intCube(6, 3, 5)
 	c.Set(4, 1, 2, float32(math.NaN()))
+	for _, name := range []string{"n.hdr", "n.bil", "n.npy", "n.tif", "n.mat"} {
+		p := filepath.Join(t.TempDir(), name)
+		if err := stream(p, c, hsi.WriteOptions{}, []int{2, 3}); err != nil {
+			t.Fatalf("%s: NaN: %v", name, err)
+		}
+		got, _, err := Read(p, hsi.ReadOptions{})
+		var nf *raw.NonFiniteError
+		if !errors.As(err, &nf) || nf.Count != 1 || nf.Row != 4 || nf.Col != 1 || nf.Band != 2 || got == nil {
+			t.Fatalf("%s: read back: %v", name, err)
+		}
+		for i, v := range got.Data {
+			if v != c.Data[i] && !(v != v && c.Data[i] != c.Data[i]) {
+				t.Fatalf("%s: value %d = %v, want %v", name, i, v, c.Data[i])
+			}
+		}
+	}
+	c.Set(4, 1, 2, float32(math.Inf(1)))
 	for _, name := range []string{"n.hdr", "n.bil", "n.npy", "n.tif", "n.mat", "n.png"} {
 		dir := t.TempDir()
 		opt := hsi.WriteOptions{}
@@ -138,7 +156,7 @@ func TestCreateNaNEveryFormat(t *testing.T) {
 			opt.Interleave = "bil"
 		}
 		err := stream(filepath.Join(dir, name), c, opt, []int{2, 3})
-		if err == nil || !strings.Contains(err.Error(), "NaN at row 4, column 1, band 2") || !strings.Contains(err.Error(), "n.") {
+		if err == nil || !strings.Contains(err.Error(), "+Inf at row 4, column 1, band 2") || !strings.Contains(err.Error(), "n.") {
 			t.Errorf("%s: %v", name, err)
 		}
 		dirEmpty(t, dir)

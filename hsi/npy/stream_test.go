@@ -99,7 +99,7 @@ func TestStreamValueErrors(t *testing.T) {
 		v    float32
 		want string
 	}{
-		{"float32", float32(math.NaN()), "holds NaN at row 5, column 1, band 2"},
+		{"float32", float32(math.Inf(-1)), "holds -Inf at row 5, column 1, band 2"},
 		{"float64", float32(math.Inf(1)), "holds +Inf at row 5, column 1, band 2"},
 		{"int16", float32(math.NaN()), "holds NaN at row 5, column 1, band 2"},
 		{"uint8", -1, "value -1 at row 5, column 1, band 2 (0-based) does not fit uint8"},

@@ -76,13 +76,17 @@ func EncodePixels(buf []byte, data []float32, w, b, y0 int, t Type, write func(p
 
 // BadValue describes the value data[i] that Encode rejected, where data
 // holds whole rows of w pixels of b bands starting at row y0 of the image:
-// a non-finite value, or one outside the range of t, named by its row,
-// column and band (0-based).
+// an infinite value, NaN for an integer type, or a value outside the range
+// of t, named by its row, column and band (0-based).
 func BadValue(data []float32, w, b, y0, i int, t Type) error {
 	p := i / b
 	v := data[i]
 	if v-v != 0 {
-		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); non-finite values cannot be written", v, y0+p/w, p%w, i%b)
+		what := "non-finite values cannot be written"
+		if v != v {
+			what = "non-finite values cannot be written as " + t.String()
+		}
+		return fmt.Errorf("the cube holds %v at row %d, column %d, band %d (0-based); %s", v, y0+p/w, p%w, i%b, what)
 	}
 	lo, hi := t.Range()
 	return fmt.Errorf("value %v at row %d, column %d, band %d (0-based) does not fit %s (%g..%g); choose another data type",

@@ -112,10 +112,19 @@ func TestChunkErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "value 300 at row 5, column 0, band 1 (0-based) does not fit uint8 (0..255)") {
 		t.Fatalf("out of range: %v", err)
 	}
-	c.Data[5] = float32(math.NaN())
+	c.Data[5] = float32(math.Inf(-1))
 	_, err = EncodePixels(nil, c.Data, 2, 2, 0, Float32, func([]byte, int) error { return nil })
-	if err == nil || !strings.Contains(err.Error(), "the cube holds NaN at row 1, column 0, band 1 (0-based); non-finite values cannot be written") {
-		t.Fatalf("NaN: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "the cube holds -Inf at row 1, column 0, band 1 (0-based); non-finite values cannot be written") {
+		t.Fatalf("-Inf: %v", err)
+	}
+	// NaN is written to float types, and refused for integer types.
+	c.Data[5] = float32(math.NaN())
+	if _, err = EncodePixels(nil, c.Data, 2, 2, 0, Float32, func([]byte, int) error { return nil }); err != nil {
+		t.Fatalf("NaN as float32: %v", err)
+	}
+	_, err = EncodePixels(nil, c.Data, 2, 2, 0, Int16, func([]byte, int) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "the cube holds NaN at row 1, column 0, band 1 (0-based); non-finite values cannot be written as int16") {
+		t.Fatalf("NaN as int16: %v", err)
 	}
 	// Nothing to write calls nothing.
 	if _, err := EncodePixels(nil, nil, 2, 2, 0, Float32, func([]byte, int) error { return werr }); err != nil {

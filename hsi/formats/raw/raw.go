@@ -284,9 +284,11 @@ func half(h uint16) float32 {
 
 // Encode converts src[0], src[stride], ..., src[(n-1)*stride] to type t
 // into dst, rounding to the nearest integer (ties to even) for integer
-// types. It returns the index (0..n-1) of the first value that is NaN,
-// infinite or outside the range of t, or -1 when all fit. dst must hold
-// n*t.Size() bytes. Float16 cannot be written.
+// types. It returns the index (0..n-1) of the first value that cannot be
+// written, or -1 when all fit: an infinite value, NaN for an integer type,
+// a value outside the range of t. NaN is written to float types (the
+// usual no-data value of float rasters). dst must hold n*t.Size() bytes.
+// Float16 cannot be written.
 func Encode(dst []byte, src []float32, stride int, n int, t Type, bigEndian bool) (bad int) {
 	if n <= 0 {
 		return -1
@@ -380,7 +382,7 @@ func Encode(dst []byte, src []float32, stride int, n int, t Type, bigEndian bool
 	case Float32:
 		for i := 0; i < n; i++ {
 			v := src[j]
-			if v-v != 0 {
+			if v-v != 0 && v == v { // infinite
 				return i
 			}
 			u := math.Float32bits(v)
@@ -394,7 +396,7 @@ func Encode(dst []byte, src []float32, stride int, n int, t Type, bigEndian bool
 	case Float64:
 		for i := 0; i < n; i++ {
 			v := src[j]
-			if v-v != 0 {
+			if v-v != 0 && v == v { // infinite
 				return i
 			}
 			u := math.Float64bits(float64(v))

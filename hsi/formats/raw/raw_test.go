@@ -127,7 +127,7 @@ func TestEncodeRejects(t *testing.T) {
 		{Uint32, 4294967040, false}, {Uint32, 4294967296, true},
 		{Int64, -9223372036854775808, false}, {Int64, 9223372036854775808, true},
 		{Uint64, 18446742974197923840, false}, {Uint64, 18446744073709551616, true},
-		{Float32, nan, true}, {Float32, inf, true}, {Float64, nan, true}, {Uint8, nan, true}, {Int64, nan, true},
+		{Float32, nan, false}, {Float32, inf, true}, {Float64, nan, false}, {Float64, -inf, true}, {Uint8, nan, true}, {Int64, nan, true},
 		{Float32, 1e38, false},
 	}
 	for _, tc := range cases {
