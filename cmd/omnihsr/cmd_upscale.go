@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
@@ -130,12 +132,19 @@ size).
 Georeferencing is scaled to the new grid (pixel size divided by the per-axis
 factor, footprint unchanged) and, with the CRS, band scale and other
 metadata, carried between ENVI and TIFF as GDAL writes them; what the output
-format cannot hold is named on stderr (docs/FORMATS.md). No-data: pixels whose every band holds the
-file's no-data value (ENVI "data ignore value", GeoTIFF GDAL_NODATA, NaN
-included) are filled from their valid neighbours before upscaling, so the
-value never bleeds into valid pixels, and come out as no-data again (every
-output pixel whose centre lies in one). Other NaN or infinite input values
-are an error naming their position; on any error no output file is left.
+format cannot hold is named on stderr (docs/FORMATS.md). No-data is handled
+band by band: a sample holding the file's no-data value (ENVI "data ignore
+value", GeoTIFF GDAL_NODATA) or NaN is filled from valid neighbours of the
+same band before upscaling, so the value never bleeds into valid samples,
+and comes out as no-data again (every output sample whose pixel centre lies
+in one). Bad bands (bbl = 0, or no-data in every pixel) are left out of the
+model's input and written as no-data. The output declares the input's
+no-data value, or NaN when the input has NaN or bad bands and declares
+none. Infinite input values are an error naming their position, as is an
+input with no usable band; on any error no output file is left. An integer
+-type clamps values outside its range as gdal_translate -ot does (NaN
+becomes 0; the stored values and their scale factor are kept) and reports
+how many on stderr; -type same writes the input's sample type.
 
 ` + tiffFlagsHelp + `
 Methods (-method):
@@ -151,7 +160,7 @@ Formats, chosen by extension:
 		fs.StringVar(&o.size, "size", "", "output size HxW instead of -scale")
 		fs.StringVar(&o.method, "method", "", "upscaling method (default "+method.Default+")")
 		fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
-		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
+		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; \"same\": the input's; integer types clamp; see omnihsr help convert)")
 		o.rf.register(fs)
 		o.tf.register(fs)
 		return o
@@ -250,6 +259,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		}
 	}
 	wo := hsi.WriteOptions{DataType: o.typ}
+	if strings.EqualFold(o.typ, "same") {
+		wo.DataType = "" // known once the input is read
+	}
 	if err := o.tf.apply(&wo, paths...); err != nil {
 		return err
 	}
@@ -258,7 +270,13 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		return err
 	}
 	lr, info, err := formats.Read(o.in, ro)
+	if nf := (*raw.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
+		err = nil // NaN is no-data; an infinite value stops the upscaling
+	}
 	if err != nil {
+		return err
+	}
+	if wo.DataType, err = sameType(o.typ, info, o.in); err != nil {
 		return err
 	}
 	sizes, err := o.sizes(lr, factors)
@@ -285,13 +303,39 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	return nil
 }
 
+// sameType resolves -type same to the input's sample type.
+func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
+	if !strings.EqualFold(typ, "same") {
+		return typ, nil
+	}
+	if _, err := raw.ParseType(info.DataType); err != nil || info.DataType == "" {
+		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+	}
+	return info.DataType, nil
+}
+
 // renderFile renders one output size into a (streaming, where the format
 // allows) writer, publishing the file only when every row is written; the
-// progress line goes to stderr when it is a terminal.
+// progress line goes to stderr when it is a terminal. The output declares
+// the no-data value the input has or needs (hsi.NoDataValue); an integer
+// type clamps as GDAL does, and the count of clamped samples goes to
+// stderr.
 func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
 	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
 	if err != nil {
 		return err
+	}
+	meta.DataIgnore, meta.HasDataIgnore = hsi.NoDataValue(lr)
+	typ := wo.DataType
+	clamp, err := formats.NewClamp(typ, meta.DataIgnore, meta.HasDataIgnore)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if clamp != nil && meta.HasDataIgnore {
+		if v, changed := clamp.NoData(); changed {
+			fmt.Fprintf(stderr, "warning: %s: the no-data value %v does not fit %s (%v): written as %v\n", path, meta.DataIgnore, typ, clamp, v)
+			meta.DataIgnore = v
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -304,7 +348,7 @@ func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.Sour
 	defer wr.Abort()
 	tty := terminal(stderr)
 	bar := progress.NewTo(tty, "upscale "+filepath.Base(path), int64(h), tty != nil)
-	err = r.RenderTo(h, w, wr, func(done, total int) { bar.Set(int64(done)) })
+	err = r.RenderTo(h, w, clamp.Writer(wr), func(done, total int) { bar.Set(int64(done)) })
 	if err != nil {
 		return err
 	}
@@ -317,6 +361,9 @@ func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.Sour
 		if slices.Contains(hsi.GridFields, f.Key) {
 			fmt.Fprintf(stderr, "warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q\n", path, f.Key)
 		}
+	}
+	if n := clamp.Clamped(); n > 0 {
+		fmt.Fprintf(stderr, "warning: %s: %d sample(s) outside the %s range %v clamped to it (as gdal_translate -ot does)\n", path, n, typ, clamp)
 	}
 	return nil
 }
