@@ -183,3 +183,36 @@ func TestUpscaleIntegerClamp(t *testing.T) {
 		t.Errorf("int16 same: exit %d: %s", code, stderr)
 	}
 }
+
+// A scaled integer input (int16 with reflectance scale factor 10000, and
+// per-band gain) upscaled with -type same and -type uint16 keeps the
+// stored values' scale metadata, so readers get the same physical values.
+func TestUpscaleScaledIntegerKeepsScale(t *testing.T) {
+	dir := t.TempDir()
+	lr := rsTestCube(8, 9, 3)
+	for i := range lr.Data {
+		lr.Data[i] = float32(math.Round(float64(lr.Data[i]) * 8000))
+	}
+	lr.Meta.ReflectanceScale = 10000
+	in := filepath.Join(dir, "lr.hdr")
+	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: "int16"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"same", "uint16"} {
+		for _, ext := range []string{".hdr", ".tif"} {
+			out := filepath.Join(dir, typ+ext)
+			if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", out, "-scale", "2", "-type", typ); code != 0 {
+				t.Fatalf("%s %s: exit %d: %s", typ, ext, code, stderr)
+			}
+			got, info := readNaN(t, out)
+			want := map[string]string{"same": "int16", "uint16": "uint16"}[typ]
+			if info.DataType != want {
+				t.Errorf("%s %s: written as %s, want %s", typ, ext, info.DataType, want)
+			}
+			s, o, ok := got.Meta.PhysicalScale(1)
+			if !ok || math.Abs(s-1e-4) > 1e-12 || o != 0 {
+				t.Errorf("%s %s: physical scale %v offset %v (%v), want 1e-4 and 0", typ, ext, s, o, ok)
+			}
+		}
+	}
+}
