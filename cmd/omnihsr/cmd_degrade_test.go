@@ -152,9 +152,9 @@ func TestResampleCommandsScaleGeoreferencing(t *testing.T) {
 	}
 }
 
-// rsWriteNaNNpy writes a float32 .npy of shape (h, w, b) with one NaN at
-// (y, x, band), by hand (a writer may refuse NaN).
-func rsWriteNaNNpy(t *testing.T, path string, h, w, b, y, x, band int) {
+// rsWriteBadNpy writes a float32 .npy of shape (h, w, b) with one value
+// bad (NaN or infinite) at (y, x, band), by hand (a writer may refuse it).
+func rsWriteBadNpy(t *testing.T, path string, h, w, b, y, x, band int, bad float32) {
 	t.Helper()
 	hdr := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d, %d), }", h, w, b)
 	for (10+len(hdr)+1)%64 != 0 {
@@ -168,7 +168,7 @@ func rsWriteNaNNpy(t *testing.T, path string, h, w, b, y, x, band int) {
 	for i := 0; i < h*w*b; i++ {
 		v := float32(0.5)
 		if i == (y*w+x)*b+band {
-			v = float32(math.NaN())
+			v = bad
 		}
 		binary.Write(&buf, binary.LittleEndian, v)
 	}
@@ -184,7 +184,9 @@ func TestResampleCommandsBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	nan := filepath.Join(dir, "nan.npy")
-	rsWriteNaNNpy(t, nan, 12, 10, 2, 7, 3, 1)
+	rsWriteBadNpy(t, nan, 12, 10, 2, 7, 3, 1, float32(math.NaN()))
+	inf := filepath.Join(dir, "inf.npy")
+	rsWriteBadNpy(t, inf, 12, 10, 2, 7, 3, 1, float32(math.Inf(-1)))
 	out := filepath.Join(dir, "out.npy")
 	tests := []struct {
 		args []string
@@ -209,7 +211,8 @@ func TestResampleCommandsBadInput(t *testing.T) {
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "0.01"}, 1, "must be between 1 and 2^31"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "1e12"}, 1, "must be between 1 and 2^31"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-method", "nosuch"}, 2, "unknown"},
-		{[]string{"upscale", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
+		{[]string{"upscale", "-in", inf, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
+		{[]string{"upscale", "-in", inf, "-out", out, "-scale", "2", "-method", "bicubic"}, 1, "row 7, column 3, band 1"},
 		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "x.unknown"), "-scale", "2"}, 1, "x.unknown"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "100000"}, 1, "disk space"},
 		{[]string{"upscale", "-in", good, "-out", filepath.Join(dir, "big.tif"), "-scale", "100000"}, 1, "disk space"},
@@ -225,7 +228,7 @@ func TestResampleCommandsBadInput(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
+	if len(entries) != 3 {
 		var names []string
 		for _, e := range entries {
 			names = append(names, e.Name())
