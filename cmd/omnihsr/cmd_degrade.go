@@ -28,10 +28,11 @@ every band, in this order:
   4. -noise SIGMA: Gaussian noise, seeded by -seed (same seed, same noise).
 With -size and no -scale, S in the blur sigmas is the mean of the two
 per-axis factors. Values are used as they are (no normalisation, no
-clipping). Georeferencing is scaled to the new grid. No-data pixels (every
-band at the file's no-data value, NaN included) are filled from their
-neighbours before filtering and written back as no-data into every output
-pixel whose centre lies in one. The output is float32 unless -type says
+clipping). Georeferencing is scaled to the new grid. No-data is handled band
+by band: samples at the file's no-data value are filled from their
+neighbours in the same band before filtering and written back as no-data
+into every output sample whose pixel centre lies in one; bad bands (bbl =
+0, or no-data in every pixel) are written as no-data. The output is float32 unless -type says
 otherwise. Other NaN or infinite input values are an error naming their
 position; on any error no output file is left.
 
