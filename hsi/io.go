@@ -11,6 +11,9 @@ type ReadOptions struct {
 	Layout string
 	// Height and Width give the image size of a bands x pixels matrix.
 	Height, Width int
+	// Ortho asks a product delivered as a swath with a geometry lookup
+	// table (EMIT) for the orthorectified, georeferenced grid.
+	Ortho bool
 }
 
 // WriteOptions controls how a cube is written.
@@ -40,4 +43,7 @@ type SourceInfo struct {
 	Layout   string // e.g. "bsq", "HWB", "B_HW_colmajor", "pages", "samples"
 	Variable string // MATLAB variable name, when any
 	Detail   string // anything else worth printing (byte order, compression)
+	// Product names a recognised mission product: mission, level and
+	// acquisition time, e.g. "EMIT L2A RFL, acquired 2023-08-01T10:11:12+0000".
+	Product string
 }

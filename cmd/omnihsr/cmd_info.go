@@ -27,6 +27,7 @@ func warnDropped(w io.Writer, path string, m *hsi.Meta) {
 type readFlags struct {
 	variable, layout string
 	height, width    int
+	ortho            bool
 }
 
 func (r *readFlags) register(fs *flag.FlagSet) {
@@ -34,13 +35,14 @@ func (r *readFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.layout, "layout", "", "MATLAB array layout: HWB, B_HW_colmajor or HDF5_BWH (default: inferred)")
 	fs.IntVar(&r.height, "height", 0, "image height of a bands x pixels MATLAB matrix")
 	fs.IntVar(&r.width, "width", 0, "image width of a bands x pixels MATLAB matrix")
+	fs.BoolVar(&r.ortho, "ortho", false, "EMIT: apply the geometry lookup table (georeferenced grid) instead of reading the swath")
 }
 
 func (r *readFlags) options() (hsi.ReadOptions, error) {
 	if r.height < 0 || r.width < 0 {
 		return hsi.ReadOptions{}, usagef("-height and -width must not be negative")
 	}
-	return hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width}, nil
+	return hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width, Ortho: r.ortho}, nil
 }
 
 var infoCmd = &command{
@@ -112,6 +114,9 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		fd += " (" + strings.Join(det, "; ") + ")"
 	}
 	p("format", "%s", fd)
+	if info.Product != "" {
+		p("product", "%s", info.Product)
+	}
 	if info.Variable != "" {
 		p("variable", "%s", info.Variable)
 	}

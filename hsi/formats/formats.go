@@ -13,6 +13,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/matfile"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/png"
+	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
 )
 
@@ -55,6 +56,8 @@ var table = []Format{
 		Note: "GeoTIFF; keeps what ENVI keeps (GDAL metadata); -of COG, -co COMPRESS=ZSTD etc. as GDAL"},
 	{Name: "PNG", Exts: []string{".png"}, Read: png.Read, Write: png.Write, checksFinite: true,
 		Note: "reads RGB/grey images; writes a false-colour preview (not lossless)"},
+	{Name: "HDF5", Exts: []string{".h5", ".hdf5", ".he5", ".nc", ".nc4"}, Read: products.ReadHDF5,
+		Note: "HDF5 and NetCDF-4 cubes (-var /group/dataset, -layout HWB|BHW|...), EMIT L2A (-ortho)"},
 }
 
 // Formats returns the supported formats, in a stable order.
@@ -106,9 +109,23 @@ func byExt(path string) (*Format, bool) {
 	return nil, false
 }
 
-// ForRead returns the format of an existing file: by extension, or ENVI
-// when a header lies beside it.
+func byName(name string) *Format {
+	for i := range table {
+		if table[i].Name == name {
+			return &table[i]
+		}
+	}
+	return nil
+}
+
+// ForRead returns the format of an existing file: by its signature (see
+// Sniff) when it has one, so that a file whose extension names another
+// format is still read as what it is; else by extension, or ENVI when a
+// header lies beside it.
 func ForRead(path string) (*Format, error) {
+	if f := byName(Sniff(path)); f != nil {
+		return f, nil
+	}
 	if f, ok := byExt(path); ok {
 		return f, nil
 	}

@@ -263,27 +263,36 @@ const (
 	KindOther
 )
 
-// Object is a member of the root group.
+// Object is a group, a dataset or another object of the file.
 type Object struct {
-	Name  string
+	Name  string // the link name (the last element of its path)
+	Path  string // "/group/dataset"; "/" for the root group
 	Kind  Kind
 	Attrs map[string]Attr
+	Addr  uint64 // object header address: what object references point to
 
 	// For datasets:
 	Dims []uint64 // as stored (C order); empty for a scalar
 	Type Datatype
 
 	f       *File
+	msgs    []message // header messages of a group
 	layout  layout
 	filters []filter
 	null    bool // null dataspace
 }
 
-// Attr is an attribute value: a string for string attributes, a number for
-// scalar numeric ones.
+// Attr is an attribute value: a string for string attributes (fixed or
+// variable length; Strs holds every element of an array), numbers for
+// numeric ones (Num for a scalar, Nums for any size) and object addresses
+// for variable-length sequences of object references (HDF5 dimension
+// scales' DIMENSION_LIST).
 type Attr struct {
 	Str    string
+	Strs   []string
 	Num    float64
+	Nums   []float64
+	Refs   [][]uint64
 	IsStr  bool
 	IsNum  bool
 	Parsed bool
@@ -371,8 +380,26 @@ func (f *File) groupLinks(msgs []message) ([]link, error) {
 				c.skip(8)
 			}
 			heap := c.addr(f.so)
-			if c.err == nil && !f.undef(heap) {
-				return nil, errors.New("dense link storage (fractal heap) is not supported")
+			index := c.addr(f.so)
+			if c.err != nil {
+				return nil, errors.New("link info message truncated")
+			}
+			if f.undef(heap) {
+				continue
+			}
+			// Name-index records: a 4-byte hash, then the heap ID.
+			err := f.denseObjects(heap, index, 4, func(b []byte) error {
+				l, ok, err := f.parseLink(b)
+				if err != nil {
+					return err
+				}
+				if ok {
+					links = append(links, l)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("dense links: %w", err)
 			}
 		}
 	}
@@ -511,7 +538,7 @@ func (f *File) object(name string, addr uint64) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hdf5: object %q: %w", name, err)
 	}
-	o := &Object{Name: name, f: f, Attrs: map[string]Attr{}, Kind: KindOther}
+	o := &Object{Name: name, Path: "/" + name, Addr: addr, f: f, Attrs: map[string]Attr{}, Kind: KindOther}
 	var haveSpace, haveType, haveLayout bool
 	for _, m := range msgs {
 		switch m.typ {
@@ -552,10 +579,17 @@ func (f *File) object(name string, addr uint64) (*Object, error) {
 			if err == nil && n != "" {
 				o.Attrs[n] = a
 			}
+		case msgAttrInfo:
+			if err := f.denseAttrs(m.data, o.Attrs); err != nil {
+				return nil, fmt.Errorf("hdf5: object %q: attributes: %w", name, err)
+			}
 		}
 	}
 	if haveSpace && haveType && haveLayout {
 		o.Kind = KindDataset
+	}
+	if o.Kind == KindGroup {
+		o.msgs = msgs
 	}
 	return o, nil
 }
@@ -781,9 +815,11 @@ func parseDataspace(b []byte, sl int) (dims []uint64, null bool, err error) {
 
 // Datatype classes.
 const (
-	ClassFixed  = 0
-	ClassFloat  = 1
-	ClassString = 3
+	ClassFixed     = 0
+	ClassFloat     = 1
+	ClassString    = 3
+	ClassReference = 7
+	ClassVlen      = 9
 )
 
 // Datatype describes an element type.
@@ -792,6 +828,10 @@ type Datatype struct {
 	Size      int
 	Signed    bool
 	BigEndian bool
+	// VlenString is true for a variable-length string (class 9, type 1);
+	// Base is the element type of a variable-length sequence.
+	VlenString bool
+	Base       *Datatype
 }
 
 // Numeric reports whether the type is an integer or a float the reader decodes.
@@ -821,7 +861,9 @@ func (t Datatype) String() string {
 	return fmt.Sprintf("class-%d", t.Class)
 }
 
-func parseDatatype(b []byte) (Datatype, error) {
+func parseDatatype(b []byte) (Datatype, error) { return parseDatatypeDepth(b, 0) }
+
+func parseDatatypeDepth(b []byte, depth int) (Datatype, error) {
 	c := &cursor{b: b}
 	cv := c.u8()
 	bf := c.bytes(3)
@@ -841,6 +883,15 @@ func parseDatatype(b []byte) (Datatype, error) {
 		t.BigEndian = bf[0]&1 != 0
 		if bf[0]&0x40 != 0 {
 			return Datatype{}, errors.New("VAX floating-point byte order is not supported")
+		}
+	case ClassVlen:
+		t.VlenString = bf[0]&0x0F == 1
+		if !t.VlenString && depth < 4 && len(b) > 8 {
+			base, err := parseDatatypeDepth(b[8:], depth+1)
+			if err != nil {
+				return Datatype{}, err
+			}
+			t.Base = &base
 		}
 	}
 	return t, nil
@@ -884,6 +935,9 @@ func (t Datatype) Decode(raw []byte, dst []float64) {
 	}
 }
 
+// maxAttrElems bounds the elements of one attribute that are decoded.
+const maxAttrElems = 1 << 20
+
 func (f *File) parseAttribute(b []byte) (string, Attr, error) {
 	c := &cursor{b: b}
 	ver := c.u8()
@@ -918,7 +972,7 @@ func (f *File) parseAttribute(b []byte) (string, Attr, error) {
 	n := uint64(1)
 	for _, d := range dims {
 		n *= d
-		if n > 1<<20 {
+		if n > maxAttrElems {
 			return name, Attr{}, nil
 		}
 	}
@@ -926,18 +980,88 @@ func (f *File) parseAttribute(b []byte) (string, Attr, error) {
 	a := Attr{Parsed: true}
 	switch {
 	case t.Class == ClassString:
-		if t.Size > len(data) {
+		if uint64(t.Size)*n > uint64(len(data)) {
 			return name, Attr{}, errors.New("attribute data truncated")
+		}
+		for i := 0; i < int(n); i++ {
+			a.Strs = append(a.Strs, strings.TrimRight(cstring(data[i*t.Size:(i+1)*t.Size]), " "))
 		}
 		a.IsStr = true
-		a.Str = strings.TrimRight(cstring(data[:t.Size]), " ")
-	case t.Numeric() && n == 1:
-		if t.Size > len(data) {
+		if len(a.Strs) > 0 {
+			a.Str = a.Strs[0]
+		}
+	case t.Numeric():
+		if uint64(t.Size)*n > uint64(len(data)) {
 			return name, Attr{}, errors.New("attribute data truncated")
 		}
-		v := make([]float64, 1)
-		t.Decode(data[:t.Size], v)
-		a.IsNum, a.Num = true, v[0]
+		a.Nums = make([]float64, n)
+		t.Decode(data[:uint64(t.Size)*n], a.Nums)
+		if n == 1 {
+			a.IsNum, a.Num = true, a.Nums[0]
+		}
+	case t.Class == ClassVlen:
+		es := 4 + f.so + 4
+		if uint64(es)*n > uint64(len(data)) {
+			return name, Attr{}, errors.New("attribute data truncated")
+		}
+		for i := 0; i < int(n); i++ {
+			e := &cursor{b: data[i*es : (i+1)*es]}
+			cnt := e.u32()
+			coll := e.addr(f.so)
+			idx := e.u32()
+			var obj []byte
+			if cnt > 0 && !f.undef(coll) {
+				if obj, err = f.globalHeapObject(coll, idx); err != nil {
+					return name, Attr{}, err
+				}
+			}
+			switch {
+			case t.VlenString:
+				a.IsStr = true
+				a.Strs = append(a.Strs, cstring(obj))
+			case t.Base != nil && t.Base.Class == ClassReference && t.Base.Size == f.so:
+				if uint64(cnt)*uint64(f.so) > uint64(len(obj)) {
+					return name, Attr{}, errors.New("reference list truncated")
+				}
+				refs := make([]uint64, cnt)
+				for k := range refs {
+					refs[k] = le(obj[k*f.so : (k+1)*f.so])
+				}
+				a.Refs = append(a.Refs, refs)
+			}
+		}
+		if len(a.Strs) > 0 {
+			a.Str = a.Strs[0]
+		}
 	}
 	return name, a, nil
+}
+
+// denseAttrs reads the attributes an attribute info message points to.
+func (f *File) denseAttrs(b []byte, into map[string]Attr) error {
+	c := &cursor{b: b}
+	c.u8()
+	flags := c.u8()
+	if flags&1 != 0 {
+		c.skip(2)
+	}
+	heap := c.addr(f.so)
+	index := c.addr(f.so)
+	if c.err != nil {
+		return errors.New("attribute info message truncated")
+	}
+	if f.undef(heap) {
+		return nil
+	}
+	// Name-index records start with the heap ID.
+	return f.denseObjects(heap, index, 0, func(m []byte) error {
+		n, a, err := f.parseAttribute(m)
+		if err != nil {
+			return err
+		}
+		if n != "" {
+			into[n] = a
+		}
+		return nil
+	})
 }

@@ -1,0 +1,143 @@
+package products
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/crs"
+	"github.com/omnihsr/omnihsr/hsi/hdf5"
+)
+
+// isEMIT reports whether the file has an EMIT granule's structure: a root
+// reflectance cube, the sensor_band_parameters group and the location
+// group with its geometry lookup table.
+func isEMIT(f *file) bool {
+	r := f.get("/reflectance")
+	return r != nil && r.Kind == hdf5.KindDataset && len(r.Dims) == 3 &&
+		f.get("/sensor_band_parameters") != nil && f.get("/location/glt_x") != nil && f.get("/location/glt_y") != nil
+}
+
+// emitFill is the fill value of EMIT products (emit_tools' FILL_VALUE).
+const emitFill = -9999
+
+func readEMIT(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	o := f.get("/reflectance")
+	info := hsi.SourceInfo{Format: "NetCDF-4", Variable: o.Path, DataType: o.Type.String()}
+	title := f.root.AttrString("title")
+	if title == "" {
+		title = "EMIT L2A reflectance"
+	}
+	info.Product = title
+	if t := f.root.AttrString("time_coverage_start"); t != "" {
+		info.Product += ", acquired " + t
+	}
+	if p := f.root.AttrString("platform"); p != "" {
+		info.Product += " from " + p
+	}
+	layout, how, err := f.layoutOf(o, opt.Layout)
+	if err != nil {
+		return nil, info, err
+	}
+	info.Layout = layout
+	v, err := f.cfOf(o)
+	if err != nil {
+		return nil, info, err
+	}
+	if !v.hasFill {
+		v.fill, v.hasFill = emitFill, true
+	}
+	c, err := f.cubeOf(o, layout, v.apply())
+	if err != nil {
+		return nil, info, err
+	}
+	c.Meta.DataIgnore, c.Meta.HasDataIgnore = v.fill, true
+	if err := f.bandMeta(c, o, strings.IndexByte(layout, 'B')); err != nil {
+		return nil, info, err
+	}
+	if c.Meta.Wavelengths == nil {
+		return nil, info, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
+	}
+	c.Meta.Description = info.Product
+	det := []string{how, o.LayoutName()}
+	if fl := o.FilterNames(); fl != "" {
+		det = append(det, fl)
+	}
+	if !opt.Ortho {
+		info.Detail = strings.Join(append(det, "swath (downtrack x crosstrack), not georeferenced; -ortho applies the GLT"), ", ")
+		return c, info, nil
+	}
+	oc, err := emitOrtho(f, c)
+	if err != nil {
+		return nil, info, err
+	}
+	info.Detail = strings.Join(append(det, fmt.Sprintf("orthorectified by the GLT to %d x %d", oc.H, oc.W)), ", ")
+	return oc, info, nil
+}
+
+// emitOrtho applies the geometry lookup table as emit_tools.apply_glt
+// does: ortho cell (r, c) takes swath pixel (glt_y-1, glt_x-1) when both
+// indexes are non-zero, and the fill value otherwise.
+func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
+	gxo, gyo := f.get("/location/glt_x"), f.get("/location/glt_y")
+	if len(gxo.Dims) != 2 || !slices.Equal(gxo.Dims, gyo.Dims) {
+		return nil, fmt.Errorf("%s: glt_x %v and glt_y %v must be 2-D arrays of one shape", f.path, gxo.Dims, gyo.Dims)
+	}
+	gx, err := f.readFloats(gxo)
+	if err != nil {
+		return nil, err
+	}
+	gy, err := f.readFloats(gyo)
+	if err != nil {
+		return nil, err
+	}
+	oh, ow := int(gxo.Dims[0]), int(gxo.Dims[1])
+	out, err := hsi.New(oh, ow, sw.B)
+	if err != nil {
+		return nil, fmt.Errorf("%s: GLT grid: %w", f.path, err)
+	}
+	out.Meta = sw.Meta
+	fill := float32(sw.Meta.DataIgnore)
+	for i := range out.Data {
+		out.Data[i] = fill
+	}
+	for p := range gx {
+		x, y := gx[p], gy[p]
+		if x == 0 || y == 0 || math.IsNaN(x) || math.IsNaN(y) {
+			continue
+		}
+		if x < 1 || y < 1 || x > float64(sw.W) || y > float64(sw.H) || x != math.Trunc(x) || y != math.Trunc(y) {
+			return nil, fmt.Errorf("%s: GLT cell (%d, %d) points at swath row %v, column %v, outside the %d x %d swath",
+				f.path, p/ow, p%ow, y, x, sw.H, sw.W)
+		}
+		copy(out.Data[p*sw.B:(p+1)*sw.B], sw.Spectrum(int(y)-1, int(x)-1))
+	}
+	gt := f.root.AttrNums("geotransform")
+	if len(gt) != 6 {
+		return nil, fmt.Errorf("%s: global attribute geotransform has %d values, want 6", f.path, len(gt))
+	}
+	var c crs.CRS
+	if wkt := f.root.AttrString("spatial_ref"); wkt != "" {
+		if c, err = crs.FromWKT(wkt); err != nil {
+			return nil, fmt.Errorf("%s: spatial_ref: %w", f.path, err)
+		}
+	}
+	out.Meta.Geo = geoOf([6]float64(gt), c)
+	return out, nil
+}
+
+// geoOf builds the georeferencing of a grid from a GDAL geotransform
+// (pixel-corner origin) and a CRS, in GeoTIFF form.
+func geoOf(gt [6]float64, c crs.CRS) *hsi.Geo {
+	g := &hsi.Geo{}
+	if gt[2] == 0 && gt[4] == 0 && gt[5] < 0 {
+		g.PixelScale = []float64{gt[1], -gt[5], 0}
+		g.Tiepoints = []float64{0, 0, 0, gt[0], gt[3], 0}
+	} else {
+		g.Transformation = []float64{gt[1], gt[2], 0, gt[0], gt[4], gt[5], 0, gt[3], 0, 0, 0, 0, 0, 0, 0, 1}
+	}
+	g.GeoKeys, g.GeoASCII = crs.GeoKeys(c, false)
+	return g
+}
