@@ -78,7 +78,7 @@ func TestEMIT(t *testing.T) {
 				t.Errorf("no-data %v %v, want %v", m.HasDataIgnore, m.DataIgnore, g.Fill)
 			}
 			for b := range g.Wavelengths {
-				if m.Wavelengths[b] != float64(float32(g.Wavelengths[b])) && float32(m.Wavelengths[b]) != float32(g.Wavelengths[b]) || float32(m.FWHM[b]) != float32(g.FWHM[b]) {
+				if float32(m.Wavelengths[b]) != float32(g.Wavelengths[b]) || float32(m.FWHM[b]) != float32(g.FWHM[b]) {
 					t.Fatalf("band %d: wavelength %v fwhm %v, want %v %v", b, m.Wavelengths[b], m.FWHM[b], g.Wavelengths[b], g.FWHM[b])
 				}
 				if m.BadBands[b] != (g.Good[b] == 0) {
