@@ -139,3 +139,50 @@ func TestNaNPolicyEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestSniff: the content decides the format, whatever the extension says.
+func TestSniff(t *testing.T) {
+	dir := t.TempDir()
+	h5, err := os.ReadFile(filepath.Join("..", "products", "testdata", "generic_bhw.h5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asMat := filepath.Join(dir, "cube.mat")
+	if err := os.WriteFile(asMat, h5, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	npyAsDat := filepath.Join(dir, "cube.dat")
+	if err := Write(filepath.Join(dir, "c.npy"), cube(), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(filepath.Join(dir, "c.npy"), npyAsDat)
+	tifAsNpy := filepath.Join(dir, "t.npy")
+	if err := Write(filepath.Join(dir, "t.tif"), cube(), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(filepath.Join(dir, "t.tif"), tifAsNpy)
+	v5 := filepath.Join(dir, "v5.mat")
+	if err := Write(v5, cube(), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{asMat, "HDF5"},
+		{npyAsDat, "NPY"},
+		{tifAsNpy, "TIFF"},
+		{v5, "MAT"},
+		{filepath.Join("..", "matfile", "testdata", "v73_latest.mat.golden"), "MAT"},
+	} {
+		f, err := ForRead(tc.path)
+		if err != nil || f.Name != tc.want {
+			t.Errorf("%s: format %v, %v; want %s", tc.path, f, err, tc.want)
+		}
+	}
+	// The HDF5 file named .mat keeps its stored axis order (band, y, x).
+	c, info, err := Read(asMat, hsi.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.H != 4 || c.W != 6 || c.B != 5 || info.Layout != "BHW" {
+		t.Errorf("HDF5 named .mat read as %dx%dx%d layout %q", c.H, c.W, c.B, info.Layout)
+	}
+}

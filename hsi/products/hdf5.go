@@ -313,13 +313,13 @@ func (v cf) apply() func(float64) float64 {
 	}
 }
 
-// bandVector finds a per-band 1-D dataset: the band dimension's coordinate
-// variable when want is "wavelength", else a dataset with one of names and
+// bandVector finds a per-band 1-D dataset: for wavelengths, the band
+// dimension's coordinate variable when it has one; else a dataset with one of names and
 // B values, nearest to o (same group first).
 func (f *file) bandVector(o *hdf5.Object, bandAxis, b int, names ...string) (*hdf5.Object, []float64, error) {
 	var cands []*hdf5.Object
 	if slices.Contains(names, "wavelengths") && bandAxis >= 0 {
-		if d := f.dimScale(o, bandAxis); d != nil && !strings.HasPrefix(d.AttrString("NAME"), "This is a netCDF dimension") {
+		if d := f.dimScale(o, bandAxis); d != nil && isBandName(d.Name) && !strings.HasPrefix(d.AttrString("NAME"), "This is a netCDF dimension") {
 			cands = append(cands, d)
 		}
 	}

@@ -115,3 +115,84 @@ func TestEMIT(t *testing.T) {
 		})
 	}
 }
+
+type genericGolden struct {
+	Cube        [][][]float64 `json:"cube"`
+	Wavelengths []float64     `json:"wavelengths"`
+	Fill        float64       `json:"fill"`
+}
+
+func TestGeneric(t *testing.T) {
+	var g map[string]genericGolden
+	loadJSON(t, "generic_golden.json", &g)
+	for _, tc := range []struct {
+		file, layout, units string
+		opt                 hsi.ReadOptions
+	}{
+		{"generic_bhw.h5", "BHW", "Nanometers", hsi.ReadOptions{}},
+		{"generic_bhw.h5", "BHW", "Nanometers", hsi.ReadOptions{Var: "data/cube", Layout: "bhw"}},
+		{"generic_hwb.nc", "HWB", "Micrometers", hsi.ReadOptions{}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			want := g[tc.file]
+			c, info, err := ReadHDF5(filepath.Join("testdata", tc.file), tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Layout != tc.layout {
+				t.Errorf("layout %q, want %q (%s)", info.Layout, tc.layout, info.Detail)
+			}
+			sameCube(t, c, want.Cube)
+			if !c.Meta.HasDataIgnore || c.Meta.DataIgnore != want.Fill {
+				t.Errorf("no-data %v, want %v", c.Meta.DataIgnore, want.Fill)
+			}
+			if len(c.Meta.Wavelengths) != len(want.Wavelengths) || c.Meta.WavelengthUnits != tc.units {
+				t.Fatalf("wavelengths %v %s, want %v %s", c.Meta.Wavelengths, c.Meta.WavelengthUnits, want.Wavelengths, tc.units)
+			}
+			for i, w := range want.Wavelengths {
+				if c.Meta.Wavelengths[i] != w {
+					t.Fatalf("wavelengths %v, want %v", c.Meta.Wavelengths, want.Wavelengths)
+				}
+			}
+		})
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	emit := filepath.Join("testdata", "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc")
+	b, err := os.ReadFile(emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.nc")
+	if err := os.WriteFile(truncated, b[:len(b)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		opt  hsi.ReadOptions
+		want string
+	}{
+		{filepath.Join("testdata", "nan_scale.h5"), hsi.ReadOptions{}, "scale_factor NaN"},
+		{filepath.Join("testdata", "emit_bad_glt.nc"), hsi.ReadOptions{Ortho: true}, "outside the 4 x 3 swath"},
+		{filepath.Join("testdata", "emit_no_wavelengths.nc"), hsi.ReadOptions{}, "without /sensor_band_parameters/wavelengths"},
+		{truncated, hsi.ReadOptions{}, "truncated"},
+		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Var: "/data/nothing"}, `no dataset "/data/nothing"`},
+		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Layout: "HWX"}, "permutation of H, W and B"},
+		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Ortho: true}, "-ortho applies to EMIT"},
+		// A wrong layout makes the per-band lists disagree with the cube.
+		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Layout: "HWB"}, "/data/wavelength holds [5] values for 6 bands"},
+		{filepath.Join("testdata", "generic_golden.json"), hsi.ReadOptions{}, "no HDF5 superblock"},
+	} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			c, _, err := ReadHDF5(tc.path, tc.opt)
+			if err == nil || c != nil {
+				t.Fatalf("no error (cube %v)", c != nil)
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
+				t.Errorf("error %q: want it to name %s and say %q", err, tc.path, tc.want)
+			}
+		})
+	}
+}
