@@ -23,4 +23,15 @@
 //     columns = crosstrack, not georeferenced); with ReadOptions.Ortho the
 //     geometry lookup table is applied as NASA's emit_tools.apply_glt does
 //     and the cube carries the granule's geotransform and CRS.
+//   - PRISMA L2D (HDF-EOS5 .he5): VNIR_Cube and SWIR_Cube (uint16, rows x
+//     bands x columns) scaled to reflectance, Min + DN*(Max-Min)/65535 with
+//     each spectrometer's L2Scale*Min/Max; the placeholder bands (zero
+//     wavelength or flagged 0 in List_Cw_*_Flags) dropped and the rest
+//     sorted by wavelength. Both sides of the VNIR/SWIR overlap (about
+//     920-975 nm) are kept, as HyperCoast's reader keeps them; at equal
+//     wavelengths VNIR comes first. A pixel whose DNs are all 0 is no-data
+//     (-9999). Georeferencing comes from Epsg_Code and the corner
+//     attributes, taken as pixel centres as prismaread does (its extent
+//     starts half a 30 m pixel before the upper-left corner coordinate).
+//     -var reads one cube as stored instead.
 package products

@@ -91,7 +91,7 @@ func (f *file) readFloats(o *hdf5.Object) ([]float64, error) {
 	if o.Type.Class == hdf5.ClassFloat && o.Type.Size == 4 {
 		// float32 metadata as its shortest decimal: 8.6, not 8.600000381469727
 		for i, v := range out {
-			out[i], _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', -1, 32), 64)
+			out[i] = short32(v)
 		}
 	}
 	return out, nil
@@ -350,6 +350,16 @@ func (f *file) bandVector(o *hdf5.Object, bandAxis, b int, names ...string) (*hd
 	return nil, nil, nil
 }
 
+// short32 returns a float32 value as its shortest decimal (8.6, not
+// 8.600000381469727), for metadata stored as float32.
+func short32(v float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', -1, 32), 64)
+	if err != nil {
+		return v
+	}
+	return r
+}
+
 func unitsName(u string) string {
 	switch strings.ToLower(strings.TrimSpace(u)) {
 	case "nm", "nanometers", "nanometer", "nanometres", "nanometre":
@@ -370,6 +380,9 @@ func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, erro
 	defer f.close()
 	if isEMIT(f) && (opt.Var == "" || strings.Trim(opt.Var, "/") == "reflectance") {
 		return readEMIT(f, opt)
+	}
+	if isPRISMA(f) && opt.Var == "" {
+		return readPRISMA(f, opt)
 	}
 	if opt.Ortho {
 		return nil, hsi.SourceInfo{}, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)

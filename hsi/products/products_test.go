@@ -196,3 +196,54 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+type prismaGolden struct {
+	File        string        `json:"file"`
+	Cube        [][][]float64 `json:"cube"`
+	Wavelengths []float64     `json:"wavelengths"`
+	FWHM        []float64     `json:"fwhm"`
+	GT          []float64     `json:"geotransform"`
+	EPSG        int           `json:"epsg"`
+}
+
+func TestPRISMA(t *testing.T) {
+	var g prismaGolden
+	loadJSON(t, "prisma_golden.json", &g)
+	c, info, err := ReadHDF5(filepath.Join("testdata", g.File), hsi.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCube(t, c, g.Cube)
+	for i := range g.Wavelengths {
+		if c.Meta.Wavelengths[i] != g.Wavelengths[i] || c.Meta.FWHM[i] != g.FWHM[i] {
+			t.Fatalf("wavelengths %v fwhm %v, want %v %v", c.Meta.Wavelengths, c.Meta.FWHM, g.Wavelengths, g.FWHM)
+		}
+	}
+	if !c.Meta.HasDataIgnore || c.Meta.DataIgnore != -9999 {
+		t.Errorf("no-data %v", c.Meta.DataIgnore)
+	}
+	if info.Product != "PRISMA L2D, acquired 2021-06-15T10:20:30.123456" {
+		t.Errorf("product %q", info.Product)
+	}
+	gt, ok := c.Meta.Geo.Transform()
+	if !ok || gt != [6]float64(g.GT) {
+		t.Errorf("geotransform %v, want prismaread's %v", gt, g.GT)
+	}
+	if cr, _ := c.Meta.Geo.CRS(); cr.EPSG != g.EPSG {
+		t.Errorf("CRS %+v, want EPSG:%d", cr, g.EPSG)
+	}
+	// -var reads one cube as stored, without the product's scaling.
+	c, info, err = ReadHDF5(filepath.Join("testdata", g.File), hsi.ReadOptions{Var: "/HDFEOS/SWATHS/PRS_L2D_HCO/Data Fields/SWIR_Cube", Layout: "HBW"})
+	if err != nil || c.H != 4 || c.W != 5 || c.B != 6 || info.Product != "" {
+		t.Errorf("SWIR cube by -var: %v %+v", err, info)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"prisma_short_list.he5", "List_Cw_Vnir has 7 wavelengths for the 8 bands"},
+		{"prisma_nan_scale.he5", "L2ScaleVnirMin 0 / Max NaN is not a finite number"},
+	} {
+		path := filepath.Join("testdata", tc.file)
+		if _, _, err := ReadHDF5(path, hsi.ReadOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
+		}
+	}
+}
