@@ -137,6 +137,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 func main() {
+	// train stops at a signal itself, saving a checkpoint to resume from.
+	if len(os.Args) > 1 && lookup(os.Args[1]) != nil && os.Args[1] != "train" {
+		catchSignals(os.Args[1], os.Stderr)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -3,7 +3,6 @@ package envi
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -69,8 +68,10 @@ func writeParams(opt hsi.WriteOptions) (raw.Type, string, error) {
 }
 
 // publish writes hdr to hdrPath beside the complete data file df and
-// renames both into place, data first and header last. On error neither is
-// left behind (the caller still aborts df, which is then a no-op).
+// renames both into place, data first and header last, under the lock of
+// hdrPath (atomicfile.CommitAll), so that two processes writing the same
+// image leave the pair of one of them. On error neither is left behind (the
+// caller still aborts df, which is then a no-op).
 func publish(df *atomicfile.File, hdrPath string, hdr []byte) error {
 	hf, err := atomicfile.Create(hdrPath)
 	if err != nil {
@@ -80,11 +81,7 @@ func publish(df *atomicfile.File, hdrPath string, hdr []byte) error {
 	if _, err := hf.Write(hdr); err != nil {
 		return fmt.Errorf("envi: write %s: %w", hdrPath, err)
 	}
-	if err := df.Commit(); err != nil {
-		return fmt.Errorf("envi: %w", err)
-	}
-	if err := hf.Commit(); err != nil {
-		os.Remove(df.Path)
+	if err := atomicfile.CommitAll(hdrPath, df, hf); err != nil {
 		return fmt.Errorf("envi: %w", err)
 	}
 	return nil

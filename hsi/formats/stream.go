@@ -3,7 +3,6 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
+	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
 // RowWriter receives an image a band of rows at a time, for outputs too
@@ -162,12 +162,21 @@ type memWriter struct {
 
 var errAborted = errors.New("the writer was aborted")
 
-func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*memWriter, error) {
-	n, _ := hsi.Elems(h, w, b) // checked by Create
+// checkMemOutput refuses an output of a format written from memory whose
+// h x w x b float32 cube does not fit in the memory available.
+func checkMemOutput(f *Format, path string, h, w, b int) error {
+	n, _ := hsi.Elems(h, w, b) // checked by the caller
 	what := fmt.Sprintf("%s output %dx%dx%d float32", f.Name, h, w, b)
 	if err := raw.CheckMemory(uint64(n)*4, what); err != nil {
-		return nil, fmt.Errorf("formats: create %s: %w; %s is written from memory, so write ENVI (.hdr) or NPY (.npy) instead, which stream to disk",
+		return fmt.Errorf("formats: create %s: %w; %s is written from memory, so write ENVI (.hdr) or NPY (.npy) instead, which stream to disk",
 			path, err, f.Name)
+	}
+	return nil
+}
+
+func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*memWriter, error) {
+	if err := checkMemOutput(f, path, h, w, b); err != nil {
+		return nil, err
 	}
 	if err := probe(f, path, b, meta, opt); err != nil {
 		return nil, err
@@ -194,13 +203,13 @@ func (e *probeError) Unwrap() error { return e.err }
 // it, so that options and metadata the format refuses, or a directory that
 // cannot be written, are reported before any row is computed.
 func probe(f *Format, path string, b int, meta hsi.Meta, opt hsi.WriteOptions) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".probe-*"+filepath.Ext(path))
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
-		return fmt.Errorf("formats: create %s: %w", path, err)
+		return fmt.Errorf("formats: %w", err)
 	}
 	name := tmp.Name()
-	tmp.Close()
-	defer os.Remove(name)
+	tmp.File.Close()
+	defer tmp.Abort()
 	c := &hsi.Cube{H: 1, W: 1, B: b, Data: make([]float32, b), Meta: meta}
 	if err := f.Write(name, c, opt); err != nil {
 		return &probeError{msg: strings.ReplaceAll(err.Error(), name, path), err: err}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"os"
 
 	"github.com/omnihsr/omnihsr/hsi"
 )
@@ -166,10 +165,7 @@ func (s *StreamWriter) commitCOG() error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	s.spill.Close()
-	if err := os.Remove(s.spill.Name()); err != nil {
-		return err
-	}
+	s.spillTmp.Abort() // closes and removes it
 	s.spill = nil
 	return s.f.Commit()
 }

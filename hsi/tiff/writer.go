@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -91,6 +90,7 @@ type StreamWriter struct {
 	rows      int       // rows in buf
 	next      int       // rows received
 	spill     *os.File  // COG: the full-resolution tiles until Commit
+	spillTmp  *atomicfile.File
 	ovr       *hsi.Cube // COG: the first overview, filled as rows arrive
 	err       error
 	committed bool
@@ -180,11 +180,13 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 		return nil, err
 	}
 	if o.COG {
-		s.spill, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".cog-*")
+		// A temporary of atomicfile, so that a signal removes it too.
+		s.spillTmp, err = atomicfile.Create(path + ".cog")
 		if err != nil {
 			s.f.Abort()
 			return nil, err
 		}
+		s.spill = s.spillTmp.File
 		s.out = bufio.NewWriterSize(s.spill, 1<<20)
 		return s, nil
 	}
@@ -216,8 +218,7 @@ func (s *StreamWriter) fail(err error) error {
 	}
 	s.f.Abort()
 	if s.spill != nil {
-		s.spill.Close()
-		os.Remove(s.spill.Name())
+		s.spillTmp.Abort()
 		s.spill = nil
 	}
 	s.buf, s.ovr = nil, nil

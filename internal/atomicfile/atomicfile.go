@@ -2,15 +2,46 @@
 // data goes to a temporary file in the destination directory, which is
 // renamed over the destination only after every byte was written and synced.
 // On any error the temporary file is removed and the destination is untouched.
+//
+// Temporary files are named .NAME.omnihsr-tmp-PID-N beside the destination
+// NAME, PID being the writing process. Every temporary file a process has
+// open is listed, so that RemoveAll can delete them all when the process is
+// interrupted; one left by a process that was killed outright (SIGKILL, a
+// power cut) is removed by the next Create for the same destination once
+// that process no longer runs (RemoveStale).
+//
+// Files that must change together (an ENVI header and its data file) are
+// published with CommitAll under an exclusive lock on the group, so that two
+// processes writing the same group leave one process's files, never a mix.
 package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 )
+
+// tmpTag sits between a destination's name and the PID in the name of its
+// temporary files.
+const tmpTag = ".omnihsr-tmp-"
+
+// ErrInterrupted is returned by Create and Commit after RemoveAll: the
+// process is being stopped and publishes nothing more.
+var ErrInterrupted = errors.New("interrupted: temporary files removed")
+
+// open lists the temporary files of this process that are neither
+// committed nor aborted.
+var open = struct {
+	sync.Mutex
+	names   map[string]bool
+	stopped bool
+}{names: map[string]bool{}}
 
 // Write creates path atomically with the bytes that fill writes to w.
 func Write(path string, fill func(w io.Writer) error) (err error) {
@@ -40,16 +71,117 @@ type File struct {
 	done bool
 }
 
-// Create opens a temporary file beside path. Call Commit to publish it or
-// Abort to discard it; Abort after Commit is a no-op, so
-// `defer f.Abort()` is always safe.
+// tempPrefix is the name of path's temporary files up to the PID.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + tmpTag }
+
+// IsTemp reports whether name (a base name) is a temporary file of this
+// package.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tmpTag)
+}
+
+// Create opens a temporary file beside path, after removing the stale
+// temporary files of path (RemoveStale). Call Commit to publish it or Abort
+// to discard it; Abort after Commit is a no-op, so `defer f.Abort()` is
+// always safe.
 func Create(path string) (*File, error) {
+	RemoveStale(path)
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	open.Lock()
+	defer open.Unlock()
+	if open.stopped {
+		return nil, fmt.Errorf("create %s: %w", path, ErrInterrupted)
+	}
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
+	open.names[tmp.Name()] = true
 	return &File{File: tmp, Path: path}, nil
+}
+
+// RemoveStale removes the temporary files of path left by processes that
+// no longer run, and returns their names. Where process liveness cannot be
+// told (not Unix) it removes nothing.
+func RemoveStale(path string) []string {
+	dir := filepath.Dir(path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	prefix := tempPrefix(path)
+	var removed []string
+	for _, e := range ents {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed
+}
+
+// RemoveAll removes every temporary file this process has open and makes
+// every later Create and Commit fail with ErrInterrupted: it is what a
+// process does when a signal stops it. It returns the destinations whose
+// temporary files it removed.
+func RemoveAll() []string {
+	open.Lock()
+	defer open.Unlock()
+	open.stopped = true
+	var dests []string
+	for name := range open.names {
+		os.Remove(name)
+		base := filepath.Base(name)
+		dest := strings.TrimPrefix(base[:strings.LastIndex(base, tmpTag)], ".")
+		dests = append(dests, filepath.Join(filepath.Dir(name), dest))
+		delete(open.names, name)
+	}
+	return dests
+}
+
+// finish syncs, closes and sets the mode of the temporary file, removing it
+// on error.
+func (f *File) finish() error {
+	name := f.File.Name()
+	open.Lock()
+	stopped := open.stopped
+	open.Unlock()
+	if stopped {
+		f.File.Close()
+		f.remove()
+		return fmt.Errorf("write %s: %w", f.Path, ErrInterrupted)
+	}
+	err := f.File.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err != nil {
+		f.remove()
+		return fmt.Errorf("write %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// remove deletes the temporary file and forgets it.
+func (f *File) remove() {
+	name := f.File.Name()
+	open.Lock()
+	delete(open.names, name)
+	open.Unlock()
+	os.Remove(name)
 }
 
 // Commit syncs, closes and renames the temporary file to its destination.
@@ -58,23 +190,76 @@ func (f *File) Commit() error {
 		return nil
 	}
 	f.done = true
+	if err := f.finish(); err != nil {
+		return err
+	}
+	open.Lock()
+	defer open.Unlock()
+	return f.rename()
+}
+
+// rename publishes the finished file; the caller holds open's lock.
+func (f *File) rename() error {
 	name := f.File.Name()
-	if err := f.File.Sync(); err != nil {
-		f.File.Close()
+	delete(open.names, name)
+	if open.stopped {
 		os.Remove(name)
-		return fmt.Errorf("write %s: %w", f.Path, err)
-	}
-	if err := f.File.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", f.Path, err)
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", f.Path, err)
+		return fmt.Errorf("write %s: %w", f.Path, ErrInterrupted)
 	}
 	if err := os.Rename(name, f.Path); err != nil {
 		os.Remove(name)
 		return fmt.Errorf("write %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// CommitAll publishes files together, in order, while holding an exclusive
+// lock named for lockPath (.NAME.omnihsr-lock beside it; Lock), so that
+// another process committing the same group with the same lockPath does so
+// entirely before or after. On error every file is removed: the temporary
+// files, and the destinations already renamed (a group is never left half
+// replaced). Files already committed or aborted are skipped.
+func CommitAll(lockPath string, files ...*File) error {
+	var todo []*File
+	for _, f := range files {
+		if !f.done {
+			f.done = true
+			todo = append(todo, f)
+		}
+	}
+	for i, f := range todo {
+		if err := f.finish(); err != nil {
+			for _, g := range todo[i+1:] {
+				g.File.Close()
+				g.remove()
+			}
+			for _, g := range todo[:i] {
+				g.remove()
+			}
+			return err
+		}
+	}
+	unlock, err := Lock(lockPath)
+	if err != nil {
+		for _, f := range todo {
+			f.remove()
+		}
+		return err
+	}
+	defer unlock()
+	open.Lock()
+	defer open.Unlock()
+	for i, f := range todo {
+		if err := f.rename(); err != nil {
+			for _, g := range todo[:i] {
+				os.Remove(g.Path)
+			}
+			for _, g := range todo[i+1:] {
+				delete(open.names, g.File.Name())
+				os.Remove(g.File.Name())
+			}
+			return err
+		}
 	}
 	return nil
 }
@@ -85,7 +270,6 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
-	name := f.File.Name()
 	f.File.Close()
-	os.Remove(name)
+	f.remove()
 }
