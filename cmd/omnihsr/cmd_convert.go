@@ -22,7 +22,9 @@ The output is float32 unless -type names another sample type; integer types
 round to nearest and a value that does not fit is an error. A .png output is a
 false-colour preview (three bands chosen by wavelength, 2-98% stretch). NaN or
 infinite input values are an error naming their position. The output is
-written to a temporary file and renamed: on error no output is left.
+written to a temporary file and renamed: on error no output is left. An
+output that is the input (or its ENVI partner, or a link to either) is
+refused unless -overwrite is given.
 Georeferencing, CRS, band scale and other metadata carry over between ENVI
 and TIFF as GDAL writes them; what the output format cannot hold is named
 on stderr, one "warning:" line per item (docs/FORMATS.md has the table).
@@ -39,12 +41,14 @@ Formats, chosen by extension:
 		fs.StringVar(&o.compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw and zstd (with a predictor; -co COMPRESS for GDAL's meaning)")
 		o.rf.register(fs)
 		o.tf.register(fs)
+		o.of.register(fs)
 		return o
 	},
 }
 
 type convertOpts struct {
 	rf                                 readFlags
+	of                                 outputFlags
 	tf                                 tiffFlags
 	in, out, typ, interleave, compress string
 }
@@ -65,6 +69,9 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	case "", "none", "deflate", "lzw", "zstd":
 	default:
 		return usagef("-compress %q: want none, deflate, lzw or zstd", o.compress)
+	}
+	if err := o.of.check(o.in, o.out); err != nil {
+		return err
 	}
 	ro, err := o.rf.options()
 	if err != nil {

@@ -34,7 +34,9 @@ neighbours in the same band before filtering and written back as no-data
 into every output sample whose pixel centre lies in one; bad bands (bbl =
 0, or no-data in every pixel) are written as no-data. The output is float32 unless -type says
 otherwise. Other NaN or infinite input values are an error naming their
-position; on any error no output file is left.
+position; on any error no output file is left. An output that is the input
+(or its ENVI partner, or a link to either) is refused unless -overwrite is
+given.
 
 Formats, chosen by extension:
 ` + formats.Help(),
@@ -51,12 +53,14 @@ Formats, chosen by extension:
 		fs.BoolVar(&o.d.Area, "area", false, "block mean (PyTorch mode='area') instead of antialiased bicubic")
 		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
 		o.rf.register(fs)
+		o.of.register(fs)
 		return o
 	},
 }
 
 type degradeOpts struct {
 	rf                 readFlags
+	of                 outputFlags
 	in, out, size, typ string
 	d                  resample.DegradeOptions
 }
@@ -90,6 +94,9 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 		}
 	}
 	if _, err := formats.ForWrite(o.out); err != nil {
+		return err
+	}
+	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
 	ro, err := o.rf.options()

@@ -3,6 +3,8 @@ package formats
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -151,6 +153,9 @@ func ForWrite(path string) (*Format, error) {
 // Read reads a cube from path in the format its extension names. A NaN or
 // infinite sample gives the cube together with a *raw.NonFiniteError.
 func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	if err := checkRegular(path); err != nil {
+		return nil, hsi.SourceInfo{}, err
+	}
 	f, err := ForRead(path)
 	if err != nil {
 		return nil, hsi.SourceInfo{}, err
@@ -176,6 +181,32 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	}
 	return c, info, nil
 }
+
+// checkRegular refuses a path that exists but is not a regular file (after
+// symbolic links): a directory, a named pipe, a socket or a device, which
+// a reader would misread or block on. A missing path is left to the
+// reader's own message.
+func checkRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch m := st.Mode(); {
+	case m.IsDir():
+		kind = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	}
+	return fmt.Errorf("%s: %w: it is %s; give a regular file", path, ErrNotRegular, kind)
+}
+
+// ErrNotRegular marks an input that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
 
 // Write writes c to path in the format its extension names, atomically.
 func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {

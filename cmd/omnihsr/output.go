@@ -1,0 +1,32 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/omnihsr/omnihsr/hsi/formats"
+)
+
+// outputFlags are the flags of a command that writes hyperspectral files
+// read from an input.
+type outputFlags struct {
+	overwrite bool
+}
+
+func (o *outputFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&o.overwrite, "overwrite", false, "allow an output that is the input file (or its ENVI partner, or a link to it); the input is read in full first and replaced only when the output is complete")
+}
+
+// check refuses outputs that would replace a file of the input
+// (formats.CheckOutput) unless -overwrite was given.
+func (o *outputFlags) check(in string, outs ...string) error {
+	if o.overwrite {
+		return nil
+	}
+	for _, out := range outs {
+		if err := formats.CheckOutput(out, in); err != nil {
+			return fmt.Errorf("%w; choose another -out, or give -overwrite to replace the input", err)
+		}
+	}
+	return nil
+}
