@@ -2,6 +2,7 @@ package hsi
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -143,6 +144,28 @@ func splitMapInfo(s string) []string {
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// CheckMapInfo checks the numeric fields of an ENVI map info value: the
+// reference pixel (fields 2-3), its map coordinates (4-5) and the pixel
+// size (6-7), where present, must be finite numbers, the pixel size
+// non-zero. An empty value is fine.
+func CheckMapInfo(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	f := splitMapInfo(s)
+	names := []string{"reference pixel x", "reference pixel y", "easting", "northing", "pixel size x", "pixel size y"}
+	for i, name := range names[:min(len(names), len(f)-1)] {
+		v, err := strconv.ParseFloat(f[i+1], 64)
+		switch {
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("map info field %d (%s) = %q is not a finite number", i+2, name, f[i+1])
+		case i >= 4 && v == 0:
+			return fmt.Errorf("map info field %d (%s) is 0: a pixel has no size", i+2, name)
+		}
+	}
+	return nil
+}
 
 // scaleMapInfo rescales an ENVI map info value. Its fields 2-3 are the
 // reference pixel in 1-based file coordinates ((1,1) is the upper-left

@@ -145,6 +145,8 @@ input with no usable band; on any error no output file is left. An integer
 -type clamps values outside its range as gdal_translate -ot does (NaN
 becomes 0; the stored values and their scale factor are kept) and reports
 how many on stderr; -type same writes the input's sample type.
+An output that is the input (or its ENVI partner, or a link to either) is
+refused unless -overwrite is given.
 
 ` + tiffFlagsHelp + `
 Methods (-method):
@@ -163,6 +165,7 @@ Formats, chosen by extension:
 		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; \"same\": the input's; integer types clamp; see omnihsr help convert)")
 		o.rf.register(fs)
 		o.tf.register(fs)
+		o.of.register(fs)
 		return o
 	},
 }
@@ -170,6 +173,7 @@ Formats, chosen by extension:
 type upscaleOpts struct {
 	rf                                          readFlags
 	tf                                          tiffFlags
+	of                                          outputFlags
 	in, out, size, method, typ, weights, scales string
 	scale                                       float64
 }
@@ -206,7 +210,7 @@ func (o *upscaleOpts) factors(fs *flag.FlagSet) ([]float64, error) {
 type outSize struct{ h, w int }
 
 // sizes returns the output sizes of lr: -size, or one per factor.
-func (o *upscaleOpts) sizes(lr *hsi.Cube, factors []float64) ([]outSize, error) {
+func (o *upscaleOpts) sizes(H, W int, factors []float64) ([]outSize, error) {
 	if o.size != "" {
 		h, w, err := parseSize(o.size)
 		if err != nil {
@@ -216,13 +220,29 @@ func (o *upscaleOpts) sizes(lr *hsi.Cube, factors []float64) ([]outSize, error) 
 	}
 	out := make([]outSize, len(factors))
 	for i, s := range factors {
-		h, w := resample.UpSize(lr.H, s), resample.UpSize(lr.W, s)
+		h, w := resample.UpSize(H, s), resample.UpSize(W, s)
 		if h < 1 || w < 1 {
-			return nil, fmt.Errorf("%s: %dx%d pixels times %g gives %dx%d: the output side round(S*side) must be between 1 and 2^31", o.in, lr.H, lr.W, s, h, w)
+			eh, ew := math.Round(float64(H)*s), math.Round(float64(W)*s)
+			return nil, fmt.Errorf("%s: %dx%d pixels times %g gives %.4gx%.4g: the output side round(S*side) must be between 1 and 2^31", o.in, H, W, s, eh, ew)
 		}
 		out[i] = outSize{h, w}
 	}
 	return out, nil
+}
+
+// checkOutputs checks every output of an H x W x B input before anything
+// is written (formats.CheckOutputs: format, disk space of all streamed
+// outputs together, memory) and returns their sizes.
+func (o *upscaleOpts) checkOutputs(H, W, B int, factors []float64, paths []string, wo hsi.WriteOptions) ([]outSize, error) {
+	sizes, err := o.sizes(H, W, factors)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]formats.Output, len(paths))
+	for i, p := range paths {
+		outs[i] = formats.Output{Path: p, H: sizes[i].h, W: sizes[i].w, B: B, Opt: wo}
+	}
+	return sizes, formats.CheckOutputs(outs)
 }
 
 func (o *upscaleOpts) run(_ context.Context, e env) error {
@@ -258,6 +278,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 			return err // before reading a large input
 		}
 	}
+	if err := o.of.check(o.in, paths...); err != nil {
+		return err
+	}
 	wo := hsi.WriteOptions{DataType: o.typ}
 	if strings.EqualFold(o.typ, "same") {
 		wo.DataType = "" // known once the input is read
@@ -269,6 +292,13 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
+	// The outputs are checked from the input's header before the input is
+	// read, and again from the cube (formats without a readable header).
+	if H, W, B, ok := formats.Shape(o.in); ok {
+		if _, err := o.checkOutputs(H, W, B, factors, paths, wo); err != nil {
+			return err
+		}
+	}
 	lr, info, err := formats.Read(o.in, ro)
 	if nf := (*raw.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
 		err = nil // NaN is no-data; an infinite value stops the upscaling
@@ -279,7 +309,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if wo.DataType, err = sameType(o.typ, info, o.in); err != nil {
 		return err
 	}
-	sizes, err := o.sizes(lr, factors)
+	sizes, err := o.checkOutputs(lr.H, lr.W, lr.B, factors, paths, wo)
 	if err != nil {
 		return err
 	}
@@ -293,10 +323,12 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.in, err)
 	}
+	var written []string
 	for i, sz := range sizes {
 		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
-			return fmt.Errorf("%s: %w", o.in, err)
+			return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
 		}
+		written = append(written, paths[i])
 		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
 			paths[i], sz.h, sz.w, lr.B, m.Name, lr.H, lr.W, float64(sz.h)/float64(lr.H), float64(sz.w)/float64(lr.W))
 	}
@@ -312,6 +344,21 @@ func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
 		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
 	}
 	return info.DataType, nil
+}
+
+// removeOutputs removes the outputs a failed multi-output run already
+// wrote, so that it leaves all of them or none, and says so for the error
+// message.
+func removeOutputs(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	for _, p := range paths {
+		for _, f := range formats.WriteFiles(p) {
+			os.Remove(f)
+		}
+	}
+	return fmt.Sprintf(" (removed the outputs already written: %s)", strings.Join(paths, ", "))
 }
 
 // renderFile renders one output size into a (streaming, where the format

@@ -18,8 +18,10 @@
 // GDAL's ENVI driver writes it (hsi.Geo.ENVI).
 //
 // Samples, lines, bands and data type are required; interleave defaults to
-// bsq and byte order to 0 when absent. A data file shorter than header
-// offset + samples*lines*bands*size is an error (it may be longer).
+// bsq and byte order to 0 when absent. A data file whose size is not header
+// offset + samples*lines*bands*size is an error: shorter is a truncated
+// file, longer a header that does not describe the data (the data of
+// another write, another data type).
 //
 // The reader streams: it allocates the float32 cube once, after checking
 // that it fits in the memory available, and converts the file into it

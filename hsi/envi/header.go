@@ -317,6 +317,9 @@ func (h *header) meta() (hsi.Meta, error) {
 		CoordSys:       strings.TrimSpace(f["coordinate system string"]),
 		ProjectionInfo: strings.TrimSpace(f["projection info"]),
 	}
+	if err := hsi.CheckMapInfo(g.MapInfo); err != nil {
+		return m, err
+	}
 	if !g.Empty() {
 		m.Geo = &g
 	}

@@ -33,6 +33,21 @@ func HeaderFor(dataPath string) string {
 	return ""
 }
 
+// fileKind names a file mode that is not a regular file, for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
@@ -42,6 +57,13 @@ func isFile(p string) bool {
 // (either of the two).
 func Pair(path string) (hdrPath, dataPath string, err error) {
 	if IsHeader(path) {
+		st, err := os.Stat(path)
+		if err != nil {
+			return "", "", fmt.Errorf("envi: header %w", err)
+		}
+		if !st.Mode().IsRegular() {
+			return "", "", fmt.Errorf("envi: %s is not a header file but %s", path, fileKind(st.Mode()))
+		}
 		stem := path[:len(path)-len(filepath.Ext(path))]
 		tried := []string{stem}
 		if isFile(stem) {
@@ -158,13 +180,20 @@ func ReadHeader(path string) (h, w, b int, meta hsi.Meta, info hsi.SourceInfo, e
 func readData(r io.ReaderAt, size int64, h *header, name, hdrName string) (*hsi.Cube, error) {
 	H, W, B := h.lines, h.samples, h.bands
 	es := h.sample.Size()
+	if h.offset > size {
+		return nil, fmt.Errorf("envi: %s: header %s gives header offset = %d, beyond the end of the data file (%d bytes)", name, hdrName, h.offset, size)
+	}
 	dataBytes, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(es))
 	if !ok || dataBytes > (1<<62)-h.offset {
 		return nil, fmt.Errorf("envi: %s: %d samples x %d lines x %d bands is too large", name, W, H, B)
 	}
-	if need := h.offset + dataBytes; size < need {
-		return nil, fmt.Errorf("envi: %s: data file holds %d bytes, but header %s promises %d (%d samples x %d lines x %d bands x %d bytes + header offset %d): truncated file or wrong header",
-			name, size, hdrName, need, W, H, B, es, h.offset)
+	if need := h.offset + dataBytes; size != need {
+		why := "truncated file or wrong header"
+		if size > need {
+			why = "the header does not describe this data file (another header's data, or a header and data file from two different writes)"
+		}
+		return nil, fmt.Errorf("envi: %s: data file holds %d bytes, but header %s promises %d (%d samples x %d lines x %d bands x %d bytes + header offset %d): %s",
+			name, size, hdrName, need, W, H, B, es, h.offset, why)
 	}
 	c, err := raw.NewCube(H, W, B)
 	if err != nil {

@@ -128,7 +128,16 @@ func checkRange(c *hsi.Cube, ot outType) error {
 		r := math.Round(float64(v))
 		if math.IsNaN(r) || r < ot.lo || r > ot.hi {
 			p, b := i/c.B, i%c.B
-			return fmt.Errorf("value %v at row %d, column %d, band %d does not fit %s", v, p/c.W, p%c.W, b, classNames[ot.class])
+			why := fmt.Sprintf("does not fit %s (%g..%g)", classNames[ot.class], ot.lo, ot.hi)
+			if ot.class == mxINT64 || ot.class == mxUINT64 {
+				// Values pass through float64, exact for integers up to
+				// 2^53 only: that is the writer's limit, not the type's.
+				why = fmt.Sprintf("is outside %g..2^53, the range this writer stores exactly as %s (float64, through which values pass, is exact for integers up to 2^53 only)", ot.lo, classNames[ot.class])
+				if ot.class == mxINT64 {
+					why = fmt.Sprintf("is outside -2^53..2^53, the range this writer stores exactly as %s (float64, through which values pass, is exact for integers up to 2^53 only)", classNames[ot.class])
+				}
+			}
+			return fmt.Errorf("value %v at row %d, column %d, band %d %s; choose another data type", v, p/c.W, p%c.W, b, why)
 		}
 	}
 	return nil

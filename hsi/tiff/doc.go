@@ -11,7 +11,8 @@
 // Read accepts classic TIFF and BigTIFF, either byte order (II/MM), bands
 // stored as samples per pixel (PlanarConfiguration 1, pixel-interleaved, or
 // 2, band-separate) and/or as pages (one IFD per band or group of bands, all
-// of the same size; reduced-resolution and mask subfiles are skipped),
+// of the same size, a page of another size being an error; reduced-
+// resolution and mask subfiles are skipped),
 // strips or tiles, samples uint8, int8, uint16, int16, uint32, int32,
 // float32 and float64, compression none, LZW (5), deflate (8 and 32946),
 // PackBits (32773) and ZSTD (50000; github.com/klauspost/compress/zstd),
@@ -22,7 +23,7 @@
 // ModelTiepoint (33922), ModelTransformation (34264), GeoKeyDirectory
 // (34735), GeoDoubleParams (34736) and GeoAsciiParams (34737);
 // Geo.PixelIsPoint comes from GTRasterTypeGeoKey (1025). GDAL_NODATA (42113)
-// becomes Meta.DataIgnore, ImageDescription (270) Meta.Description, and
+// becomes Meta.DataIgnore (a value that is not a number is an error), ImageDescription (270) Meta.Description, and
 // GDAL's band metadata in GDAL_METADATA (42112) — the items "wavelength",
 // "wavelength_units", "fwhm", the band descriptions and the band SCALE and
 // OFFSET — fill Meta.Wavelengths, WavelengthUnits, FWHM, BandNames, Scale

@@ -577,8 +577,8 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 			return nil, info, fmt.Errorf("page %d: %w", i, err)
 		}
 		if len(pages) > 0 && (p.w != pages[0].w || p.h != pages[0].h) {
-			skipped++
-			continue
+			return nil, info, fmt.Errorf("page %d is %dx%d pixels but page %d is %dx%d: pages of different sizes that are not marked as reduced-resolution images (NewSubfileType) cannot be read as the bands of one image",
+				i, p.w, p.h, pages[0].index, pages[0].w, pages[0].h)
 		}
 		pages = append(pages, p)
 	}
@@ -638,9 +638,11 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	geo := f.geo(d0)
 	c.Meta.Geo = geo
 	if nd := strings.TrimSpace(f.str(d0, tGDALNoData)); nd != "" {
-		if v, err := strconv.ParseFloat(nd, 64); err == nil {
-			c.Meta.DataIgnore, c.Meta.HasDataIgnore = v, true
+		v, err := strconv.ParseFloat(nd, 64)
+		if err != nil {
+			return nil, info, fmt.Errorf("GDAL_NODATA = %q is not a number", nd)
 		}
+		c.Meta.DataIgnore, c.Meta.HasDataIgnore = v, true
 	}
 	c.Meta.Description = f.str(d0, tImageDescription)
 	if md := f.str(d0, tGDALMetadata); md != "" {
