@@ -296,19 +296,20 @@ func (r *Renderer) split(u0, u1, gLo, gHi int) []item {
 
 // worker holds one goroutine's scratch buffers.
 type worker struct {
-	g64  []float64 // G, candidate-major (Kc x P)
-	sum  []float64 // sum_j alpha_j G_j per pixel
-	nz   []bool
-	wt   []float32 // normalised weights (Kc x P)
-	inv  []float32 // 1/(sum_j alpha_j G_j + eps) per pixel
-	tmp  []float32 // P x B
-	nbuf []float32 // neighbour block: r_n of the candidate rows, interleaved
-	gt   []float32 // backward: <r_n, dY(p)> (Kc x P)
-	dyc  []float32 // backward: dY of one group (P x B)
-	dnb  []float32 // backward: dL/d(neighbour block)
-	dr   []float32 // backward: this worker's dL/dr (h*w*B)
-	acc  []float64 // backward: this worker's per-primitive sums (accN per primitive)
-	dot  []float64 // backward: sum_n w_n(p) <r_n, dY(p)> per pixel
+	g64   []float64 // G, candidate-major (Kc x P)
+	sum   []float64 // sum_j alpha_j G_j per pixel
+	nz    []bool
+	wt    []float32 // normalised weights (Kc x P)
+	inv   []float32 // 1/(sum_j alpha_j G_j + eps) per pixel
+	tmp   []float32 // P x B
+	chunk []float32 // one product's rows, when only some of them are wanted
+	nbuf  []float32 // neighbour block: r_n of the candidate rows, interleaved
+	gt    []float32 // backward: <r_n, dY(p)> (Kc x P)
+	dyc   []float32 // backward: dY of one group (P x B)
+	dnb   []float32 // backward: dL/d(neighbour block)
+	dr    []float32 // backward: this worker's dL/dr (h*w*B)
+	acc   []float64 // backward: this worker's per-primitive sums (accN per primitive)
+	dot   []float64 // backward: sum_n w_n(p) <r_n, dY(p)> per pixel
 }
 
 func grow[T any](s []T, n int) []T {
@@ -466,6 +467,7 @@ func (r *Renderer) weights(wk *worker, fs *fieldState, blk *neighbours, g group,
 		pi, pj := blk.i0+c%blk.kr, cj0+c/blk.kr
 		gm := &fs.geo[(pi-fs.r0)*r.w+pj]
 		a0, a1, b0, b1 := r.support(g, pi, pj, gm)
+		a0, a1 = max(a0, 0), min(a1, na) // g may be a block of a group's rows
 		ok := a0 < a1 && b0 < b1
 		if ok {
 			part := a0 > 0 || a1 < na || b0 > 0 || b1 < nbc
@@ -574,21 +576,55 @@ func (r *Renderer) window(t0, t1 int, mu, pitch, factor float64, centres []float
 
 // groupField returns the field sum_n w_n(p) r_n of group g at its target
 // rows [ua, ub) as a matrix of (ub-ua)*(vb-va) pixels x B. The weights are
-// computed for all the group's rows whatever [ua, ub), so that rendering in
-// bands of rows gives the same bits as rendering the whole image.
+// computed for whole blocks of the group's rows (blockRows) whatever
+// [ua, ub), so that rendering in bands of rows gives the same bits as
+// rendering the whole image.
 func (r *Renderer) groupField(wk *worker, fs *fieldState, blk *neighbours, g group, ua, ub int) []float32 {
 	B := r.nb
-	kc, P := r.weights(wk, fs, blk, g, false)
-	_, _, nbm := r.candidates(blk, g)
 	nbc := g.vb - g.va
-	pA, pB := (ua-g.fa)*nbc, (ub-g.fa)*nbc
-	wk.tmp = grow(wk.tmp, (pB-pA)*B)
-	for p0 := pA; p0 < pB; {
-		p1 := min(pB, (p0/gemmRows+1)*gemmRows)
-		gemmB(true, false, p1-p0, B, kc, wk.wt[p0:], P, nbm, B, 0, wk.tmp[(p0-pA)*B:], B)
-		p0 = p1
+	wk.tmp = grow(wk.tmp, (ub-ua)*nbc*B)
+	rows := r.blockRows(blk, g)
+	for ba := g.fa + (ua-g.fa)/rows*rows; ba < ub; ba += rows {
+		sub := g
+		sub.fa, sub.fb = ba, min(g.fb, ba+rows)
+		kc, P := r.weights(wk, fs, blk, sub, false)
+		_, _, nbm := r.candidates(blk, sub)
+		ra, rb := max(ua, sub.fa), min(ub, sub.fb)
+		pA, pB := (ra-sub.fa)*nbc, (rb-sub.fa)*nbc
+		out := wk.tmp[(ra-ua)*nbc*B:]
+		// Products over fixed chunks of gemmRows pixels whatever [pA, pB):
+		// a GEMM library's result for a row may depend on the rows beside
+		// it, and bands of rows must give the bits of the whole image.
+		for c0 := pA / gemmRows * gemmRows; c0 < pB; c0 += gemmRows {
+			c1 := min(P, c0+gemmRows)
+			if c0 >= pA && c1 <= pB {
+				gemmB(true, false, c1-c0, B, kc, wk.wt[c0:], P, nbm, B, 0, out[(c0-pA)*B:], B)
+				continue
+			}
+			wk.chunk = grow(wk.chunk, (c1-c0)*B)
+			gemmB(true, false, c1-c0, B, kc, wk.wt[c0:], P, nbm, B, 0, wk.chunk, B)
+			lo, hi := max(c0, pA), min(c1, pB)
+			copy(out[(lo-pA)*B:(hi-pA)*B], wk.chunk[(lo-c0)*B:(hi-c0)*B])
+		}
 	}
 	return wk.tmp
+}
+
+// maxBlockWeights bounds the weights of one block of a group's rows
+// (candidates x pixels, float32), so that a worker's scratch stays about
+// 8 MiB at any factor. Groups of up to this many weights (every group at
+// factors up to a few hundred) are one block.
+var maxBlockWeights = 2 << 20
+
+// blockRows returns the number of target rows of group g whose weights are
+// computed together: all of them, unless that exceeds maxBlockWeights.
+func (r *Renderer) blockRows(blk *neighbours, g group) int {
+	_, kc, _ := r.candidates(blk, g)
+	na, nbc := g.fb-g.fa, g.vb-g.va
+	if na*nbc*kc <= maxBlockWeights {
+		return max(na, 1)
+	}
+	return max(1, maxBlockWeights/(nbc*kc))
 }
 
 // Render renders primitives p over input x on an outH x outW grid:

@@ -119,11 +119,25 @@ func (mt Method) Prepare(m *model.Model, lr *hsi.Cube) (Renderer, error) {
 
 type bicubic struct{ lr *hsi.Cube }
 
+// RenderTo streams the bicubic upsampling a band of rows at a time
+// (resample.Upsampler, model.StreamRows), with Upsample's values. As the
+// model does, the no-data value never enters the interpolation.
 func (b bicubic) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
-	// As the model does: the no-data value never enters the interpolation.
-	return model.WriteRendered(func(h, w int) (*hsi.Cube, error) {
-		return hsi.KeepNoData(b.lr, func(lr *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(lr, h, w) })
-	}, h, w, sink, progress)
+	lr, nd, err := hsi.FillNoData(b.lr)
+	if err != nil {
+		return err
+	}
+	up, err := resample.NewUpsampler(lr, h, w)
+	if err != nil {
+		return err
+	}
+	return model.StreamRows(h, w, lr.B, func(u0, u1 int, dst []float32) error {
+		if err := up.RenderRows(u0, u1, dst); err != nil {
+			return err
+		}
+		nd.Apply(u0, u1, h, w, lr.B, dst)
+		return nil
+	}, sink, progress)
 }
 
 // OmniHSR is an OmniHSR model as an evaluation method (eval.Method). A model

@@ -7,6 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/nn"
 )
 
@@ -266,25 +267,34 @@ type RowSink interface {
 	WriteRows(data []float32) error
 }
 
-// bandBytes bounds one band of output rows.
+// bandBytes bounds one band of output rows (float32), or an eighth of
+// the memory limit (raw.MemLimit, OMNIHSR_MEM_LIMIT) when that is less.
 const bandBytes = 64 << 20
 
-// RenderTo renders the outH x outW output band by band into sink, so an
-// output far larger than memory can stream to disk. progress, if not nil,
-// is called with the rows done.
-func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
-	r, err := e.Output(outH, outW)
-	if err != nil {
-		return err
+// StripRows returns the number of output rows of width outW and b bands
+// rendered at once when streaming: as many as fit bandBytes (and an eighth
+// of raw.MemLimit), at least one.
+func StripRows(outW, b int) int {
+	budget := uint64(bandBytes)
+	if lim := raw.MemLimit() / 8; lim < budget {
+		budget = lim
 	}
-	rowFloats := outW * e.lr.B
-	rows := max(1, bandBytes/4/rowFloats)
+	return max(1, int(budget/4/uint64(outW)/uint64(b)))
+}
+
+// StreamRows renders an outH x outW x b output into sink a band of rows at
+// a time (StripRows), render(u0, u1, dst) filling rows [u0, u1), so that
+// an output far larger than memory can stream to disk. progress, if not
+// nil, is called with the rows done.
+func StreamRows(outH, outW, b int, render func(u0, u1 int, dst []float32) error, sink RowSink, progress func(done, total int)) error {
+	rowFloats := outW * b
+	rows := StripRows(outW, b)
 	buf := make([]float32, min(rows, outH)*rowFloats)
 	for u0 := 0; u0 < outH; u0 += rows {
 		u1 := min(outH, u0+rows)
 		d := buf[:(u1-u0)*rowFloats]
-		if err := r.RenderRows(u0, u1, d); err != nil {
-			return fmt.Errorf("model: %w", err)
+		if err := render(u0, u1, d); err != nil {
+			return err
 		}
 		if err := sink.WriteRows(d); err != nil {
 			return err
@@ -294,6 +304,22 @@ func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, tot
 		}
 	}
 	return nil
+}
+
+// RenderTo renders the outH x outW output a band of rows at a time into
+// sink (StreamRows), so an output far larger than memory can stream to
+// disk. progress, if not nil, is called with the rows done.
+func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
+	r, err := e.Output(outH, outW)
+	if err != nil {
+		return err
+	}
+	return StreamRows(outH, outW, e.lr.B, func(u0, u1 int, dst []float32) error {
+		if err := r.RenderRows(u0, u1, dst); err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+		return nil
+	}, sink, progress)
 }
 
 // Render renders the whole output in memory.

@@ -280,9 +280,17 @@ func hpass(dst, src []float32, h, win, b int, t *taps, mean bool) bool {
 // vpass resamples along H: each row of dst (row elements) is a weighted
 // sum of rows of src.
 func vpass(dst, src []float32, row int, t *taps, mean bool) {
-	offR := make([]int, len(t.Idx))
-	for i, j := range t.Idx {
-		offR[i] = j * row
+	vpassRows(dst, src, row, t, mean, 0, t.out, 0)
+}
+
+// vpassRows is vpass for output rows [u0, u1) into dst, src holding the
+// input rows from lo on. Each output value is computed as by vpass over
+// the whole output, with the same split of long rows.
+func vpassRows(dst, src []float32, row int, t *taps, mean bool, u0, u1, lo int) {
+	a0, e0 := t.Off[u0], t.Off[u1]
+	offR := make([]int, e0-a0)
+	for i, j := range t.Idx[a0:e0] {
+		offR[i] = (j - lo) * row
 	}
 	// Split long rows too, so that two workers share a 1-row output.
 	chunk := row
@@ -290,14 +298,14 @@ func vpass(dst, src []float32, row int, t *taps, mean bool) {
 		chunk = (row + 3) / 4
 	}
 	nch := (row + chunk - 1) / chunk
-	parallel(t.out*nch, 1, func(lo, hi int) {
-		for job := lo; job < hi; job++ {
-			o, part := job/nch, job%nch
+	parallel((u1-u0)*nch, 1, func(jlo, jhi int) {
+		for job := jlo; job < jhi; job++ {
+			o, part := u0+job/nch, job%nch
 			i0 := part * chunk
 			i1 := min(i0+chunk, row)
-			a, e := t.Off[o], t.Off[o+1]
-			d := dst[o*row+i0 : o*row+i1]
-			simd.WSum32(d, src[i0:], offR[a:e], t.W[a:e])
+			a, e := t.Off[o]-a0, t.Off[o+1]-a0
+			d := dst[(o-u0)*row+i0 : (o-u0)*row+i1]
+			simd.WSum32(d, src[i0:], offR[a:e], t.W[t.Off[o]:t.Off[o+1]])
 			if mean {
 				divide(d, e-a)
 			}
