@@ -59,7 +59,9 @@ var table = []Format{
 	{Name: "PNG", Exts: []string{".png"}, Read: png.Read, Write: png.Write, checksFinite: true,
 		Note: "reads RGB/grey images; writes a false-colour preview (not lossless)"},
 	{Name: "HDF5", Exts: []string{".h5", ".hdf5", ".he5", ".nc", ".nc4"}, Read: products.ReadHDF5,
-		Note: "HDF5 and NetCDF-4 cubes (-var /group/dataset, -layout HWB|BHW|...), EMIT L2A (-ortho)"},
+		Note: "HDF5 and NetCDF-4 cubes (-var /group/dataset, -layout HWB|BHW|...), EMIT L2A (-ortho), PRISMA L2D"},
+	{Name: "EnMAP", Exts: []string{".xml"}, Read: products.ReadProduct,
+		Note: "EnMAP L2A: its SPECTRAL_IMAGE.TIF or METADATA.XML gives the whole product (reflectance, wavelengths, bad bands)"},
 }
 
 // Formats returns the supported formats, in a stable order.
@@ -120,11 +122,15 @@ func byName(name string) *Format {
 	return nil
 }
 
-// ForRead returns the format of an existing file: by its signature (see
-// Sniff) when it has one, so that a file whose extension names another
+// ForRead returns the format of an existing file: a product that spans
+// several files (an EnMAP spectral image or its metadata) as that product;
+// else by its signature (see Sniff) when it has one, so that a file whose extension names another
 // format is still read as what it is; else by extension, or ENVI when a
 // header lies beside it.
 func ForRead(path string) (*Format, error) {
+	if products.IsProductFile(path) {
+		return byName("EnMAP"), nil
+	}
 	if f := byName(Sniff(path)); f != nil {
 		return f, nil
 	}

@@ -247,3 +247,60 @@ func TestPRISMA(t *testing.T) {
 		}
 	}
 }
+
+type enmapGolden struct {
+	TIF, XML    string
+	Cube        [][][]float64 `json:"cube"`
+	Wavelengths []float64     `json:"wavelengths"`
+	FWHM        []float64     `json:"fwhm"`
+	Bad         []bool        `json:"bad"`
+	GT          []float64     `json:"geotransform"`
+	EPSG        int           `json:"epsg"`
+}
+
+func TestEnMAP(t *testing.T) {
+	var g enmapGolden
+	loadJSON(t, "enmap_golden.json", &g)
+	for _, name := range []string{g.TIF, g.XML} {
+		t.Run(name[len(name)-12:], func(t *testing.T) {
+			path := filepath.Join("testdata", name)
+			if !IsProductFile(path) {
+				t.Fatal("not recognised as a product file")
+			}
+			c, info, err := ReadProduct(path, hsi.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameCube(t, c, g.Cube)
+			for i := range g.Wavelengths {
+				if c.Meta.Wavelengths[i] != g.Wavelengths[i] || c.Meta.FWHM[i] != g.FWHM[i] || c.Meta.BadBands[i] != g.Bad[i] {
+					t.Fatalf("band %d: %v %v %v, want %v %v %v", i, c.Meta.Wavelengths[i], c.Meta.FWHM[i], c.Meta.BadBands[i], g.Wavelengths[i], g.FWHM[i], g.Bad[i])
+				}
+			}
+			if c.Meta.Scale != nil || c.Meta.DataIgnore != -32768 {
+				t.Errorf("scale %v no-data %v", c.Meta.Scale, c.Meta.DataIgnore)
+			}
+			if info.Product != "EnMAP L2A, acquired 2022-11-03T10:23:16.000000Z" {
+				t.Errorf("product %q", info.Product)
+			}
+			gt, ok := c.Meta.Geo.Transform()
+			if !ok || gt != [6]float64(g.GT) {
+				t.Errorf("geotransform %v, want %v", gt, g.GT)
+			}
+			if cr, _ := c.Meta.Geo.CRS(); cr.EPSG != g.EPSG {
+				t.Errorf("CRS %+v, want EPSG:%d", cr, g.EPSG)
+			}
+		})
+	}
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join("testdata", "enmap_short_xml", g.XML), "lists 5 bands"},
+		{filepath.Join("testdata", "enmap_no_xml", g.TIF), "without its METADATA.XML"},
+	} {
+		if _, _, err := ReadProduct(tc.path, hsi.ReadOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
+			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	if IsProductFile(filepath.Join("testdata", "generic_bhw.h5")) {
+		t.Error("an HDF5 file taken for an EnMAP product")
+	}
+}

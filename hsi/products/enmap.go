@@ -1,0 +1,194 @@
+package products
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/tiff"
+)
+
+// A DLR product is a GeoTIFF "<name>-SPECTRAL_IMAGE.TIF" next to its
+// "<name>-METADATA.XML".
+const (
+	spectralSuffix = "-SPECTRAL_IMAGE"
+	metadataSuffix = "-METADATA"
+	enmapNoData    = -32768
+)
+
+// productParts returns the spectral image and metadata paths of the DLR
+// product that path (either file) belongs to; ok is false when path is
+// not named like one. xmlPath is "" when no metadata file lies beside it.
+func productParts(path string) (tifPath, xmlPath string, ok bool) {
+	dir, base := filepath.Split(path)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	upper := strings.ToUpper(stem)
+	if !strings.HasPrefix(upper, "ENMAP") {
+		return "", "", false
+	}
+	var prefix string
+	switch {
+	case strings.HasSuffix(upper, metadataSuffix) && strings.EqualFold(ext, ".xml"):
+		prefix = stem[:len(stem)-len(metadataSuffix)]
+		xmlPath = path
+	case strings.Contains(upper, spectralSuffix) && (strings.EqualFold(ext, ".tif") || strings.EqualFold(ext, ".tiff")):
+		prefix = stem[:strings.Index(upper, spectralSuffix)]
+		tifPath = path
+	default:
+		return "", "", false
+	}
+	find := func(pattern string) string {
+		m, _ := filepath.Glob(filepath.Join(dir, globEscape(prefix)+pattern))
+		for _, p := range m {
+			e := strings.ToLower(filepath.Ext(p))
+			if e == ".tif" || e == ".tiff" || e == ".xml" {
+				return p
+			}
+		}
+		return ""
+	}
+	if tifPath == "" {
+		tifPath = find(spectralSuffix + "*")
+	}
+	if xmlPath == "" {
+		xmlPath = find(metadataSuffix + ".*")
+	}
+	return tifPath, xmlPath, true
+}
+
+func globEscape(s string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
+	return r.Replace(s)
+}
+
+// IsProductFile reports whether path is part of a product that
+// ReadProduct reads whole: an EnMAP L2A spectral image or metadata file.
+func IsProductFile(path string) bool {
+	_, _, ok := productParts(path)
+	return ok
+}
+
+// enmapMeta is the part of an EnMAP METADATA.XML the reader uses. The band
+// list is scoped to specific/bandCharacterisation: bandID elements also
+// occur under product/bandStatistics.
+type enmapMeta struct {
+	XMLName xml.Name `xml:"level_X"`
+	Level   string   `xml:"metadata>schema>processingLevel"`
+	Start   string   `xml:"base>temporalCoverage>startTime"`
+	Bands   []struct {
+		Number     string `xml:"number,attr"`
+		Wavelength string `xml:"wavelengthCenterOfBand"`
+		FWHM       string `xml:"FWHMOfBand"`
+		Gain       string `xml:"GainOfBand"`
+		Offset     string `xml:"OffsetOfBand"`
+	} `xml:"specific>bandCharacterisation>bandID"`
+}
+
+// ReadProduct reads an EnMAP L2A product from its spectral image or its
+// metadata file: reflectance = DN * gain + offset per band, wavelengths and
+// FWHM from the band characterisation, -32768 as no-data, bands that hold
+// no data anywhere flagged bad, georeferencing from the GeoTIFF.
+func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	info := hsi.SourceInfo{Format: "GeoTIFF + METADATA.XML"}
+	tifPath, xmlPath, ok := productParts(path)
+	if !ok {
+		return nil, info, fmt.Errorf("%s: not named like an EnMAP product (<name>-SPECTRAL_IMAGE.TIF, <name>-METADATA.XML)", path)
+	}
+	if xmlPath == "" {
+		return nil, info, fmt.Errorf("%s: EnMAP product without its METADATA.XML beside it: wavelengths, gains and offsets are in that file", path)
+	}
+	if tifPath == "" {
+		return nil, info, fmt.Errorf("%s: EnMAP product without its SPECTRAL_IMAGE.TIF beside it", path)
+	}
+	if opt.Ortho {
+		return nil, info, fmt.Errorf("%s: -ortho applies to EMIT granules; EnMAP L2A is already map-projected", path)
+	}
+	b, err := os.ReadFile(xmlPath)
+	if err != nil {
+		return nil, info, err
+	}
+	var m enmapMeta
+	if err := xml.Unmarshal(b, &m); err != nil {
+		return nil, info, fmt.Errorf("%s: not an EnMAP metadata file: %w", xmlPath, err)
+	}
+	if len(m.Bands) == 0 {
+		return nil, info, fmt.Errorf("%s: no specific/bandCharacterisation/bandID elements: the product's wavelengths are missing", xmlPath)
+	}
+	c, tinfo, err := tiff.Read(tifPath, hsi.ReadOptions{})
+	if err != nil {
+		return nil, info, err
+	}
+	if len(m.Bands) != c.B {
+		return nil, info, fmt.Errorf("%s: the band characterisation lists %d bands, %s holds %d", xmlPath, len(m.Bands), filepath.Base(tifPath), c.B)
+	}
+	num := func(band int, name, s string) (float64, error) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			err = errors.New("not a finite number")
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s: band %d: %s %q: %v", xmlPath, band+1, name, s, err)
+		}
+		return v, nil
+	}
+	wl := make([]float64, c.B)
+	fwhm := make([]float64, c.B)
+	gain := make([]float64, c.B)
+	off := make([]float64, c.B)
+	for i, bd := range m.Bands {
+		if wl[i], err = num(i, "wavelengthCenterOfBand", bd.Wavelength); err != nil {
+			return nil, info, err
+		}
+		if fwhm[i], err = num(i, "FWHMOfBand", bd.FWHM); err != nil {
+			return nil, info, err
+		}
+		if gain[i], err = num(i, "GainOfBand", bd.Gain); err != nil {
+			return nil, info, err
+		}
+		if off[i], err = num(i, "OffsetOfBand", bd.Offset); err != nil {
+			return nil, info, err
+		}
+	}
+	nodata := float32(enmapNoData)
+	if c.Meta.HasDataIgnore {
+		nodata = float32(c.Meta.DataIgnore)
+	}
+	bad := make([]bool, c.B)
+	for i := range bad {
+		bad[i] = true
+	}
+	for p := 0; p < c.H*c.W; p++ {
+		s := c.Data[p*c.B : (p+1)*c.B]
+		for k, v := range s {
+			if v == nodata {
+				continue
+			}
+			bad[k] = false
+			s[k] = float32(float64(v)*gain[k] + off[k])
+		}
+	}
+	meta := &c.Meta
+	meta.Wavelengths, meta.WavelengthUnits, meta.FWHM, meta.BadBands = wl, "Nanometers", fwhm, bad
+	meta.Scale, meta.Offset, meta.ReflectanceScale = nil, nil, 0
+	meta.DataIgnore, meta.HasDataIgnore = float64(nodata), true
+	level := m.Level
+	if level == "" {
+		level = "L2A"
+	}
+	info.Product = "EnMAP " + level
+	if m.Start != "" {
+		info.Product += ", acquired " + m.Start
+	}
+	meta.Description = info.Product
+	info.DataType = tinfo.DataType
+	info.Layout = tinfo.Layout
+	info.Detail = fmt.Sprintf("%s; %s; reflectance = DN x gain + offset per band", filepath.Base(tifPath), filepath.Base(xmlPath))
+	return c, info, nil
+}
