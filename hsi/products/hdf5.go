@@ -1,6 +1,7 @@
 package products
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -213,19 +214,43 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64) (
 	}
 	d1, d2 := dims[1], dims[2]
 	total := dims[0] * d1 * d2
+	fast := fn == nil && o.Type.Class == hdf5.ClassFloat && o.Type.Size == 4 && !o.Type.BigEndian
+	contiguous := layout == "HWB" // C order is the cube's order
 	var buf []float64
 	err = o.Read(func(start uint64, raw []byte) error {
 		k := uint64(len(raw) / o.Type.Size)
 		if start > total || k > total-start {
 			return fmt.Errorf("hdf5: dataset %s: run outside the dataset", o.Path)
 		}
+		i0, r := start/(d1*d2), start%(d1*d2)
+		i1, i2 := r/d2, r%d2
+		if fast {
+			// float32 little-endian, no value map: decode in place
+			dst := int(i0)*stride[0] + int(i1)*stride[1] + int(i2)*stride[2]
+			if contiguous {
+				out := c.Data[dst : dst+int(k)]
+				for j := range out {
+					out[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+				}
+				return nil
+			}
+			for j := 0; j < int(k); j++ {
+				c.Data[int(i0)*stride[0]+int(i1)*stride[1]+int(i2)*stride[2]] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+				if i2++; i2 == d2 {
+					i2 = 0
+					if i1++; i1 == d1 {
+						i1 = 0
+						i0++
+					}
+				}
+			}
+			return nil
+		}
 		if cap(buf) < int(k) {
 			buf = make([]float64, k)
 		}
 		v := buf[:k]
 		o.Type.Decode(raw, v)
-		i0, r := start/(d1*d2), start%(d1*d2)
-		i1, i2 := r/d2, r%d2
 		for j := range v {
 			x := v[j]
 			if fn != nil {
