@@ -3,6 +3,7 @@ module github.com/omnihsr/omnihsr
 go 1.26.8
 
 require (
+	github.com/klauspost/compress v1.20.3
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
@@ -17,6 +18,5 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )

@@ -2,11 +2,12 @@ package hdf5
 
 import (
 	"bytes"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/klauspost/compress/zlib"
 )
 
 func float32frombits(b uint32) float32 { return math.Float32frombits(b) }
@@ -215,7 +216,8 @@ func (o *Object) LayoutName() string {
 
 // Read streams the elements of a numeric dataset in runs: fn gets the C-order
 // linear index of the first element of a run and the raw bytes of the run's
-// consecutive elements, in the datatype's byte order (see Datatype.Decode).
+// consecutive elements, in the datatype's byte order (see Datatype.Decode);
+// raw is only valid during the call.
 // Elements in chunks that were never written are not reported. Runs arrive in
 // no particular order.
 func (o *Object) Read(fn func(start uint64, raw []byte) error) error {
@@ -282,6 +284,11 @@ type chunkReader struct {
 	nbytes uint64   // bytes of one unfiltered chunk
 	es     uint64
 	fn     func(uint64, []byte) error
+
+	// buffers reused from chunk to chunk
+	raw, sbuf []byte
+	dbuf      bytes.Buffer
+	zr        io.ReadCloser
 }
 
 func (o *Object) readChunked(fn func(uint64, []byte) error) error {
@@ -483,7 +490,10 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 	if err != nil {
 		return fmt.Errorf("hdf5: dataset %s: chunk: %w", o.Name, err)
 	}
-	data := make([]byte, size)
+	if uint64(cap(cr.raw)) < size {
+		cr.raw = make([]byte, size)
+	}
+	data := cr.raw[:size]
 	if _, err := f.r.ReadAt(data, abs); err != nil {
 		return fmt.Errorf("hdf5: dataset %s: chunk: %w", o.Name, err)
 	}
@@ -494,21 +504,29 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 		fl := o.filters[i]
 		switch fl.id {
 		case 1: // deflate
-			zr, err := zlib.NewReader(bytes.NewReader(data))
+			var err error
+			if cr.zr == nil {
+				cr.zr, err = zlib.NewReader(bytes.NewReader(data))
+			} else {
+				err = cr.zr.(zlib.Resetter).Reset(bytes.NewReader(data), nil)
+			}
 			if err != nil {
 				return fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
 			}
-			out, err := io.ReadAll(io.LimitReader(zr, int64(cr.nbytes)+64))
-			if err != nil {
+			cr.dbuf.Reset()
+			if _, err := cr.dbuf.ReadFrom(io.LimitReader(cr.zr, int64(cr.nbytes)+64)); err != nil {
 				return fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
 			}
-			data = out
+			data = cr.dbuf.Bytes()
 		case 2: // shuffle
 			es := int(cr.es)
 			if len(fl.params) > 0 && fl.params[0] > 0 && fl.params[0] < 256 {
 				es = int(fl.params[0])
 			}
-			data = unshuffle(data, es)
+			if cap(cr.sbuf) < len(data) {
+				cr.sbuf = make([]byte, len(data))
+			}
+			data = unshuffle(data, es, cr.sbuf[:len(data)])
 		case 3: // fletcher32
 			if len(data) < 4 {
 				return fmt.Errorf("hdf5: dataset %s: fletcher32 chunk too short", o.Name)
@@ -524,12 +542,29 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 	return cr.scatter(data, org)
 }
 
-func unshuffle(b []byte, es int) []byte {
+// unshuffle undoes the shuffle filter of b into out (len(out) == len(b)).
+func unshuffle(b []byte, es int, out []byte) []byte {
 	if es <= 1 {
 		return b
 	}
 	n := len(b) / es
-	out := make([]byte, len(b))
+	switch es {
+	case 2:
+		b0, b1 := b[:n], b[n:2*n]
+		for i := range b0 {
+			out[2*i], out[2*i+1] = b0[i], b1[i]
+		}
+		copy(out[n*es:], b[n*es:])
+		return out
+	case 4:
+		b0, b1, b2, b3 := b[:n], b[n:2*n], b[2*n:3*n], b[3*n:4*n]
+		for i := range b0 {
+			o := out[4*i : 4*i+4 : 4*i+4]
+			o[0], o[1], o[2], o[3] = b0[i], b1[i], b2[i], b3[i]
+		}
+		copy(out[n*es:], b[n*es:])
+		return out
+	}
 	for j := 0; j < es; j++ {
 		src := b[j*n : (j+1)*n]
 		for i, v := range src {
