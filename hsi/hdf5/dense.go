@@ -131,6 +131,9 @@ func (h *fractalHeap) block(off uint64) (addr, blockOff, size uint64, err error)
 			rsz = h.start << uint(r-1)
 		}
 		rowLen := uint64(h.width) * rsz
+		if rsz == 0 || rowLen/uint64(h.width) != rsz || rowStart+rowLen < rowStart {
+			return 0, 0, 0, errors.New("fractal heap rows overflow")
+		}
 		if off >= rowStart+rowLen {
 			rowStart += rowLen
 			continue

@@ -8,11 +8,12 @@ import (
 )
 
 // FuzzHDF5 feeds arbitrary bytes to the HDF5 reader, seeded with the
-// goldens: it must return errors, never panic, loop or allocate without
-// bound.
+// MAT-file goldens and the product miniatures (NetCDF-4 with dense
+// attributes, HDF-EOS5): walking every group and reading every dataset must
+// return errors, never panic, loop or allocate without bound.
 func FuzzHDF5(f *testing.F) {
-	for _, pat := range []string{"*.mat.golden", "*.h5"} {
-		seeds, _ := filepath.Glob(filepath.Join("..", "matfile", "testdata", pat))
+	for _, pat := range []string{"matfile/testdata/*.mat.golden", "matfile/testdata/*.h5", "products/testdata/*.nc", "products/testdata/*.h5", "products/testdata/*.he5"} {
+		seeds, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(pat)))
 		for _, p := range seeds {
 			b, err := os.ReadFile(p)
 			if err == nil && len(b) < 64<<10 && (bytes.HasPrefix(b, Signature) || len(b) > 520 && bytes.Equal(b[512:520], Signature)) {
@@ -25,8 +26,12 @@ func FuzzHDF5(f *testing.F) {
 		if err != nil {
 			return
 		}
-		mem, err := file.Members()
+		root, err := file.Root()
 		if err != nil {
+			return
+		}
+		var mem []*Object
+		if err := root.Walk(func(o *Object) error { mem = append(mem, o); return nil }); err != nil {
 			return
 		}
 		for _, o := range mem {

@@ -74,7 +74,7 @@ func (f *file) readFloats(o *hdf5.Object) ([]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
-	if n > 1<<31 {
+	if n > 1<<28 {
 		return nil, fmt.Errorf("%s: %s: %d elements is too many for an auxiliary dataset", f.path, o.Path, n)
 	}
 	out := make([]float64, n)
