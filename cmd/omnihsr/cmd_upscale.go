@@ -16,6 +16,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
@@ -340,7 +341,7 @@ func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
 	if !strings.EqualFold(typ, "same") {
 		return typ, nil
 	}
-	if _, err := raw.ParseType(info.DataType); err != nil || info.DataType == "" {
+	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
 		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
 	}
 	return info.DataType, nil

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Sizes: Small 64x64x31 (0.5 MB float32), Medium 256x256x128 (32 MB),
@@ -27,7 +27,7 @@ func BenchmarkRead(b *testing.B) {
 				if sz.name == "Large" && testing.Short() {
 					b.Skip("large")
 				}
-				c := testCube(sz.h, sz.w, sz.b, raw.Int16)
+				c := testCube(sz.h, sz.w, sz.b, sample.Int16)
 				p := filepath.Join(b.TempDir(), "x.hdr")
 				if err := Write(p, c, hsi.WriteOptions{DataType: "int16", Interleave: il}); err != nil {
 					b.Fatal(err)
@@ -50,7 +50,7 @@ func BenchmarkWrite(b *testing.B) {
 				if sz.name == "Large" && testing.Short() {
 					b.Skip("large")
 				}
-				c := testCube(sz.h, sz.w, sz.b, raw.Float32)
+				c := testCube(sz.h, sz.w, sz.b, sample.Float32)
 				p := filepath.Join(b.TempDir(), "x.hdr")
 				b.SetBytes(int64(len(c.Data)) * 4)
 				for b.Loop() {

@@ -11,11 +11,12 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // testCube returns a cube whose values fit type t exactly, including the
 // type's extremes where float32 holds them.
-func testCube(h, w, b int, t raw.Type) *hsi.Cube {
+func testCube(h, w, b int, t sample.Type) *hsi.Cube {
 	c := hsi.MustNew(h, w, b)
 	lo, hi := t.Range()
 	for i := range c.Data {
@@ -59,7 +60,7 @@ func fullMeta(b int) hsi.Meta {
 }
 
 func TestRoundTripEveryTypeAndInterleave(t *testing.T) {
-	types := []raw.Type{raw.Uint8, raw.Int16, raw.Uint16, raw.Int32, raw.Uint32, raw.Int64, raw.Uint64, raw.Float32, raw.Float64}
+	types := []sample.Type{sample.Uint8, sample.Int16, sample.Uint16, sample.Int32, sample.Uint32, sample.Int64, sample.Uint64, sample.Float32, sample.Float64}
 	dir := t.TempDir()
 	for _, typ := range types {
 		for _, il := range []string{"bsq", "bil", "bip"} {
@@ -105,7 +106,7 @@ func sameCube(t *testing.T, got, want *hsi.Cube) {
 
 func TestDefaultsAndPaths(t *testing.T) {
 	dir := t.TempDir()
-	c := testCube(3, 4, 2, raw.Float32)
+	c := testCube(3, 4, 2, sample.Float32)
 	for _, tc := range []struct{ arg, hdr, data string }{
 		{"a.hdr", "a.hdr", "a.img"},
 		{"b.img", "b.hdr", "b.img"},
@@ -214,7 +215,7 @@ func TestReadErrors(t *testing.T) {
 // checks that every interleave reports it there.
 func TestNaNPositionEveryInterleave(t *testing.T) {
 	for _, il := range []string{"bsq", "bil", "bip"} {
-		c := testCube(4, 5, 3, raw.Float32)
+		c := testCube(4, 5, 3, sample.Float32)
 		dir := t.TempDir()
 		p := filepath.Join(dir, "n.hdr")
 		if err := Write(p, c, hsi.WriteOptions{Interleave: il}); err != nil {
@@ -274,9 +275,9 @@ func TestTooLargeForMemory(t *testing.T) {
 }
 
 func TestWriteErrorsLeaveNothing(t *testing.T) {
-	nanCube := testCube(3, 4, 2, raw.Float32)
+	nanCube := testCube(3, 4, 2, sample.Float32)
 	nanCube.Data[13] = float32(math.NaN())
-	infCube := testCube(3, 4, 2, raw.Float32)
+	infCube := testCube(3, 4, 2, sample.Float32)
 	infCube.Data[13] = float32(math.Inf(1))
 	big := hsi.MustNew(3, 4, 2)
 	big.Data[5] = 300
@@ -319,7 +320,7 @@ func TestHeaderParsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.samples != 3 || h.lines != 2 || h.bands != 1 || h.sample != raw.Float32 || h.interleave != "bsq" || h.bigEndian {
+	if h.samples != 3 || h.lines != 2 || h.bands != 1 || h.typ != sample.Float32 || h.interleave != "bsq" || h.bigEndian {
 		t.Fatalf("header %+v", h)
 	}
 	if d := h.fields["description"]; d != "a {nested} value\n ; not a comment inside braces" {

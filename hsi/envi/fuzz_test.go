@@ -56,7 +56,7 @@ func FuzzRead(f *testing.F) {
 		if c.H != h.lines || c.W != h.samples || c.B != h.bands || len(c.Data) != c.H*c.W*c.B {
 			t.Fatalf("cube %dx%dx%d (%d values) for header %dx%dx%d", c.H, c.W, c.B, len(c.Data), h.lines, h.samples, h.bands)
 		}
-		if int64(len(c.Data))*int64(h.sample.Size()) > int64(len(data)) {
+		if int64(len(c.Data))*int64(h.typ.Size()) > int64(len(data)) {
 			t.Fatal("cube larger than its data")
 		}
 		if err != nil && !strings.Contains(err.Error(), "non-finite") {

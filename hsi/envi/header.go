@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // maxHeaderBytes bounds the size of a header file.
@@ -22,26 +22,11 @@ type header struct {
 	samples, lines, bands int
 	offset                int64
 	dataType              int
-	sample                raw.Type
+	typ                   sample.Type
 	interleave            string
 	bigEndian             bool
 	fields                map[string]string // lower-case key -> value without braces
 	braced                map[string]bool   // the value was written in braces
-}
-
-// envi data type codes.
-var enviTypes = map[int]raw.Type{
-	1: raw.Uint8, 2: raw.Int16, 3: raw.Int32, 4: raw.Float32, 5: raw.Float64,
-	12: raw.Uint16, 13: raw.Uint32, 14: raw.Int64, 15: raw.Uint64,
-}
-
-func enviCode(t raw.Type) (int, bool) {
-	for c, tt := range enviTypes {
-		if tt == t {
-			return c, true
-		}
-	}
-	return 0, false
 }
 
 // readHeaderBytes reads a whole header, refusing a file larger than
@@ -181,7 +166,7 @@ func parseHeader(text []byte) (*header, error) {
 		return nil, err
 	}
 	h.dataType = int(dt)
-	t, ok := enviTypes[h.dataType]
+	t, ok := sample.FromENVI(h.dataType)
 	if !ok || dt != int64(h.dataType) {
 		switch dt {
 		case 6, 9:
@@ -189,7 +174,7 @@ func parseHeader(text []byte) (*header, error) {
 		}
 		return nil, fmt.Errorf("unknown data type = %d (want 1, 2, 3, 4, 5, 12, 13, 14 or 15)", dt)
 	}
-	h.sample = t
+	h.typ = t
 	bo, err := getInt("byte order", false, 0)
 	if err != nil {
 		return nil, err
@@ -381,8 +366,8 @@ func fmtFloat(v float64) string {
 
 // formatHeader writes the header of a cube stored with the given type and
 // interleave.
-func formatHeader(c *hsi.Cube, t raw.Type, interleave string) ([]byte, error) {
-	code, ok := enviCode(t)
+func formatHeader(c *hsi.Cube, t sample.Type, interleave string) ([]byte, error) {
+	code, ok := t.ENVI()
 	if !ok {
 		return nil, fmt.Errorf("data type %s cannot be stored in ENVI", t)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // DataExts are the data-file extensions searched beside a header, in order
@@ -141,7 +142,7 @@ func sourceInfo(h *header, hdrPath, dataPath string) hsi.SourceInfo {
 		order = "1 (big-endian)"
 	}
 	d := fmt.Sprintf("data type %d, byte order %s, header offset %d, data file %s", h.dataType, order, h.offset, filepath.Base(dataPath))
-	return hsi.SourceInfo{Format: "ENVI", DataType: h.sample.String(), Layout: h.interleave, Detail: d}
+	return hsi.SourceInfo{Format: "ENVI", DataType: h.typ.String(), Layout: h.interleave, Detail: d}
 }
 
 // ReadHeader parses the header of the ENVI image that path names and
@@ -179,7 +180,7 @@ func ReadHeader(path string) (h, w, b int, meta hsi.Meta, info hsi.SourceInfo, e
 // cube and a *raw.NonFiniteError.
 func readData(r io.ReaderAt, size int64, h *header, name, hdrName string) (*hsi.Cube, error) {
 	H, W, B := h.lines, h.samples, h.bands
-	es := h.sample.Size()
+	es := h.typ.Size()
 	if h.offset > size {
 		return nil, fmt.Errorf("envi: %s: header %s gives header offset = %d, beyond the end of the data file (%d bytes)", name, hdrName, h.offset, size)
 	}
@@ -232,13 +233,13 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 // readBIP: the file order is the cube order.
 func readBIP(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
 	read := func(b []byte, off int64) error { return readFull(r, b, off) }
-	return raw.DecodePixels(read, h.offset, c, h.sample, h.bigEndian, tr)
+	return raw.DecodePixels(read, h.offset, c, h.typ, h.bigEndian, tr)
 }
 
 // readBIL: each line holds band 0's samples, then band 1's, ... Lines
 // are read a few MiB at a time and moved into the cube in groups of bands.
 func readBIL(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
-	es := h.sample.Size()
+	es := h.typ.Size()
 	W, B := c.W, c.B
 	lineBytes := W * B * es
 	k := max(raw.ChunkBytes/lineBytes, 1)
@@ -256,7 +257,7 @@ func readBIL(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error
 			for g := 0; g < B; g += raw.GroupBands {
 				kb := min(raw.GroupBands, B-g)
 				for j := 0; j < kb; j++ {
-					first, nbad := raw.Decode(rows[j*W:], 1, line[(g+j)*W*es:], W, h.sample, h.bigEndian)
+					first, nbad := sample.Decode(rows[j*W:], 1, line[(g+j)*W*es:], W, h.typ, h.bigEndian)
 					if nbad > 0 {
 						tr.Note(nbad, y, first, g+j, rows[j*W+first])
 					}
@@ -279,7 +280,7 @@ func bsqPixels(hw int) int {
 // blocks of pixels; for each block and group of 16 bands, one read per band
 // and one transposition into the pixels' spectra.
 func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
-	es := h.sample.Size()
+	es := h.typ.Size()
 	HW, B := c.H*c.W, c.B
 	np := bsqPixels(HW)
 	buf := make([]byte, np*es)
@@ -294,7 +295,7 @@ func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error
 				if err := readFull(r, b, off); err != nil {
 					return err
 				}
-				first, nbad := raw.Decode(rows[j*n:], 1, b, n, h.sample, h.bigEndian)
+				first, nbad := sample.Decode(rows[j*n:], 1, b, n, h.typ, h.bigEndian)
 				if nbad > 0 {
 					p := p0 + first
 					tr.Note(nbad, p/c.W, p%c.W, g+j, rows[j*n+first])

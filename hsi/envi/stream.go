@@ -7,6 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
@@ -42,7 +43,7 @@ type StreamWriter struct {
 type dataWriter struct {
 	f       io.WriterAt
 	h, w, b int
-	t       raw.Type
+	t       sample.Type
 	il      string
 	buf     []byte    // encoded samples
 	tmp     []float32 // band rows gathered from the pixels' spectra
@@ -185,7 +186,7 @@ func (s *dataWriter) writeBIL(data []float32, y0, n int) error {
 				kb := min(raw.GroupBands, B-g)
 				raw.FromPixels(rows, data[r*W*B:], B, g, W, kb)
 				for j := 0; j < kb; j++ {
-					if bad := raw.Encode(buf[(l*B+g+j)*W*es:], rows[j*W:], 1, W, s.t, false); bad >= 0 {
+					if bad := sample.Encode(buf[(l*B+g+j)*W*es:], rows[j*W:], 1, W, s.t, false); bad >= 0 {
 						return raw.BadValue(data, W, B, y0, (r*W+bad)*B+g+j, s.t)
 					}
 				}
@@ -215,7 +216,7 @@ func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 			kb := min(raw.GroupBands, B-g)
 			raw.FromPixels(rows, data[p0*B:], B, g, m, kb)
 			for j := 0; j < kb; j++ {
-				if bad := raw.Encode(buf, rows[j*m:], 1, m, s.t, false); bad >= 0 {
+				if bad := sample.Encode(buf, rows[j*m:], 1, m, s.t, false); bad >= 0 {
 					return raw.BadValue(data, W, B, y0, (p0+bad)*B+g+j, s.t)
 				}
 				off := (int64(g+j)*HW + p00 + int64(p0)) * int64(es)

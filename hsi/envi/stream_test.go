@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // streamRows writes c through a StreamWriter in row chunks of the given
@@ -68,7 +68,7 @@ func empty(t *testing.T, dir string) {
 // TestStreamMatchesWrite: every interleave and data type, rows in uneven
 // chunks (including an empty call), gives Write's files byte for byte.
 func TestStreamMatchesWrite(t *testing.T) {
-	types := []raw.Type{raw.Uint8, raw.Int16, raw.Uint16, raw.Int32, raw.Uint32, raw.Int64, raw.Uint64, raw.Float32, raw.Float64}
+	types := []sample.Type{sample.Uint8, sample.Int16, sample.Uint16, sample.Int32, sample.Uint32, sample.Int64, sample.Uint64, sample.Float32, sample.Float64}
 	for _, il := range []string{"bsq", "bil", "bip"} {
 		for _, typ := range types {
 			c := testCube(7, 5, 19, typ) // 19 bands: a full and a partial group of 16
@@ -93,7 +93,7 @@ func TestStreamMatchesWriteLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 40 MB")
 	}
-	c := testCube(300, 300, 17, raw.Float32)
+	c := testCube(300, 300, 17, sample.Float32)
 	for _, il := range []string{"bsq", "bil", "bip"} {
 		opt := hsi.WriteOptions{Interleave: il}
 		a := t.TempDir()
@@ -112,7 +112,7 @@ func TestStreamMatchesWriteLarge(t *testing.T) {
 
 // TestStreamMetadata reads the streamed image back with its metadata.
 func TestStreamMetadata(t *testing.T) {
-	c := testCube(4, 3, 5, raw.Float32)
+	c := testCube(4, 3, 5, sample.Float32)
 	c.Meta = fullMeta(5)
 	p := filepath.Join(t.TempDir(), "m.img")
 	if err := streamRows(p, c, hsi.WriteOptions{Interleave: "bil"}, []int{3}); err != nil {
@@ -144,7 +144,7 @@ func TestStreamNaNPosition(t *testing.T) {
 					continue // NaN is written to float types
 				}
 				dir := t.TempDir()
-				c := testCube(6, 4, 18, raw.Uint8)
+				c := testCube(6, 4, 18, sample.Uint8)
 				c.Set(4, 2, 17, bad)
 				err := streamRows(filepath.Join(dir, "n.hdr"), c, hsi.WriteOptions{Interleave: il, DataType: typ}, []int{3, 2})
 				if err == nil || !strings.Contains(err.Error(), "row 4, column 2, band 17") || !strings.Contains(err.Error(), "non-finite") {
@@ -158,7 +158,7 @@ func TestStreamNaNPosition(t *testing.T) {
 
 func TestStreamRangeError(t *testing.T) {
 	dir := t.TempDir()
-	c := testCube(3, 4, 2, raw.Uint8)
+	c := testCube(3, 4, 2, sample.Uint8)
 	c.Set(2, 3, 1, 300)
 	err := streamRows(filepath.Join(dir, "r.hdr"), c, hsi.WriteOptions{DataType: "uint8"}, []int{1})
 	if err == nil || !strings.Contains(err.Error(), "value 300 at row 2, column 3, band 1") || !strings.Contains(err.Error(), "does not fit uint8") {
@@ -169,7 +169,7 @@ func TestStreamRangeError(t *testing.T) {
 
 // TestStreamLifecycle covers missing rows, Abort, misuse and Commit twice.
 func TestStreamLifecycle(t *testing.T) {
-	c := testCube(5, 3, 4, raw.Float32)
+	c := testCube(5, 3, 4, sample.Float32)
 	row := c.W * c.B
 	open := func(t *testing.T) (string, *StreamWriter) {
 		dir := t.TempDir()
@@ -321,7 +321,7 @@ func BenchmarkStream(b *testing.B) {
 				if sz.name == "Large" && testing.Short() {
 					b.Skip("large")
 				}
-				c := testCube(sz.h, sz.w, sz.b, raw.Float32)
+				c := testCube(sz.h, sz.w, sz.b, sample.Float32)
 				p := filepath.Join(b.TempDir(), "x.hdr")
 				b.SetBytes(int64(len(c.Data)) * 4)
 				for b.Loop() {

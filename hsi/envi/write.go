@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
@@ -48,12 +48,12 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 
 // writeParams checks the data type and interleave of a write and returns
 // them, the interleave in lower case with bsq for "".
-func writeParams(opt hsi.WriteOptions) (raw.Type, string, error) {
-	t, err := raw.ParseType(opt.DataType)
+func writeParams(opt hsi.WriteOptions) (sample.Type, string, error) {
+	t, err := sample.ParseType(opt.DataType)
 	if err != nil {
 		return 0, "", err
 	}
-	if _, ok := enviCode(t); !ok {
+	if _, ok := t.ENVI(); !ok {
 		return 0, "", fmt.Errorf("data type %s cannot be stored in ENVI (use uint8, int16, uint16, int32, uint32, int64, uint64, float32 or float64)", t)
 	}
 	il := strings.ToLower(opt.Interleave)
@@ -89,7 +89,7 @@ func publish(df *atomicfile.File, hdrPath string, hdr []byte) error {
 
 // writeData writes the samples of c in the given interleave at offset 0,
 // as a StreamWriter given all rows in one call would.
-func writeData(f io.WriterAt, c *hsi.Cube, t raw.Type, il string) error {
+func writeData(f io.WriterAt, c *hsi.Cube, t sample.Type, il string) error {
 	d := dataWriter{f: f, h: c.H, w: c.W, b: c.B, t: t, il: il}
 	return d.writeRows(c.Data, 0, c.H)
 }

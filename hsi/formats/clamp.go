@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Clamp is GDAL's conversion of float samples to an integer type
@@ -27,7 +27,7 @@ type Clamp struct {
 // noData and hasNoData are the output's no-data value; the value as
 // written is NoData.
 func NewClamp(dataType string, noData float64, hasNoData bool) (*Clamp, error) {
-	t, err := raw.ParseType(dataType)
+	t, err := sample.ParseType(dataType)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (c *Clamp) one(v float32) float32 {
 	if v != v {
 		return 0
 	}
-	r := math.Round(float64(v))
+	r := sample.Round(v)
 	switch {
 	case r < c.lo:
 		return c.flo

@@ -10,6 +10,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/npy"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
@@ -72,7 +73,7 @@ func (f *finiteRows) WriteRows(data []float32) error {
 	for i, v := range data {
 		if v-v != 0 && v == v { // infinite
 			f.Abort()
-			return fmt.Errorf("formats: write %s: %w", f.path, raw.BadValue(data, f.w, f.b, f.next, i, raw.Float32))
+			return fmt.Errorf("formats: write %s: %w", f.path, raw.BadValue(data, f.w, f.b, f.next, i, sample.Float32))
 		}
 	}
 	f.next += len(data) / max(1, f.w*f.b)
@@ -124,7 +125,7 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowW
 		return nil, fmt.Errorf("formats: create %s: %w", path, err)
 	}
 	if f.Create != nil {
-		if t, err := raw.ParseType(opt.DataType); err == nil {
+		if t, err := sample.ParseType(opt.DataType); err == nil {
 			if err := checkDisk(path, uint64(n)*uint64(t.Size())); err != nil {
 				return nil, err
 			}
@@ -241,7 +242,7 @@ func (m *memWriter) WriteRows(data []float32) error {
 	}
 	for i, v := range data {
 		if v-v != 0 && v == v { // infinite; NaN is checked by the integer writers
-			return m.fail(fmt.Errorf("formats: write %s: %w", m.path, raw.BadValue(data, c.W, c.B, m.next, i, raw.Float32)))
+			return m.fail(fmt.Errorf("formats: write %s: %w", m.path, raw.BadValue(data, c.W, c.B, m.next, i, sample.Float32)))
 		}
 	}
 	copy(c.Data[m.next*row:], data)

@@ -10,9 +10,6 @@ import (
 	"github.com/klauspost/compress/zlib"
 )
 
-func float32frombits(b uint32) float32 { return math.Float32frombits(b) }
-func float64frombits(b uint64) float64 { return math.Float64frombits(b) }
-
 // Layout classes and chunk index types.
 const (
 	layoutCompact    = 0

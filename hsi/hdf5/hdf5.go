@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Signature is the 8-byte HDF5 format signature.
@@ -897,41 +899,31 @@ func parseDatatypeDepth(b []byte, depth int) (Datatype, error) {
 	return t, nil
 }
 
-// Decode converts n = len(dst) raw elements of type t to float64.
-func (t Datatype) Decode(raw []byte, dst []float64) {
-	be := t.BigEndian
-	get := func(i, n int) uint64 {
-		p := raw[i*n : i*n+n]
-		var v uint64
-		if be {
-			for _, x := range p {
-				v = v<<8 | uint64(x)
-			}
-		} else {
-			for k := n - 1; k >= 0; k-- {
-				v = v<<8 | uint64(p[k])
-			}
-		}
-		return v
+// Sample returns the sample type of a numeric datatype (sample.Invalid
+// for the others).
+func (t Datatype) Sample() sample.Type {
+	if !t.Numeric() {
+		return sample.Invalid
 	}
-	switch {
-	case t.Class == ClassFloat && t.Size == 4:
-		for i := range dst {
-			dst[i] = float64(float32frombits(uint32(get(i, 4))))
+	if t.Class == ClassFloat {
+		if t.Size == 4 {
+			return sample.Float32
 		}
-	case t.Class == ClassFloat && t.Size == 8:
-		for i := range dst {
-			dst[i] = float64frombits(get(i, 8))
-		}
-	case t.Class == ClassFixed && t.Signed:
-		sh := uint(64 - 8*t.Size)
-		for i := range dst {
-			dst[i] = float64(int64(get(i, t.Size)<<sh) >> sh)
-		}
-	case t.Class == ClassFixed:
-		for i := range dst {
-			dst[i] = float64(get(i, t.Size))
-		}
+		return sample.Float64
+	}
+	signed := []sample.Type{1: sample.Int8, 2: sample.Int16, 4: sample.Int32, 8: sample.Int64}
+	unsigned := []sample.Type{1: sample.Uint8, 2: sample.Uint16, 4: sample.Uint32, 8: sample.Uint64}
+	if t.Signed {
+		return signed[t.Size]
+	}
+	return unsigned[t.Size]
+}
+
+// Decode converts n = len(dst) raw elements of type t to float64 with the
+// sample codec; it leaves dst alone when t is not numeric.
+func (t Datatype) Decode(raw []byte, dst []float64) {
+	if st := t.Sample(); st != sample.Invalid {
+		sample.DecodeFloat64(dst, raw, st, t.BigEndian)
 	}
 }
 

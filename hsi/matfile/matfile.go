@@ -13,6 +13,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Layout names (ReadOptions.Layout and SourceInfo.Layout).
@@ -619,11 +620,8 @@ func (s *source) readChar(v *variable) (string, error) {
 
 // typeName maps a MATLAB class to the project's sample type names.
 func typeName(class string) string {
-	switch class {
-	case "double":
-		return "float64"
-	case "single":
-		return "float32"
+	if t, ok := sample.FromMAT(class); ok {
+		return t.String()
 	}
 	return class
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // MAT v5 data types.
@@ -72,25 +74,32 @@ func byteOrder(ind []byte) binary.ByteOrder {
 	return le
 }
 
-// typeSize returns the size of a MAT v5 numeric data type (0 if not numeric).
-func typeSize(t uint32) int {
-	switch t {
-	case miINT8, miUINT8, miUTF8:
-		return 1
-	case miINT16, miUINT16, miUTF16:
-		return 2
-	case miINT32, miUINT32, miSINGLE, miUTF32:
-		return 4
-	case miDOUBLE, miINT64, miUINT64:
-		return 8
-	}
-	return 0
+// miTypes maps the MAT v5 numeric data types to sample types; the UTF
+// types of char data decode as unsigned integers of their size.
+var miTypes = map[uint32]sample.Type{
+	miINT8: sample.Int8, miUINT8: sample.Uint8, miINT16: sample.Int16, miUINT16: sample.Uint16,
+	miINT32: sample.Int32, miUINT32: sample.Uint32, miSINGLE: sample.Float32, miDOUBLE: sample.Float64,
+	miINT64: sample.Int64, miUINT64: sample.Uint64,
+	miUTF8: sample.Uint8, miUTF16: sample.Uint16, miUTF32: sample.Uint32,
 }
 
-var miNames = map[uint32]string{
-	miINT8: "int8", miUINT8: "uint8", miINT16: "int16", miUINT16: "uint16", miINT32: "int32",
-	miUINT32: "uint32", miSINGLE: "float32", miDOUBLE: "float64", miINT64: "int64", miUINT64: "uint64",
-	miUTF8: "utf8", miUTF16: "utf16", miUTF32: "utf32",
+// typeSize returns the size of a MAT v5 numeric data type (0 if not numeric).
+func typeSize(t uint32) int { return miTypes[t].Size() }
+
+// miName names a MAT v5 data type as stored ("int16", "float32", "utf8").
+func miName(t uint32) string {
+	switch t {
+	case miUTF8:
+		return "utf8"
+	case miUTF16:
+		return "utf16"
+	case miUTF32:
+		return "utf32"
+	}
+	if st, ok := miTypes[t]; ok {
+		return st.String()
+	}
+	return ""
 }
 
 // elemReader reads MAT v5 data elements from a stream.
@@ -347,7 +356,7 @@ func (s *source) v5var(fh io.ReaderAt, bo binary.ByteOrder, el v5elem) (*variabl
 		if err != nil {
 			return nil, fmt.Errorf("variable %s: data: %w", h.name, err)
 		}
-		v.storage = miNames[typ]
+		v.storage = miName(typ)
 		es := typeSize(typ)
 		if small != nil {
 			n = int64(len(small))
@@ -401,7 +410,7 @@ func streamV5(fh io.ReaderAt, bo binary.ByteOrder, el v5elem, emit func(int, []f
 	}
 	if small != nil {
 		vals := make([]float64, len(small)/es)
-		decode(typ, bo, small[:len(vals)*es], vals)
+		sample.DecodeFloat64(vals, small[:len(vals)*es], miTypes[typ], bo == be)
 		return emit(0, vals)
 	}
 	const step = 1 << 16
@@ -413,57 +422,11 @@ func streamV5(fh io.ReaderAt, bo binary.ByteOrder, el v5elem, emit func(int, []f
 		if err := e.full(raw[:k*int64(es)]); err != nil {
 			return fmt.Errorf("variable %s: data: %w", h.name, err)
 		}
-		decode(typ, bo, raw[:k*int64(es)], vals[:k])
+		sample.DecodeFloat64(vals[:k], raw[:k*int64(es)], miTypes[typ], bo == be)
 		if err := emit(int(done), vals[:k]); err != nil {
 			return err
 		}
 		done += k
 	}
 	return nil
-}
-
-// decode converts raw values of MAT type typ to float64.
-func decode(typ uint32, bo binary.ByteOrder, raw []byte, dst []float64) {
-	switch typ {
-	case miINT8:
-		for i := range dst {
-			dst[i] = float64(int8(raw[i]))
-		}
-	case miUINT8, miUTF8:
-		for i := range dst {
-			dst[i] = float64(raw[i])
-		}
-	case miINT16:
-		for i := range dst {
-			dst[i] = float64(int16(bo.Uint16(raw[2*i:])))
-		}
-	case miUINT16, miUTF16:
-		for i := range dst {
-			dst[i] = float64(bo.Uint16(raw[2*i:]))
-		}
-	case miINT32:
-		for i := range dst {
-			dst[i] = float64(int32(bo.Uint32(raw[4*i:])))
-		}
-	case miUINT32, miUTF32:
-		for i := range dst {
-			dst[i] = float64(bo.Uint32(raw[4*i:]))
-		}
-	case miSINGLE:
-		for i := range dst {
-			dst[i] = float64(math.Float32frombits(bo.Uint32(raw[4*i:])))
-		}
-	case miDOUBLE:
-		for i := range dst {
-			dst[i] = math.Float64frombits(bo.Uint64(raw[8*i:]))
-		}
-	case miINT64:
-		for i := range dst {
-			dst[i] = float64(int64(bo.Uint64(raw[8*i:])))
-		}
-	case miUINT64:
-		for i := range dst {
-			dst[i] = float64(bo.Uint64(raw[8*i:]))
-		}
-	}
 }

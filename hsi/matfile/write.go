@@ -11,32 +11,32 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
 // outType is a MATLAB class with its MAT v5 storage type.
 type outType struct {
-	class  int
-	mi     uint32
-	size   int
-	lo, hi float64 // value range of integer classes
-	float  bool
+	class int
+	mi    uint32
+	t     sample.Type
 }
 
-var outTypes = map[string]outType{
-	"":        {mxSINGLE, miSINGLE, 4, 0, 0, true},
-	"float32": {mxSINGLE, miSINGLE, 4, 0, 0, true},
-	"single":  {mxSINGLE, miSINGLE, 4, 0, 0, true},
-	"float64": {mxDOUBLE, miDOUBLE, 8, 0, 0, true},
-	"double":  {mxDOUBLE, miDOUBLE, 8, 0, 0, true},
-	"int8":    {mxINT8, miINT8, 1, math.MinInt8, math.MaxInt8, false},
-	"uint8":   {mxUINT8, miUINT8, 1, 0, math.MaxUint8, false},
-	"int16":   {mxINT16, miINT16, 2, math.MinInt16, math.MaxInt16, false},
-	"uint16":  {mxUINT16, miUINT16, 2, 0, math.MaxUint16, false},
-	"int32":   {mxINT32, miINT32, 4, math.MinInt32, math.MaxInt32, false},
-	"uint32":  {mxUINT32, miUINT32, 4, 0, math.MaxUint32, false},
-	"int64":   {mxINT64, miINT64, 8, -(1 << 53), 1 << 53, false},
-	"uint64":  {mxUINT64, miUINT64, 8, 0, 1 << 53, false},
+func (ot outType) size() int { return ot.t.Size() }
+
+// outTypes are the sample types a cube can be written as.
+var outTypes = map[sample.Type]outType{
+	sample.Float32: {mxSINGLE, miSINGLE, sample.Float32},
+	sample.Float64: {mxDOUBLE, miDOUBLE, sample.Float64},
+	sample.Int8:    {mxINT8, miINT8, sample.Int8},
+	sample.Uint8:   {mxUINT8, miUINT8, sample.Uint8},
+	sample.Int16:   {mxINT16, miINT16, sample.Int16},
+	sample.Uint16:  {mxUINT16, miUINT16, sample.Uint16},
+	sample.Int32:   {mxINT32, miINT32, sample.Int32},
+	sample.Uint32:  {mxUINT32, miUINT32, sample.Uint32},
+	sample.Int64:   {mxINT64, miINT64, sample.Int64},
+	sample.Uint64:  {mxUINT64, miUINT64, sample.Uint64},
 }
 
 // maxV5Bytes is the largest element a MAT v5 tag can describe.
@@ -54,8 +54,9 @@ func write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	ot, ok := outTypes[strings.ToLower(opt.DataType)]
-	if !ok {
+	st, err := sample.ParseType(opt.DataType)
+	ot, ok := outTypes[st]
+	if err != nil || !ok {
 		return fmt.Errorf("data type %q is not supported (float32, float64, int8, uint8, int16, uint16, int32, uint32, int64, uint64)", opt.DataType)
 	}
 	var compress bool
@@ -74,11 +75,12 @@ func write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 		return err
 	}
 	n := int64(len(c.Data))
-	if n*int64(ot.size) > maxV5Bytes {
-		return fmt.Errorf("the cube takes %d bytes as %s; MAT v5 holds at most 4 GiB per variable", n*int64(ot.size), typeName(classNames[ot.class]))
+	if n*int64(ot.size()) > maxV5Bytes {
+		return fmt.Errorf("the cube takes %d bytes as %s; MAT v5 holds at most 4 GiB per variable", n*int64(ot.size()), st)
 	}
-	if !ot.float {
-		if err := checkRange(c, ot); err != nil {
+	if !st.IsFloat() {
+		// Float samples keep NaN and infinities; integers must fit.
+		if err := checkRange(c, st); err != nil {
 			return err
 		}
 	}
@@ -123,22 +125,27 @@ func checkName(s string) error {
 	return nil
 }
 
-func checkRange(c *hsi.Cube, ot outType) error {
+// checkRange refuses a value the writer cannot store as st: one that does
+// not fit the type (raw.BadValue), and for 64-bit integers one beyond 2^53.
+func checkRange(c *hsi.Cube, st sample.Type) error {
+	wide := st == sample.Int64 || st == sample.Uint64
 	for i, v := range c.Data {
-		r := math.Round(float64(v))
-		if math.IsNaN(r) || r < ot.lo || r > ot.hi {
-			p, b := i/c.B, i%c.B
-			why := fmt.Sprintf("does not fit %s (%g..%g)", classNames[ot.class], ot.lo, ot.hi)
-			if ot.class == mxINT64 || ot.class == mxUINT64 {
-				// Values pass through float64, exact for integers up to
-				// 2^53 only: that is the writer's limit, not the type's.
-				why = fmt.Sprintf("is outside %g..2^53, the range this writer stores exactly as %s (float64, through which values pass, is exact for integers up to 2^53 only)", ot.lo, classNames[ot.class])
-				if ot.class == mxINT64 {
-					why = fmt.Sprintf("is outside -2^53..2^53, the range this writer stores exactly as %s (float64, through which values pass, is exact for integers up to 2^53 only)", classNames[ot.class])
-				}
-			}
-			return fmt.Errorf("value %v at row %d, column %d, band %d %s; choose another data type", v, p/c.W, p%c.W, b, why)
+		fits := st.Fits(v)
+		if fits && !(wide && math.Abs(sample.Round(v)) > 1<<53) {
+			continue
 		}
+		if !fits {
+			return raw.BadValue(c.Data, c.W, c.B, 0, i, st)
+		}
+		// Values pass through float64, exact for integers up to 2^53 only:
+		// that is the writer's limit, not the type's.
+		lo := "-2^53"
+		if st == sample.Uint64 {
+			lo = "0"
+		}
+		p, b := i/c.B, i%c.B
+		return fmt.Errorf("value %v at row %d, column %d, band %d is outside %s..2^53, the range this writer stores exactly as %s (float64, through which values pass, is exact for integers up to 2^53 only); choose another data type",
+			v, p/c.W, p%c.W, b, lo, st)
 	}
 	return nil
 }
@@ -184,7 +191,7 @@ func (w *matWriter) matrix(name string, ot outType, dims []int, data func(io.Wri
 	for _, d := range dims {
 		nd *= d
 	}
-	dataBytes := int64(nd) * int64(ot.size)
+	dataBytes := int64(nd) * int64(ot.size())
 	body := 16 + 8 + pad8(int64(4*len(dims)))
 	if len(name) <= 4 {
 		body += 8
@@ -275,7 +282,7 @@ func (w *matWriter) setErr(err error) {
 
 // vector writes a B x 1 double column.
 func (w *matWriter) vector(name string, v []float64) {
-	w.matrix(name, outTypes["float64"], []int{len(v), 1}, func(dst io.Writer) error {
+	w.matrix(name, outTypes[sample.Float64], []int{len(v), 1}, func(dst io.Writer) error {
 		b := make([]byte, 0, 8*len(v))
 		for _, x := range v {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
@@ -294,7 +301,7 @@ func (w *matWriter) char(name, s string) {
 		}
 		units = append(units, uint16(r))
 	}
-	ot := outType{class: mxCHAR, mi: miUINT16, size: 2}
+	ot := outType{class: mxCHAR, mi: miUINT16, t: sample.Uint16}
 	w.matrix(name, ot, []int{1, len(units)}, func(dst io.Writer) error {
 		b := make([]byte, 0, 2*len(units))
 		for _, u := range units {
@@ -316,12 +323,14 @@ func padTo8(b []byte) []byte {
 
 // cubeData writes the cube in MATLAB column-major order (row fastest, then
 // column, then band). Bands are gathered a group at a time so that the
-// pixel-interleaved cube is read sequentially.
+// pixel-interleaved cube is read sequentially; each image column of a band
+// is encoded in one call, with a stride of a row.
 func cubeData(dst io.Writer, c *hsi.Cube, ot outType) error {
 	hw := c.H * c.W
 	g := max(1, min(c.B, (16<<20)/(hw*4)))
 	planes := make([]float32, g*hw)
-	out := make([]byte, 0, 1<<16)
+	colBytes := c.H * ot.size()
+	out := make([]byte, 0, max(1<<16, colBytes))
 	for b0 := 0; b0 < c.B; b0 += g {
 		gn := min(g, c.B-b0)
 		for p := 0; p < hw; p++ {
@@ -333,38 +342,19 @@ func cubeData(dst io.Writer, c *hsi.Cube, ot outType) error {
 		for k := 0; k < gn; k++ {
 			plane := planes[k*hw : (k+1)*hw]
 			for x := 0; x < c.W; x++ {
-				for y := 0; y < c.H; y++ {
-					out = appendValue(out, plane[y*c.W+x], ot)
-					if len(out) >= 1<<16-8 {
-						if _, err := dst.Write(out); err != nil {
-							return err
-						}
-						out = out[:0]
+				if len(out)+colBytes > cap(out) {
+					if _, err := dst.Write(out); err != nil {
+						return err
 					}
+					out = out[:0]
 				}
+				n := len(out)
+				out = out[:n+colBytes]
+				// Integers were checked by write; NaN stays NaN in float classes.
+				sample.Encode(out[n:], plane[x:], c.W, c.H, ot.t, false)
 			}
 		}
 	}
 	_, err := dst.Write(out)
 	return err
-}
-
-func appendValue(b []byte, v float32, ot outType) []byte {
-	le := binary.LittleEndian
-	switch ot.mi {
-	case miSINGLE:
-		return le.AppendUint32(b, math.Float32bits(v))
-	case miDOUBLE:
-		return le.AppendUint64(b, math.Float64bits(float64(v)))
-	}
-	r := math.Round(float64(v))
-	switch ot.size {
-	case 1:
-		return append(b, byte(int64(r)))
-	case 2:
-		return le.AppendUint16(b, uint16(int64(r)))
-	case 4:
-		return le.AppendUint32(b, uint32(int64(r)))
-	}
-	return le.AppendUint64(b, uint64(int64(r)))
 }

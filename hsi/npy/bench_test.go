@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Small 64x64x31, Medium 256x256x128 (32 MB float32), Large 500x500x100
@@ -23,7 +23,7 @@ func BenchmarkRead(b *testing.B) {
 				if sz.name == "Large" && testing.Short() {
 					b.Skip("large")
 				}
-				t, _ := raw.ParseType(typ)
+				t, _ := sample.ParseType(typ)
 				c := testCube(sz.h, sz.w, sz.b, t)
 				p := filepath.Join(b.TempDir(), "x.npy")
 				if err := Write(p, c, hsi.WriteOptions{DataType: typ}); err != nil {
@@ -46,7 +46,7 @@ func BenchmarkWrite(b *testing.B) {
 			if sz.name == "Large" && testing.Short() {
 				b.Skip("large")
 			}
-			c := testCube(sz.h, sz.w, sz.b, raw.Float32)
+			c := testCube(sz.h, sz.w, sz.b, sample.Float32)
 			p := filepath.Join(b.TempDir(), "x.npy")
 			b.SetBytes(int64(len(c.Data) * 4))
 			for b.Loop() {

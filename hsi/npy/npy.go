@@ -12,6 +12,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
@@ -26,7 +27,7 @@ type header struct {
 	major, minor int
 	dataStart    int64
 	descr        string
-	sample       raw.Type
+	typ          sample.Type
 	bigEndian    bool
 	fortran      bool
 	shape        []int64
@@ -223,12 +224,6 @@ func trunc(s string, n int) string {
 	return s
 }
 
-var descrTypes = map[string]raw.Type{
-	"u1": raw.Uint8, "i1": raw.Int8, "i2": raw.Int16, "u2": raw.Uint16, "i4": raw.Int32, "u4": raw.Uint32,
-	"i8": raw.Int64, "u8": raw.Uint64, "f2": raw.Float16, "f4": raw.Float32, "f8": raw.Float64,
-	"b1": raw.Uint8,
-}
-
 func (h *header) fill(d map[string]value) error {
 	descr, ok := d["descr"]
 	if !ok || descr.kind != 's' {
@@ -251,11 +246,11 @@ func (h *header) fill(d map[string]value) error {
 	if !strings.ContainsRune("<>|=", rune(bo)) {
 		bo, code = '=', ds
 	}
-	t, ok := descrTypes[code]
+	t, ok := sample.FromNPY(code)
 	if !ok {
 		return fmt.Errorf("unsupported dtype %q (want one of u1 i1 u2 i2 u4 i4 u8 i8 f2 f4 f8)", ds)
 	}
-	h.sample = t
+	h.typ = t
 	h.bigEndian = bo == '>'
 	if len(h.shape) != 2 && len(h.shape) != 3 {
 		return fmt.Errorf("shape %v: want (H, W) or (H, W, B)", h.shape)
@@ -307,7 +302,7 @@ func sourceInfo(h *header) hsi.SourceInfo {
 	if h.bigEndian {
 		order = "big-endian"
 	}
-	if h.sample.Size() == 1 {
+	if h.typ.Size() == 1 {
 		order = "no byte order"
 	}
 	if h.fortran {
@@ -318,7 +313,7 @@ func sourceInfo(h *header) hsi.SourceInfo {
 		shape[i] = strconv.FormatInt(v, 10)
 	}
 	return hsi.SourceInfo{
-		Format: "NPY", DataType: h.sample.String(),
+		Format: "NPY", DataType: h.typ.String(),
 		Layout: fmt.Sprintf("%s (%s)", layout, strings.Join(shape, ", ")),
 		Detail: fmt.Sprintf("format version %d.%d, dtype '%s', %s", h.major, h.minor, h.descr, order),
 	}
@@ -331,14 +326,14 @@ func decode(r io.ReaderAt, size int64, name string) (*hsi.Cube, *header, error) 
 		return nil, nil, fmt.Errorf("npy: %s: %w", name, err)
 	}
 	H, W, B := h.dims()
-	es := h.sample.Size()
+	es := h.typ.Size()
 	need, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(es))
 	if !ok || need > 1<<62 {
 		return nil, h, fmt.Errorf("npy: %s: shape %v is too large", name, h.shape)
 	}
 	if size-h.dataStart < need {
 		return nil, h, fmt.Errorf("npy: %s: holds %d bytes of data, but shape %v of %s needs %d: truncated file",
-			name, size-h.dataStart, h.shape, h.sample, need)
+			name, size-h.dataStart, h.shape, h.typ, need)
 	}
 	c, err := raw.NewCube(H, W, B)
 	if err != nil {
@@ -370,13 +365,13 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 // readC: C order (H, W, B) is the cube's own order.
 func readC(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
 	read := func(b []byte, off int64) error { return readFull(r, b, off) }
-	return raw.DecodePixels(read, h.dataStart, c, h.sample, h.bigEndian, tr)
+	return raw.DecodePixels(read, h.dataStart, c, h.typ, h.bigEndian, tr)
 }
 
 // readFortran: element (y, x, b) is at y + H*(x + W*b): each band is a
 // column-major image. Runs of consecutive y are scattered with stride W*B.
 func readFortran(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
-	es := h.sample.Size()
+	es := h.typ.Size()
 	H, W, B := c.H, c.W, c.B
 	read := func(b []byte, off int64) error { return readFull(r, b, off) }
 	return raw.ReadChunks(read, h.dataStart, len(c.Data), es, func(i, n int, b []byte) {
@@ -385,7 +380,7 @@ func readFortran(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) e
 			y, x, band := e%H, (e/H)%W, e/(H*W)
 			run := min(H-y, n-k)
 			dst := c.Data[(y*W+x)*B+band:]
-			first, nbad := raw.Decode(dst, W*B, b[k*es:], run, h.sample, h.bigEndian)
+			first, nbad := sample.Decode(dst, W*B, b[k*es:], run, h.typ, h.bigEndian)
 			if nbad > 0 {
 				tr.Note(nbad, y+first, x, band, dst[first*W*B])
 			}
@@ -430,11 +425,6 @@ func headerBytes(descr string, shape []int) []byte {
 	return append(out, '\n')
 }
 
-var typeDescr = map[raw.Type]string{
-	raw.Uint8: "|u1", raw.Int8: "|i1", raw.Int16: "<i2", raw.Uint16: "<u2", raw.Int32: "<i4", raw.Uint32: "<u4",
-	raw.Int64: "<i8", raw.Uint64: "<u8", raw.Float32: "<f4", raw.Float64: "<f8",
-}
-
 // Write stores c as a C-order (H, W, B) .npy file.
 func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if err := c.Validate(); err != nil {
@@ -460,12 +450,12 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 }
 
 // writeType returns the sample type and dtype descriptor that opt asks for.
-func writeType(opt hsi.WriteOptions) (raw.Type, string, error) {
-	t, err := raw.ParseType(opt.DataType)
+func writeType(opt hsi.WriteOptions) (sample.Type, string, error) {
+	t, err := sample.ParseType(opt.DataType)
 	if err != nil {
 		return 0, "", err
 	}
-	descr, ok := typeDescr[t]
+	descr, ok := t.NPY()
 	if !ok {
 		return 0, "", fmt.Errorf("data type %s cannot be written", t)
 	}
@@ -475,7 +465,7 @@ func writeType(opt hsi.WriteOptions) (raw.Type, string, error) {
 // encodeRows appends data, whole rows of w pixels of b bands starting at
 // row y0, to f as samples of type t in C order, encoding through buf (or a
 // new buffer when it is too small); it returns the buffer used.
-func encodeRows(buf []byte, f io.Writer, data []float32, w, b, y0 int, t raw.Type) ([]byte, error) {
+func encodeRows(buf []byte, f io.Writer, data []float32, w, b, y0 int, t sample.Type) ([]byte, error) {
 	return raw.EncodePixels(buf, data, w, b, y0, t, func(p []byte, _ int) error {
 		_, err := f.Write(p)
 		return err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 type goldenImage struct {
@@ -102,7 +103,7 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
-func testCube(h, w, b int, t raw.Type) *hsi.Cube {
+func testCube(h, w, b int, t sample.Type) *hsi.Cube {
 	c := hsi.MustNew(h, w, b)
 	lo, hi := t.Range()
 	for i := range c.Data {
@@ -122,7 +123,7 @@ func testCube(h, w, b int, t raw.Type) *hsi.Cube {
 
 func TestRoundTripEveryType(t *testing.T) {
 	dir := t.TempDir()
-	for _, typ := range []raw.Type{raw.Uint8, raw.Int8, raw.Int16, raw.Uint16, raw.Int32, raw.Uint32, raw.Int64, raw.Uint64, raw.Float32, raw.Float64} {
+	for _, typ := range []sample.Type{sample.Uint8, sample.Int8, sample.Int16, sample.Uint16, sample.Int32, sample.Uint32, sample.Int64, sample.Uint64, sample.Float32, sample.Float64} {
 		for _, b := range []int{1, 4} {
 			c := testCube(6, 9, b, typ)
 			p := filepath.Join(dir, fmt.Sprintf("%s_%d.npy", typ, b))
@@ -147,7 +148,7 @@ func TestRoundTripEveryType(t *testing.T) {
 
 func TestWriteHeaderLikeNumpy(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.npy")
-	if err := Write(p, testCube(2, 3, 4, raw.Float32), hsi.WriteOptions{}); err != nil {
+	if err := Write(p, testCube(2, 3, 4, sample.Float32), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)
@@ -247,7 +248,7 @@ func TestTooLargeForMemory(t *testing.T) {
 }
 
 func TestWriteErrors(t *testing.T) {
-	c := testCube(2, 2, 2, raw.Float32)
+	c := testCube(2, 2, 2, sample.Float32)
 	c.Data[5] = float32(math.Inf(1))
 	for _, opt := range []hsi.WriteOptions{{}, {DataType: "uint8"}, {DataType: "float16"}, {DataType: "complex"}} {
 		dir := t.TempDir()
@@ -275,7 +276,7 @@ func TestParseDictVariants(t *testing.T) {
 			t.Fatalf("%q: %v", s, err)
 		}
 		var h header
-		if err := h.fill(d); err != nil || !h.fortran || h.sample != raw.Uint16 || fmt.Sprint(h.shape) != "[3 4]" {
+		if err := h.fill(d); err != nil || !h.fortran || h.typ != sample.Uint16 || fmt.Sprint(h.shape) != "[3 4]" {
 			t.Fatalf("%q: %+v %v", s, h, err)
 		}
 	}
@@ -300,7 +301,7 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
-		if int64(len(c.Data))*int64(h.sample.Size()) > int64(len(b)) {
+		if int64(len(c.Data))*int64(h.typ.Size()) > int64(len(b)) {
 			t.Fatal("cube larger than the file")
 		}
 		if err == nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
@@ -22,7 +22,7 @@ import (
 type StreamWriter struct {
 	path      string
 	h, w, b   int
-	t         raw.Type
+	t         sample.Type
 	f         *atomicfile.File
 	next      int // rows written so far
 	buf       []byte

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // streamRows writes c through a StreamWriter in row chunks of the given
@@ -47,7 +47,7 @@ func empty(t *testing.T, dir string) {
 // uneven chunks, gives Write's file byte for byte.
 func TestStreamMatchesWrite(t *testing.T) {
 	dir := t.TempDir()
-	for _, typ := range []raw.Type{raw.Uint8, raw.Int8, raw.Int16, raw.Uint16, raw.Int32, raw.Uint32, raw.Int64, raw.Uint64, raw.Float32, raw.Float64} {
+	for _, typ := range []sample.Type{sample.Uint8, sample.Int8, sample.Int16, sample.Uint16, sample.Int32, sample.Uint32, sample.Int64, sample.Uint64, sample.Float32, sample.Float64} {
 		for _, b := range []int{1, 7} {
 			c := testCube(9, 5, b, typ)
 			opt := hsi.WriteOptions{DataType: typ.String()}
@@ -75,7 +75,7 @@ func TestStreamMatchesWriteLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 20 MB")
 	}
-	c := testCube(300, 300, 13, raw.Float32)
+	c := testCube(300, 300, 13, sample.Float32)
 	dir := t.TempDir()
 	a, s := filepath.Join(dir, "a.npy"), filepath.Join(dir, "s.npy")
 	if err := Write(a, c, hsi.WriteOptions{}); err != nil {
@@ -105,7 +105,7 @@ func TestStreamValueErrors(t *testing.T) {
 		{"uint8", -1, "value -1 at row 5, column 1, band 2 (0-based) does not fit uint8"},
 	} {
 		dir := t.TempDir()
-		c := testCube(7, 3, 4, raw.Uint8)
+		c := testCube(7, 3, 4, sample.Uint8)
 		c.Set(5, 1, 2, tc.v)
 		err := streamRows(filepath.Join(dir, "v.npy"), c, hsi.WriteOptions{DataType: tc.typ}, []int{2, 4})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "v.npy") {
@@ -116,7 +116,7 @@ func TestStreamValueErrors(t *testing.T) {
 }
 
 func TestStreamLifecycle(t *testing.T) {
-	c := testCube(5, 3, 2, raw.Float32)
+	c := testCube(5, 3, 2, sample.Float32)
 	row := c.W * c.B
 	dir := t.TempDir()
 	p := filepath.Join(dir, "l.npy")

@@ -75,19 +75,20 @@ func writeCombos() []combo {
 func comboCube(dt string, b int) *hsi.Cube {
 	c := hsi.MustNew(comboH, comboW, b)
 	r := rand.New(rand.NewPCG(uint64(len(dt)), uint64(b)))
-	st := sampleTypes[dt]
+	st, _ := tiffType(dt)
+	lo, hi := st.t.Range()
 	for i := range c.Data {
 		switch {
 		case st.format == 3:
 			c.Data[i] = float32(r.NormFloat64() * 1000)
 		case i%7 == 0:
 			// Random over the whole range, at most 2^24 in magnitude.
-			lo, hi := max(st.lo, -(1<<24)), min(st.hi, 1<<24)
+			lo, hi := max(lo, -(1<<24)), min(hi, 1<<24)
 			c.Data[i] = float32(math.Round(lo + r.Float64()*(hi-lo)))
 		default:
 			// A smooth ramp that predictors shrink.
 			p := i / b
-			c.Data[i] = float32(math.Max(st.lo, math.Min(st.hi, float64(p/comboW+p%comboW+i%b*5))))
+			c.Data[i] = float32(math.Max(lo, math.Min(hi, float64(p/comboW+p%comboW+i%b*5))))
 		}
 	}
 	if st.format == 3 {
@@ -193,7 +194,7 @@ func TestCreationErrors(t *testing.T) {
 		want string
 	}{
 		{hsi.WriteOptions{DataType: "uint16", Creation: []string{"COMPRESS=LZW", "PREDICTOR=3"}}, "PREDICTOR=3 (floating point) does not apply to uint16"},
-		{hsi.WriteOptions{DataType: "uint8"}, "at row 0, column 0, band 0 does not fit uint8"},
+		{hsi.WriteOptions{DataType: "uint8"}, "at row 0, column 0, band 0 (0-based) does not fit uint8"},
 		{hsi.WriteOptions{Driver: "JPEG"}, `output format "JPEG"`},
 		{hsi.WriteOptions{Creation: []string{"NUM_THREADS=4"}}, "NUM_THREADS is not known"},
 	} {

@@ -7,12 +7,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/image/tiff/lzw"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // decodePage decodes every chunk of page p into bands band.. of c. Chunks
@@ -65,7 +65,7 @@ func (f *file) decodePage(p *page, c *hsi.Cube, band int) error {
 					b := band + plane
 					dst := (y*c.W+x0)*c.B + b
 					for x := 0; x < xmax; x++ {
-						c.Data[dst+x*c.B] = toFloat(words[x], p)
+						c.Data[dst+x*c.B] = sample.FromBits(words[x], p.typ)
 					}
 					continue
 				}
@@ -74,7 +74,7 @@ func (f *file) decodePage(p *page, c *hsi.Cube, band int) error {
 					dst := c.Data[o : o+cs]
 					src := words[x*cs : (x+1)*cs]
 					for i := range dst {
-						dst[i] = toFloat(src[i], p)
+						dst[i] = sample.FromBits(src[i], p.typ)
 					}
 				}
 			}
@@ -214,19 +214,4 @@ func toWords(b []byte, w []uint64, es int, bo binary.ByteOrder) {
 			w[i] = bo.Uint64(b[8*i:])
 		}
 	}
-}
-
-// toFloat converts a sample's bits to float32.
-func toFloat(v uint64, p *page) float32 {
-	switch p.format {
-	case 3:
-		if p.bps == 32 {
-			return math.Float32frombits(uint32(v))
-		}
-		return float32(math.Float64frombits(v))
-	case 2:
-		sh := uint(64 - p.bps)
-		return float32(int64(v<<sh) >> sh)
-	}
-	return float32(v)
 }

@@ -45,7 +45,8 @@
 // its strips or tiles compressed on all cores, and written at once, so the
 // memory held is one block, not the image. Samples are float32 by default,
 // or WriteOptions.DataType (float64, uint8, int8, uint16, int16, uint32,
-// int32; integers are rounded and must fit). Geo tags, GDAL_NODATA,
+// int32; integers are rounded half away from zero by package sample and
+// must fit). Geo tags, GDAL_NODATA,
 // ImageDescription and the band metadata are written back. A grid known by
 // an ENVI map info is written as GDAL writes it (see addGeoTags): pixel
 // scale and tie point, or a ModelTransformation when rotated, and its CRS

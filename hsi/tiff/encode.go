@@ -4,31 +4,31 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
-	"math"
 	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
-// sampleType is a TIFF sample type for writing.
+// sampleType is a sample type with its TIFF SampleFormat and BitsPerSample.
 type sampleType struct {
-	name   string
-	format int // 1 uint, 2 int, 3 float
-	bits   int
-	lo, hi float64
+	t            sample.Type
+	name         string
+	format, bits int
 }
 
-var sampleTypes = map[string]sampleType{
-	"":        {"float32", 3, 32, 0, 0},
-	"float32": {"float32", 3, 32, 0, 0},
-	"float64": {"float64", 3, 64, 0, 0},
-	"uint8":   {"uint8", 1, 8, 0, math.MaxUint8},
-	"int8":    {"int8", 2, 8, math.MinInt8, math.MaxInt8},
-	"uint16":  {"uint16", 1, 16, 0, math.MaxUint16},
-	"int16":   {"int16", 2, 16, math.MinInt16, math.MaxInt16},
-	"uint32":  {"uint32", 1, 32, 0, math.MaxUint32},
-	"int32":   {"int32", 2, 32, math.MinInt32, math.MaxInt32},
+// tiffType returns the sample type named dataType (as in
+// hsi.WriteOptions.DataType; "" is float32), false when TIFF does not store
+// it.
+func tiffType(dataType string) (sampleType, bool) {
+	t, err := sample.ParseType(dataType)
+	format, bits, ok := t.TIFF()
+	if err != nil || !ok {
+		return sampleType{}, false
+	}
+	return sampleType{t: t, name: t.String(), format: format, bits: bits}, true
 }
 
 // deflateLevel is the default zlib level of deflate-compressed files:
@@ -100,7 +100,7 @@ func (e *chunkEncoder) encode(dst []byte, vals []float32, rows, width int) ([]by
 		e.data = make([]byte, n*es)
 	}
 	data := e.data[:n*es]
-	encodeSamples(data, vals, e.st)
+	sample.Encode(data, vals, 1, n, e.st.t, false) // integers were checked by WriteRows; NaN stays NaN
 	switch e.pred {
 	case 2:
 		if cap(e.words) < n {
@@ -128,33 +128,6 @@ func (e *chunkEncoder) encode(dst []byte, vals []float32, rows, width int) ([]by
 		return e.zs.EncodeAll(data, dst), nil
 	}
 	return append(dst, data...), nil
-}
-
-// encodeSamples writes vals as little-endian samples of type st.
-func encodeSamples(dst []byte, vals []float32, st sampleType) {
-	le := binary.LittleEndian
-	switch {
-	case st.format == 3 && st.bits == 32:
-		for i, v := range vals {
-			le.PutUint32(dst[4*i:], math.Float32bits(v))
-		}
-	case st.format == 3:
-		for i, v := range vals {
-			le.PutUint64(dst[8*i:], math.Float64bits(float64(v)))
-		}
-	case st.bits == 8:
-		for i, v := range vals {
-			dst[i] = byte(int64(math.Round(float64(v))))
-		}
-	case st.bits == 16:
-		for i, v := range vals {
-			le.PutUint16(dst[2*i:], uint16(int64(math.Round(float64(v)))))
-		}
-	default:
-		for i, v := range vals {
-			le.PutUint32(dst[4*i:], uint32(int64(math.Round(float64(v)))))
-		}
-	}
 }
 
 // predictInts applies horizontal differencing (predictor 2) to rows of one

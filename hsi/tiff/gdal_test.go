@@ -83,7 +83,7 @@ func TestGDALReadsOurFiles(t *testing.T) {
 		}
 		o, _ := ParseOptions(cb.opt)
 		wantComp := map[int]string{cNone: "NONE", cDeflate: "DEFLATE", cLZW: "LZW", cZSTD: "ZSTD"}[o.Compression]
-		wantBlock := []int{comboW, max(1, min(comboH, stripTarget/(comboW*sampleTypes[cb.dt].bits/8)))}
+		wantBlock := []int{comboW, max(1, min(comboH, stripTarget/(comboW*mustTIFFType(cb.dt).bits/8)))}
 		switch {
 		case o.COG:
 			wantBlock = []int{16, 16}
@@ -201,4 +201,12 @@ func TestGDALLive(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "is a valid cloud optimized GeoTIFF") {
 		t.Fatalf("validator: %v\n%s", err, out)
 	}
+}
+
+func mustTIFFType(dt string) sampleType {
+	st, ok := tiffType(dt)
+	if !ok {
+		panic("no TIFF type " + dt)
+	}
+	return st
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Tags.
@@ -357,6 +358,7 @@ type page struct {
 	w, h, spp   int
 	bps         int // bits per sample (all samples alike)
 	format      int // 1 uint, 2 int, 3 float
+	typ         sample.Type
 	compression int
 	predictor   int
 	planar      int
@@ -366,15 +368,7 @@ type page struct {
 	counts      []uint64
 }
 
-func (p *page) typeName() string {
-	switch p.format {
-	case 2:
-		return fmt.Sprintf("int%d", p.bps)
-	case 3:
-		return fmt.Sprintf("float%d", p.bps)
-	}
-	return fmt.Sprintf("uint%d", p.bps)
-}
+func (p *page) typeName() string { return p.typ.String() }
 
 func (p *page) compressionName() string {
 	switch p.compression {
@@ -463,6 +457,7 @@ func (f *file) page(i int) (*page, error) {
 	default:
 		return nil, fmt.Errorf("sample format %d is not supported (unsigned, signed or IEEE float)", p.format)
 	}
+	p.typ, _ = sample.FromTIFF(p.format, p.bps) // every case accepted above has a type
 	p.compression = int(f.uint1(d, tCompression, cNone))
 	switch p.compression {
 	case cNone, cLZW, cDeflate, cDeflate2, cPackBits, cZSTD:

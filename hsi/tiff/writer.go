@@ -10,11 +10,11 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
@@ -121,7 +121,7 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 			return nil, err
 		}
 	}
-	st, ok := sampleTypes[strings.ToLower(opt.DataType)]
+	st, ok := tiffType(opt.DataType)
 	if !ok {
 		return nil, fmt.Errorf("data type %q is not supported (float32, float64, uint8, int8, uint16, int16, uint32, int32)", opt.DataType)
 	}
@@ -247,13 +247,10 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 	if n > s.h-s.next {
 		return s.failf("%d more rows after %d of %d", n, s.next, s.h)
 	}
-	if s.st.format != 3 {
-		for i, v := range data {
-			r := math.Round(float64(v))
-			if math.IsNaN(r) || r < s.st.lo || r > s.st.hi {
-				p, b := i/s.b, i%s.b
-				return s.failf("value %v at row %d, column %d, band %d does not fit %s", v, s.next+p/s.w, p%s.w, b, s.st.name)
-			}
+	if !s.st.t.IsFloat() {
+		// Float samples keep NaN and infinities; integers must fit.
+		if bad := sample.FirstMisfit(data, s.st.t); bad >= 0 {
+			return s.fail(fmt.Errorf("tiff: write %s: %w", s.path, raw.BadValue(data, s.w, s.b, s.next, bad, s.st.t)))
 		}
 	}
 	for len(data) > 0 {

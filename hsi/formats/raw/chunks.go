@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // ReadFunc reads len(buf) bytes at byte offset off of a file, or returns
@@ -34,9 +35,9 @@ func ReadChunks(read ReadFunc, base int64, total, size int, fn func(i, n int, b 
 // pixel-interleaved order (row-major, each pixel's spectrum contiguous:
 // ENVI bip, C-order NPY) from byte base, a chunk at a time, and notes
 // non-finite samples in tr.
-func DecodePixels(read ReadFunc, base int64, c *hsi.Cube, t Type, bigEndian bool, tr *FiniteTracker) error {
+func DecodePixels(read ReadFunc, base int64, c *hsi.Cube, t sample.Type, bigEndian bool, tr *FiniteTracker) error {
 	return ReadChunks(read, base, len(c.Data), t.Size(), func(i, n int, b []byte) {
-		first, nbad := Decode(c.Data[i:], 1, b, n, t, bigEndian)
+		first, nbad := sample.Decode(c.Data[i:], 1, b, n, t, bigEndian)
 		if nbad > 0 {
 			j := i + first
 			p := j / c.B
@@ -54,7 +55,7 @@ func DecodePixels(read ReadFunc, base int64, c *hsi.Cube, t Type, bigEndian bool
 //
 // buf is the encoding buffer: it is used when its capacity is large enough
 // and replaced otherwise; the buffer used is returned for the next call.
-func EncodePixels(buf []byte, data []float32, w, b, y0 int, t Type, write func(p []byte, i int) error) ([]byte, error) {
+func EncodePixels(buf []byte, data []float32, w, b, y0 int, t sample.Type, write func(p []byte, i int) error) ([]byte, error) {
 	es := t.Size()
 	chunk := max(ChunkBytes/es, 1)
 	total := len(data)
@@ -64,7 +65,7 @@ func EncodePixels(buf []byte, data []float32, w, b, y0 int, t Type, write func(p
 	buf = buf[:cap(buf)]
 	for i := 0; i < total; i += chunk {
 		k := min(chunk, total-i)
-		if bad := Encode(buf, data[i:], 1, k, t, false); bad >= 0 {
+		if bad := sample.Encode(buf, data[i:], 1, k, t, false); bad >= 0 {
 			return buf, BadValue(data, w, b, y0, i+bad, t)
 		}
 		if err := write(buf[:k*es], i); err != nil {
@@ -78,7 +79,7 @@ func EncodePixels(buf []byte, data []float32, w, b, y0 int, t Type, write func(p
 // holds whole rows of w pixels of b bands starting at row y0 of the image:
 // an infinite value, NaN for an integer type, or a value outside the range
 // of t, named by its row, column and band (0-based).
-func BadValue(data []float32, w, b, y0, i int, t Type) error {
+func BadValue(data []float32, w, b, y0, i int, t sample.Type) error {
 	p := i / b
 	v := data[i]
 	if v-v != 0 {

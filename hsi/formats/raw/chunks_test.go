@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // readerOf serves reads from b like a file of len(b) bytes.
@@ -21,7 +22,7 @@ func readerOf(b []byte) ReadFunc {
 }
 
 func TestEncodeDecodePixels(t *testing.T) {
-	for _, typ := range []Type{Uint8, Int16, Uint16, Int32, Float32, Float64} {
+	for _, typ := range []sample.Type{sample.Uint8, sample.Int16, sample.Uint16, sample.Int32, sample.Float32, sample.Float64} {
 		c := hsi.MustNew(3, 5, 7)
 		for i := range c.Data {
 			c.Data[i] = float32(i % 100)
@@ -70,7 +71,7 @@ func TestDecodePixelsNonFinite(t *testing.T) {
 	src[13] = float32(math.Inf(-1))
 	src[20] = float32(math.NaN())
 	file := make([]byte, 4*len(src))
-	if bad := Encode(file, src, 1, len(src), Float32, false); bad != 13 {
+	if bad := sample.Encode(file, src, 1, len(src), sample.Float32, false); bad != 13 {
 		t.Fatalf("Encode reports %d, want 13", bad)
 	}
 	for i := range src {
@@ -81,7 +82,7 @@ func TestDecodePixelsNonFinite(t *testing.T) {
 		}
 	}
 	var tr FiniteTracker
-	if err := DecodePixels(readerOf(file), 0, c, Float32, false, &tr); err != nil {
+	if err := DecodePixels(readerOf(file), 0, c, sample.Float32, false, &tr); err != nil {
 		t.Fatal(err)
 	}
 	var nf *NonFiniteError
@@ -94,18 +95,18 @@ func TestChunkErrors(t *testing.T) {
 	c := hsi.MustNew(2, 2, 2)
 	// A file one byte short: the read error comes back as is.
 	var tr FiniteTracker
-	err := DecodePixels(readerOf(make([]byte, 4*8-1)), 0, c, Float32, false, &tr)
+	err := DecodePixels(readerOf(make([]byte, 4*8-1)), 0, c, sample.Float32, false, &tr)
 	if err == nil || err.Error() != "short read" {
 		t.Fatalf("short file: %v", err)
 	}
 	// A write error comes back as is.
 	werr := errors.New("disk full")
-	if _, err := EncodePixels(nil, c.Data, 2, 2, 0, Uint8, func([]byte, int) error { return werr }); err != werr {
+	if _, err := EncodePixels(nil, c.Data, 2, 2, 0, sample.Uint8, func([]byte, int) error { return werr }); err != werr {
 		t.Fatalf("write error: %v", err)
 	}
 	// A bad value is reported before its chunk is written, by position.
 	c.Data[5] = 300 // row 5 (y0 4 + 1), column 0, band 1
-	_, err = EncodePixels(nil, c.Data, 2, 2, 4, Uint8, func([]byte, int) error {
+	_, err = EncodePixels(nil, c.Data, 2, 2, 4, sample.Uint8, func([]byte, int) error {
 		t.Fatal("chunk with a bad value written")
 		return nil
 	})
@@ -113,21 +114,21 @@ func TestChunkErrors(t *testing.T) {
 		t.Fatalf("out of range: %v", err)
 	}
 	c.Data[5] = float32(math.Inf(-1))
-	_, err = EncodePixels(nil, c.Data, 2, 2, 0, Float32, func([]byte, int) error { return nil })
+	_, err = EncodePixels(nil, c.Data, 2, 2, 0, sample.Float32, func([]byte, int) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "the cube holds -Inf at row 1, column 0, band 1 (0-based); non-finite values cannot be written") {
 		t.Fatalf("-Inf: %v", err)
 	}
 	// NaN is written to float types, and refused for integer types.
 	c.Data[5] = float32(math.NaN())
-	if _, err = EncodePixels(nil, c.Data, 2, 2, 0, Float32, func([]byte, int) error { return nil }); err != nil {
+	if _, err = EncodePixels(nil, c.Data, 2, 2, 0, sample.Float32, func([]byte, int) error { return nil }); err != nil {
 		t.Fatalf("NaN as float32: %v", err)
 	}
-	_, err = EncodePixels(nil, c.Data, 2, 2, 0, Int16, func([]byte, int) error { return nil })
+	_, err = EncodePixels(nil, c.Data, 2, 2, 0, sample.Int16, func([]byte, int) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "the cube holds NaN at row 1, column 0, band 1 (0-based); non-finite values cannot be written as int16") {
 		t.Fatalf("NaN as int16: %v", err)
 	}
 	// Nothing to write calls nothing.
-	if _, err := EncodePixels(nil, nil, 2, 2, 0, Float32, func([]byte, int) error { return werr }); err != nil {
+	if _, err := EncodePixels(nil, nil, 2, 2, 0, sample.Float32, func([]byte, int) error { return werr }); err != nil {
 		t.Fatalf("empty: %v", err)
 	}
 }
