@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -43,7 +43,7 @@ func (b BackProjected) Render(outH, outW int) (*hsi.Cube, error) {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	// The output and the upsampled residual.
-	if err := raw.CheckMemory(2*4*uint64(n), fmt.Sprintf("back-projection of a %dx%dx%d output", outH, outW, lr.B)); err != nil {
+	if err := memlimit.Check(2*4*uint64(n), fmt.Sprintf("back-projection of a %dx%dx%d output", outH, outW, lr.B)); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	o, err := b.E.Output(outH, outW)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // Dihedral is one of the 8 flips and rotations of an image. Output pixel
@@ -125,7 +125,7 @@ func (e *Ensemble) Render(outH, outW int) (*hsi.Cube, error) {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	// The sum, one orientation's output and its turned-back copy.
-	if err := raw.CheckMemory(3*4*uint64(n), fmt.Sprintf("the self-ensemble of a %dx%dx%d output", outH, outW, e.lr.B)); err != nil {
+	if err := memlimit.Check(3*4*uint64(n), fmt.Sprintf("the self-ensemble of a %dx%dx%d output", outH, outW, e.lr.B)); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	var acc *hsi.Cube

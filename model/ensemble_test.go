@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -136,8 +136,8 @@ func TestInMemoryOutputLimit(t *testing.T) {
 		"ensemble":        func() (*hsi.Cube, error) { return m.UpscaleEnsemble(lr, 400, 400, 2) },
 		"back-projection": func() (*hsi.Cube, error) { return m.UpscaleBackProjected(lr, 400, 400, 1) },
 	} {
-		if _, err := up(); !errors.Is(err, raw.ErrTooLarge) {
-			t.Errorf("%s: error %v, want one wrapping raw.ErrTooLarge", name, err)
+		if _, err := up(); !errors.Is(err, memlimit.ErrTooLarge) {
+			t.Errorf("%s: error %v, want one wrapping memlimit.ErrTooLarge", name, err)
 		}
 	}
 }

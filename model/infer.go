@@ -7,7 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/nn"
 )
 
@@ -268,15 +268,15 @@ type RowSink interface {
 }
 
 // bandBytes bounds one band of output rows (float32), or an eighth of
-// the memory limit (raw.MemLimit, OMNIHSR_MEM_LIMIT) when that is less.
+// the memory limit (memlimit.Limit, OMNIHSR_MEM_LIMIT) when that is less.
 const bandBytes = 64 << 20
 
 // StripRows returns the number of output rows of width outW and b bands
 // rendered at once when streaming: as many as fit bandBytes (and an eighth
-// of raw.MemLimit), at least one.
+// of memlimit.Limit), at least one.
 func StripRows(outW, b int) int {
 	budget := uint64(bandBytes)
-	if lim := raw.MemLimit() / 8; lim < budget {
+	if lim := memlimit.Limit() / 8; lim < budget {
 		budget = lim
 	}
 	return max(1, int(budget/4/uint64(outW)/uint64(b)))

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
@@ -174,16 +175,15 @@ func nonFinite(op string, c *hsi.Cube) error {
 }
 
 // checkAlloc returns an error if an h x w x b float32 cube would not fit in
-// memory (more than the machine's physical memory, or more than a slice can
-// hold).
+// memory (memlimit.Check; the error wraps ErrSize and
+// memlimit.ErrTooLarge) or in a slice.
 func checkAlloc(h, w, b int) error {
 	n, err := hsi.Elems(h, w, b)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrSize, err)
 	}
-	if lim := memLimit(); lim > 0 && uint64(n) > lim/4 {
-		return fmt.Errorf("%w: a %dx%dx%d float32 cube needs %.1f GiB, more than this machine's %.1f GiB of memory",
-			ErrSize, h, w, b, float64(n)*4/(1<<30), float64(lim)/(1<<30))
+	if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("a %dx%dx%d float32 cube", h, w, b)); err != nil {
+		return fmt.Errorf("%w: %w", ErrSize, err)
 	}
 	return nil
 }

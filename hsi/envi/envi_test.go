@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // testCube returns a cube whose values fit type t exactly, including the
@@ -269,7 +270,7 @@ func TestTooLargeForMemory(t *testing.T) {
 	f.Close()
 	t.Setenv("OMNIHSR_MEM_LIMIT", "256M")
 	_, _, err = Read(p, hsi.ReadOptions{})
-	if !errors.Is(err, raw.ErrTooLarge) || !strings.Contains(err.Error(), data) {
+	if !errors.Is(err, memlimit.ErrTooLarge) || !strings.Contains(err.Error(), data) {
 		t.Fatalf("err = %v", err)
 	}
 }

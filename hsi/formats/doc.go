@@ -25,7 +25,7 @@
 // its overviews, up to about 0.4 of the float32 image); MAT and PNG
 // are assembled in memory and written at
 // Commit, after Create has checked that the cube fits the memory limit
-// (raw.CheckMemory). Format.Create is non-nil for the streaming formats.
+// (memlimit.Check). Format.Create is non-nil for the streaming formats.
 //
 // WriteOptions.Interleave applies to ENVI only and WriteOptions.Compression
 // to MAT and TIFF only; giving either for another format is an error rather

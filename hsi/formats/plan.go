@@ -48,7 +48,7 @@ type Output struct {
 // output (Format.Create) fits on its file system together with the other
 // streamed outputs there, counted at their uncompressed size (an error
 // wrapping ErrNoSpace); an output written from memory fits in the memory
-// available (raw.ErrTooLarge).
+// available (memlimit.ErrTooLarge).
 func CheckOutputs(outs []Output) error {
 	need := map[string]uint64{} // by file system
 	first := map[string]string{}

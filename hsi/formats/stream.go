@@ -13,6 +13,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // RowWriter receives an image a band of rows at a time, for outputs too
@@ -104,7 +105,7 @@ var diskFree = freeBytes
 //
 // The other formats (MAT, PNG) are written from a whole cube: Create
 // checks that the h x w x b float32 cube fits in the memory available
-// (raw.CheckMemory; an error wrapping raw.ErrTooLarge that suggests ENVI or
+// (memlimit.Check; an error wrapping memlimit.ErrTooLarge that suggests ENVI or
 // NPY otherwise), test-writes a one-pixel image with meta and opt so that a
 // refused option fails now rather than at Commit, and collects the rows in
 // memory; Commit writes them with Write.
@@ -145,7 +146,7 @@ func checkDisk(path string, need uint64) error {
 	free, ok := diskFree(dir)
 	if ok && need > free {
 		return fmt.Errorf("formats: create %s: the output needs %s on disk, but %s has only %s free: %w",
-			path, raw.FormatBytes(need), dir, raw.FormatBytes(free), ErrNoSpace)
+			path, memlimit.Format(need), dir, memlimit.Format(free), ErrNoSpace)
 	}
 	return nil
 }
@@ -168,7 +169,7 @@ var errAborted = errors.New("the writer was aborted")
 func checkMemOutput(f *Format, path string, h, w, b int) error {
 	n, _ := hsi.Elems(h, w, b) // checked by the caller
 	what := fmt.Sprintf("%s output %dx%dx%d float32", f.Name, h, w, b)
-	if err := raw.CheckMemory(uint64(n)*4, what); err != nil {
+	if err := memlimit.Check(uint64(n)*4, what); err != nil {
 		return fmt.Errorf("formats: create %s: %w; %s is written from memory, so write ENVI (.hdr) or NPY (.npy) instead, which stream to disk",
 			path, err, f.Name)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // intCube holds integers 0..250 (they fit every data type) and the
@@ -239,7 +240,7 @@ func TestCreateTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"big.mat", "big.png"} {
 		_, err := Create(filepath.Join(dir, name), 8192, 8192, 128, hsi.Meta{}, hsi.WriteOptions{})
-		if !errors.Is(err, raw.ErrTooLarge) {
+		if !errors.Is(err, memlimit.ErrTooLarge) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, want := range []string{name, "8192x8192x128 float32 needs 32.0 GiB", "ENVI (.hdr) or NPY (.npy)", "stream to disk"} {

@@ -412,12 +412,9 @@ func (s *source) load(v *variable, sh shape) (*hsi.Cube, error) {
 	if need := int64(n) * int64(v.elemSize); v.maxBytes >= 0 && need/int64(v.elemSize) == int64(n) && need > v.maxBytes {
 		return nil, fmt.Errorf("variable %s declares %d values (%d bytes) but the file can hold at most %d bytes: damaged or truncated file", v, n, need, v.maxBytes)
 	}
-	if err := raw.CheckMemTotal(int64(n) * 4); err != nil {
-		return nil, fmt.Errorf("variable %s: %w", v, err)
-	}
-	c, err := hsi.New(sh.h, sh.w, sh.b)
+	c, err := raw.NewCube(sh.h, sh.w, sh.b)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("variable %s: %w", v, err)
 	}
 	pb := newPlaneBuffer(&sh, c.Data)
 	err = v.stream(func(start int, vals []float64) error {

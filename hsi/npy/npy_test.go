@@ -15,6 +15,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 type goldenImage struct {
@@ -242,7 +243,7 @@ func TestTooLargeForMemory(t *testing.T) {
 	}
 	f.Close()
 	t.Setenv("OMNIHSR_MEM_LIMIT", "1G")
-	if _, _, err := Read(p, hsi.ReadOptions{}); !errors.Is(err, raw.ErrTooLarge) {
+	if _, _, err := Read(p, hsi.ReadOptions{}); !errors.Is(err, memlimit.ErrTooLarge) {
 		t.Fatalf("err = %v", err)
 	}
 }

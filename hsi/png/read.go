@@ -12,6 +12,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 var signature = []byte("\x89PNG\r\n\x1a\n")
@@ -76,7 +77,7 @@ func decode(r io.ReadSeeker, size int64) (*hsi.Cube, hsi.SourceInfo, error) {
 		return nil, info, fmt.Errorf("the header claims %dx%d pixels, impossible for a file of %d bytes", hd.w, hd.h, size)
 	}
 	// Decoded image (up to 8 bytes a pixel) plus the float32 cube (3 bands).
-	if err := raw.CheckMemory(pixels*(8+12), fmt.Sprintf("a %dx%d image", hd.w, hd.h)); err != nil {
+	if err := memlimit.Check(pixels*(8+12), fmt.Sprintf("a %dx%d image", hd.w, hd.h)); err != nil {
 		return nil, info, err
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {

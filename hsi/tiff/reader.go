@@ -611,14 +611,7 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	if need > stored*expansion+1<<20 {
 		return nil, info, fmt.Errorf("%dx%dx%d samples (%d bytes) cannot come from %d bytes of image data: damaged file", first.h, first.w, bands, need, stored)
 	}
-	n, err := hsi.Elems(first.h, first.w, bands)
-	if err != nil {
-		return nil, info, err
-	}
-	if err := raw.CheckMemTotal(int64(n) * 4); err != nil {
-		return nil, info, err
-	}
-	c, err := hsi.New(first.h, first.w, bands)
+	c, err := raw.NewCube(first.h, first.w, bands)
 	if err != nil {
 		return nil, info, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // stripTarget is the raw size aimed at for one strip of one band.
@@ -168,7 +169,7 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	if o.COG {
 		ow, oh := (w+1)/2, (h+1)/2
 		if o.Overviews && (w > o.BlockW || h > o.BlockH) {
-			if err := raw.CheckMemory(uint64(ow)*uint64(oh)*uint64(b)*4, fmt.Sprintf("COG overview %dx%dx%d float32", oh, ow, b)); err != nil {
+			if err := memlimit.Check(uint64(ow)*uint64(oh)*uint64(b)*4, fmt.Sprintf("COG overview %dx%dx%d float32", oh, ow, b)); err != nil {
 				return nil, err
 			}
 			if s.ovr, err = hsi.New(oh, ow, b); err != nil {
@@ -202,7 +203,7 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 func checkBlockMemory(o Options, w, b, es int) error {
 	rows := uint64(o.BlockH)
 	need := rows * uint64(w) * uint64(b) * uint64(4+es)
-	return raw.CheckMemory(need, fmt.Sprintf("a block of %d rows of %d pixels x %d bands", rows, w, b))
+	return memlimit.Check(need, fmt.Sprintf("a block of %d rows of %d pixels x %d bands", rows, w, b))
 }
 
 func (s *StreamWriter) write(b []byte) error {

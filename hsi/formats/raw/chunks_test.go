@@ -132,17 +132,3 @@ func TestChunkErrors(t *testing.T) {
 		t.Fatalf("empty: %v", err)
 	}
 }
-
-func TestCheckMemTotal(t *testing.T) {
-	if err := CheckMemTotal(1 << 20); err != nil {
-		t.Fatalf("1 MiB: %v", err)
-	}
-	total := memTotal()
-	if total <= 0 {
-		t.Skip("no /proc/meminfo MemTotal on this machine: the limit is off")
-	}
-	err := CheckMemTotal(total + 1<<20)
-	if err == nil || !strings.Contains(err.Error(), "more than this machine's") {
-		t.Fatalf("more than MemTotal: %v", err)
-	}
-}

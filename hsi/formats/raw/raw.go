@@ -1,15 +1,11 @@
 package raw
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // ChunkBytes is the size of the I/O buffers readers and writers stream
@@ -80,139 +76,14 @@ func CheckFinite(path string, c *hsi.Cube) error {
 	return t.Err(path)
 }
 
-// ErrTooLarge marks a cube that does not fit in the memory available.
-var ErrTooLarge = errors.New("does not fit in memory")
-
-// MemLimit returns the number of bytes a reader may allocate for one cube:
-// OMNIHSR_MEM_LIMIT when set (a byte count with an optional K, M, G or T
-// suffix, powers of 1024), else MemAvailable from /proc/meminfo, else
-// (no /proc) 1 TiB.
-func MemLimit() uint64 {
-	if s := os.Getenv("OMNIHSR_MEM_LIMIT"); s != "" {
-		if v, err := parseBytes(s); err == nil {
-			return v
-		}
-	}
-	if v, ok := memAvailable(); ok {
-		return v
-	}
-	return 1 << 40
-}
-
-func parseBytes(s string) (uint64, error) {
-	s = strings.TrimSpace(strings.ToUpper(s))
-	s = strings.TrimSuffix(s, "B")
-	mul := uint64(1)
-	if s != "" {
-		switch s[len(s)-1] {
-		case 'K':
-			mul = 1 << 10
-		case 'M':
-			mul = 1 << 20
-		case 'G':
-			mul = 1 << 30
-		case 'T':
-			mul = 1 << 40
-		}
-		if mul != 1 {
-			s = s[:len(s)-1]
-		}
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("bad byte count %q", s)
-	}
-	return uint64(v * float64(mul)), nil
-}
-
-func memAvailable() (uint64, bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			fs := strings.Fields(rest)
-			if len(fs) == 0 {
-				return 0, false
-			}
-			v, err := strconv.ParseUint(fs[0], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			if len(fs) > 1 && strings.EqualFold(fs[1], "kB") {
-				v *= 1024
-			}
-			return v, true
-		}
-	}
-	return 0, false
-}
-
-// CheckMemory returns an error wrapping ErrTooLarge when need bytes exceed
-// MemLimit.
-func CheckMemory(need uint64, what string) error {
-	if lim := MemLimit(); need > lim {
-		return fmt.Errorf("%s needs %s, more than the %s of memory available (set OMNIHSR_MEM_LIMIT to override): %w",
-			what, FormatBytes(need), FormatBytes(lim), ErrTooLarge)
-	}
-	return nil
-}
-
-// CheckMemTotal refuses an allocation of bytes larger than the machine's
-// total memory (MemTotal of /proc/meminfo; no limit when unknown), the
-// bound the MAT and TIFF readers apply before they allocate a cube.
-func CheckMemTotal(bytes int64) error {
-	if total := memTotal(); total > 0 && bytes > total {
-		return fmt.Errorf("the cube needs %d MiB, more than this machine's %d MiB of memory", bytes>>20, total>>20)
-	}
-	return nil
-}
-
-// memTotal returns the machine's memory in bytes from /proc/meminfo (0 when unknown).
-func memTotal() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) >= 2 && fs[0] == "MemTotal:" {
-			if kb, err := strconv.ParseInt(fs[1], 10, 64); err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
-}
-
-// FormatBytes prints a byte count with a binary unit, e.g. "1.5 GiB".
-func FormatBytes(n uint64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := uint64(unit), 0
-	for m := n / unit; m >= unit && exp < 5; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
-
 // NewCube allocates an h x w x b cube after checking that its float32 data
-// fits in memory. It never panics on user-supplied sizes.
+// fits in memory (memlimit.Check: an error wrapping memlimit.ErrTooLarge). It never panics on user-supplied sizes.
 func NewCube(h, w, b int) (*hsi.Cube, error) {
 	n, err := hsi.Elems(h, w, b)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckMemory(uint64(n)*4, fmt.Sprintf("a %dx%dx%d float32 cube", h, w, b)); err != nil {
+	if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("a %dx%dx%d float32 cube", h, w, b)); err != nil {
 		return nil, err
 	}
 	return hsi.New(h, w, b)

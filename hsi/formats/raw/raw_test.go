@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 func TestTrackerKeepsEarliest(t *testing.T) {
@@ -26,28 +28,16 @@ func TestTrackerKeepsEarliest(t *testing.T) {
 	}
 }
 
-func TestMemLimit(t *testing.T) {
-	t.Setenv("OMNIHSR_MEM_LIMIT", "2K")
-	if got := MemLimit(); got != 2048 {
-		t.Fatalf("MemLimit = %d, want 2048", got)
-	}
+func TestNewCubeMemLimit(t *testing.T) {
+	t.Setenv(memlimit.Env, "2K")
 	if _, err := NewCube(16, 16, 2); err != nil { // 2 KiB
 		t.Fatalf("16x16x2: %v", err)
 	}
 	_, err := NewCube(16, 16, 3)
-	if !errors.Is(err, ErrTooLarge) {
+	if !errors.Is(err, memlimit.ErrTooLarge) || !strings.Contains(err.Error(), "a 16x16x3 float32 cube") {
 		t.Fatalf("16x16x3 under a 2 KiB limit: %v", err)
 	}
-	t.Setenv("OMNIHSR_MEM_LIMIT", "")
-	// MemAvailable changes while other processes run: the limit must lie
-	// between readings taken just before and just after it.
-	if v0, ok := memAvailable(); ok {
-		got := MemLimit()
-		v1, _ := memAvailable()
-		if got < min(v0, v1) || got > max(v0, v1) {
-			t.Fatalf("MemLimit %d outside MemAvailable readings %d and %d", got, v0, v1)
-		}
-	}
+	t.Setenv(memlimit.Env, "")
 	if _, err := NewCube(1<<30, 1<<30, 1<<20); err == nil {
 		t.Fatal("a 2^80-element cube was allocated")
 	}
@@ -65,14 +55,6 @@ func TestMulSize(t *testing.T) {
 	}
 	if _, ok := MulSize(-1, 2); ok {
 		t.Fatal("negative accepted")
-	}
-}
-
-func TestFormatBytes(t *testing.T) {
-	for in, want := range map[uint64]string{512: "512 B", 1536: "1.5 KiB", 3 << 30: "3.0 GiB"} {
-		if got := FormatBytes(in); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
-		}
 	}
 }
 

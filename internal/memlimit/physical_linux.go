@@ -1,13 +1,13 @@
 //go:build linux
 
-package resample
+package memlimit
 
 import (
 	"sync"
 	"syscall"
 )
 
-var memOnce = sync.OnceValue(func() uint64 {
+var physical = sync.OnceValue(func() uint64 {
 	var si syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&si); err != nil {
 		return 0
@@ -15,5 +15,5 @@ var memOnce = sync.OnceValue(func() uint64 {
 	return uint64(si.Totalram) * uint64(si.Unit)
 })
 
-// memLimit returns the machine's physical memory in bytes (0 if unknown).
-func memLimit() uint64 { return memOnce() }
+// Physical returns the machine's physical memory in bytes (0 if unknown).
+func Physical() uint64 { return physical() }
