@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -325,18 +324,10 @@ func grow[T any](s []T, n int) []T {
 func (r *Renderer) run(n int, f func(*worker, int)) []*worker {
 	nw := min(r.opt.Workers, n)
 	wks := make([]*worker, nw)
-	var wg sync.WaitGroup
 	for t := range wks {
 		wks[t] = &worker{}
-		wg.Add(1)
-		go func(t int, wk *worker) {
-			defer wg.Done()
-			for k := t; k < n; k += nw {
-				f(wk, k)
-			}
-		}(t, wks[t])
 	}
-	wg.Wait()
+	par.Strided(n, nw, func(t, k int) { f(wks[t], k) })
 	return wks
 }
 

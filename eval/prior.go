@@ -6,10 +6,10 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -371,83 +371,70 @@ func accumulatePrior(hr, lr *hsi.Cube, win, radius, workers int) (*priorStats, e
 	for v := range cellX {
 		cellX[v] = int(math.Floor((float64(v) + 0.5) * float64(lr.W) / float64(hr.W)))
 	}
-	bands := make(chan int)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			shifted, err := hsi.New(lr.H, lr.W, nq+1)
+	// Each worker keeps its own LR band with the shifted copies, and f.
+	scratch := make([]struct {
+		shifted *hsi.Cube
+		f       []float64
+	}, max(1, min(workers, hr.B)))
+	err := par.ForEachErr(hr.B, workers, func(w, b int) error {
+		if scratch[w].shifted == nil {
+			c, err := hsi.New(lr.H, lr.W, nq+1)
 			if err != nil {
-				errs <- err
-				return
+				return err
 			}
-			f := make([]float64, nq)
-			failed := false
-			for b := range bands {
-				if failed {
+			scratch[w].shifted, scratch[w].f = c, make([]float64, nq)
+		}
+		shifted, f := scratch[w].shifted, scratch[w].f
+		// Channel 0: X_b; channel 1+q: shift_q X_b (replicate).
+		for i := 0; i < lr.H; i++ {
+			for j := 0; j < lr.W; j++ {
+				d := shifted.Data[(i*lr.W+j)*(nq+1):]
+				d[0] = lr.Data[(i*lr.W+j)*lr.B+b]
+				for q, o := range offs {
+					ii := min(max(i+o[0], 0), lr.H-1)
+					jj := min(max(j+o[1], 0), lr.W-1)
+					d[1+q] = lr.Data[(ii*lr.W+jj)*lr.B+b]
+				}
+			}
+		}
+		up, err := resample.Upsample(shifted, hr.H, hr.W)
+		if err != nil {
+			return err
+		}
+		for u := 0; u < hr.H; u++ {
+			cy := cellY[u]
+			wy := cy / win
+			if wy >= nwy {
+				continue
+			}
+			for v := 0; v < hr.W; v++ {
+				cx := cellX[v]
+				wx := cx / win
+				if wx >= nwx {
 					continue
 				}
-				// Channel 0: X_b; channel 1+q: shift_q X_b (replicate).
-				for i := 0; i < lr.H; i++ {
-					for j := 0; j < lr.W; j++ {
-						d := shifted.Data[(i*lr.W+j)*(nq+1):]
-						d[0] = lr.Data[(i*lr.W+j)*lr.B+b]
-						for q, o := range offs {
-							ii := min(max(i+o[0], 0), lr.H-1)
-							jj := min(max(j+o[1], 0), lr.W-1)
-							d[1+q] = lr.Data[(ii*lr.W+jj)*lr.B+b]
-						}
-					}
+				half := (cy + cx) & 1
+				s := ps.at(wy*nwx+wx, b, half)
+				fu := up.Data[(u*hr.W+v)*(nq+1):]
+				base := float64(fu[0])
+				t := float64(hr.Data[(u*hr.W+v)*hr.B+b]) - base
+				for q := 0; q < nq; q++ {
+					f[q] = float64(fu[1+q]) - base
 				}
-				up, err := resample.Upsample(shifted, hr.H, hr.W)
-				if err != nil {
-					errs <- err
-					failed = true
-					continue
-				}
-				for u := 0; u < hr.H; u++ {
-					cy := cellY[u]
-					wy := cy / win
-					if wy >= nwy {
-						continue
-					}
-					for v := 0; v < hr.W; v++ {
-						cx := cellX[v]
-						wx := cx / win
-						if wx >= nwx {
-							continue
-						}
-						half := (cy + cx) & 1
-						s := ps.at(wy*nwx+wx, b, half)
-						fu := up.Data[(u*hr.W+v)*(nq+1):]
-						base := float64(fu[0])
-						t := float64(hr.Data[(u*hr.W+v)*hr.B+b]) - base
-						for q := 0; q < nq; q++ {
-							f[q] = float64(fu[1+q]) - base
-						}
-						s.tt += t * t
-						for q := 0; q < nq; q++ {
-							fq := f[q]
-							s.h[q] += fq * t
-							row := s.G[q*nq:]
-							for r := q; r < nq; r++ {
-								row[r] += fq * f[r]
-							}
-						}
+				s.tt += t * t
+				for q := 0; q < nq; q++ {
+					fq := f[q]
+					s.h[q] += fq * t
+					row := s.G[q*nq:]
+					for r := q; r < nq; r++ {
+						row[r] += fq * f[r]
 					}
 				}
 			}
-		}()
-	}
-	for b := 0; b < hr.B; b++ {
-		bands <- b
-	}
-	close(bands)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	// Mirror the upper triangles.

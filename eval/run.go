@@ -7,9 +7,9 @@ import (
 	"math"
 	"runtime"
 	"strconv"
-	"sync"
 	"time"
 
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/internal/stat"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -274,10 +274,6 @@ func prepareScene(sc *Scene, protocol string, geom Geometry, tile, crop int) (*p
 	}, nil
 }
 
-type job struct {
-	fi, ri int
-}
-
 func runScene(sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) {
 	p, err := prepareScene(sc, cfg.Protocol, cfg.Geometry, cfg.TileSize, cfg.CropSize)
 	if err != nil {
@@ -286,49 +282,21 @@ func runScene(sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) 
 	regs := p.info.Regions
 	nm := len(cfg.Methods)
 	out := make([]Record, len(cfg.Factors)*len(regs)*nm)
-	jobs := make(chan job)
 	label := fmt.Sprintf("eval %s [%d/%d] %s", cfg.Protocol, si+1, nsc, sc.Name)
 	bar := progress.NewTo(cfg.Progress, label, int64(len(cfg.Factors)*len(regs)), cfg.Progress != nil)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	for w := 0; w < cfg.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				mu.Lock()
-				stop := firstErr != nil
-				mu.Unlock()
-				if stop {
-					continue
-				}
-				recs, err := runImage(p, regs[j.ri], cfg.Factors[j.fi], cfg)
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					continue
-				}
-				copy(out[(j.fi*len(regs)+j.ri)*nm:], recs)
-				bar.Add(1)
-			}
-		}()
-	}
-	for fi := range cfg.Factors {
-		for ri := range regs {
-			jobs <- job{fi, ri}
+	err = par.ForEachErr(len(cfg.Factors)*len(regs), cfg.Workers, func(_, k int) error {
+		fi, ri := k/len(regs), k%len(regs)
+		recs, err := runImage(p, regs[ri], cfg.Factors[fi], cfg)
+		if err != nil {
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		copy(out[k*nm:], recs)
+		bar.Add(1)
+		return nil
+	})
 	bar.Done()
-	if firstErr != nil {
-		return SceneInfo{}, nil, firstErr
+	if err != nil {
+		return SceneInfo{}, nil, err
 	}
 	return p.info, out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/omnihsr/omnihsr/gemm"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // Padding is the border rule of a convolution.
@@ -368,28 +369,15 @@ func forChunks(np, kc int, fn func(p0, p1 int, col []float32)) {
 func forChunksWorker(np, kc, nw int, fn func(wk, p0, p1 int, col []float32)) {
 	rows := chunkRows(np, kc)
 	nc := (np + rows - 1) / rows
-	run := func(wk int) {
+	par.Ranges(nc, nw, func(wk, c0, c1 int) {
 		cp := getCol(rows * kc)
 		defer putCol(cp)
-		for ci := wk * nc / nw; ci < (wk+1)*nc/nw; ci++ {
+		for ci := c0; ci < c1; ci++ {
 			p0 := ci * rows
 			p1 := min(p0+rows, np)
 			fn(wk, p0, p1, (*cp)[:(p1-p0)*kc])
 		}
-	}
-	if nw <= 1 {
-		run(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for wk := 0; wk < nw; wk++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run(wk)
-		}()
-	}
-	wg.Wait()
+	})
 }
 
 // im2col writes rows p0..p1-1 of the im2col matrix of the source src

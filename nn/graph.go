@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
+
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // Graph records the operations of one forward pass so that Backward can
@@ -308,75 +310,25 @@ func workers() int { return runtime.GOMAXPROCS(0) }
 
 // parts returns how many contiguous parts to split n items into, given
 // that each part should hold at least minPer items.
-func parts(n, minPer int) int {
-	p := workers()
-	if minPer < 1 {
-		minPer = 1
-	}
-	if q := n / minPer; q < p {
-		p = q
-	}
-	if p < 1 {
-		p = 1
-	}
-	return p
-}
+func parts(n, minPer int) int { return par.Parts(n, minPer, workers()) }
 
 // parFor runs fn on contiguous sub-ranges of [0, n), in parallel when n is
 // at least 2*minPer. The split depends only on n, minPer and GOMAXPROCS,
 // so results are reproducible on one machine.
 func parFor(n, minPer int, fn func(lo, hi int)) {
-	parForIdx(n, minPer, func(_, lo, hi int) { fn(lo, hi) })
+	par.Ranges(n, parts(n, minPer), func(_, lo, hi int) { fn(lo, hi) })
 }
 
 // parForIdx is parFor that also passes the index of the part, in
 // [0, parts(n, minPer)).
 func parForIdx(n, minPer int, fn func(part, lo, hi int)) {
-	p := parts(n, minPer)
-	if p <= 1 {
-		if n > 0 {
-			fn(0, 0, n)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	for i := 0; i < p; i++ {
-		lo, hi := i*n/p, (i+1)*n/p
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(i, lo, hi)
-		}()
-	}
-	wg.Wait()
+	par.Ranges(n, parts(n, minPer), fn)
 }
 
 // parReduce is parFor with a float64 accumulator of width values per part;
 // the parts' accumulators are added in order into the returned slice.
 func parReduce(n, minPer, width int, fn func(lo, hi int, acc []float64)) []float64 {
-	p := parts(n, minPer)
-	accs := make([][]float64, p)
-	var wg sync.WaitGroup
-	for i := 0; i < p; i++ {
-		lo, hi := i*n/p, (i+1)*n/p
-		accs[i] = make([]float64, width)
-		if p == 1 {
-			fn(lo, hi, accs[i])
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi, accs[i])
-		}()
-	}
-	wg.Wait()
-	for i := 1; i < p; i++ {
-		for j, v := range accs[i] {
-			accs[0][j] += v
-		}
-	}
-	return accs[0]
+	return par.Reduce(n, parts(n, minPer), width, fn)
 }
 
 // minElems is the number of elements per goroutine below which elementwise

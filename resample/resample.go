@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
@@ -337,26 +337,7 @@ func divide(d []float32, n int) {
 // parallel runs fn over [0, n) split into contiguous ranges, one per
 // worker (GOMAXPROCS of them), with at least grain items each.
 func parallel(n, grain int, fn func(lo, hi int)) {
-	if n <= 0 {
-		return
-	}
-	p := runtime.GOMAXPROCS(0)
-	if grain < 1 {
-		grain = 1
-	}
-	p = min(p, (n+grain-1)/grain)
-	if p <= 1 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for i := 0; i < p; i++ {
-		lo, hi := i*n/p, (i+1)*n/p
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
+	grain = max(grain, 1)
+	p := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
+	par.Ranges(n, p, func(_, lo, hi int) { fn(lo, hi) })
 }

@@ -10,13 +10,13 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // stripTarget is the raw size aimed at for one strip of one band.
@@ -486,41 +486,36 @@ func (e *blockEncoder) encodeBlock(l *level, s int, block []float32, rows int, p
 	}
 	workers := min(len(e.encs), jobs)
 	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for wi := 0; wi < workers; wi++ {
-		wg.Add(1)
-		go func(wi int) {
-			defer wg.Done()
-			enc := e.encs[wi]
-			for j := wi; j < jobs; j += workers {
-				band, tx := j/l.across, j%l.across
-				plane := planes[band*n : (band+1)*n]
-				var out []byte
-				var err error
-				if !l.tiled {
-					out, err = enc.encode(e.outs[j][:0], plane, rows, w)
-				} else {
-					if len(e.tiles[wi]) != l.cw*l.ch {
-						e.tiles[wi] = make([]float32, l.cw*l.ch)
-					}
-					tile := e.tiles[wi]
-					clear(tile)
-					x0 := tx * l.cw
-					xn := min(l.cw, w-x0)
-					for r := 0; r < rows; r++ {
-						copy(tile[r*l.cw:r*l.cw+xn], plane[r*w+x0:r*w+x0+xn])
-					}
-					out, err = enc.encode(e.outs[j][:0], tile, l.ch, l.cw)
-				}
-				if err != nil {
-					errs[wi] = err
-					return
-				}
-				e.outs[j] = out
+	par.Strided(jobs, workers, func(wi, j int) {
+		if errs[wi] != nil {
+			return
+		}
+		enc := e.encs[wi]
+		band, tx := j/l.across, j%l.across
+		plane := planes[band*n : (band+1)*n]
+		var out []byte
+		var err error
+		if !l.tiled {
+			out, err = enc.encode(e.outs[j][:0], plane, rows, w)
+		} else {
+			if len(e.tiles[wi]) != l.cw*l.ch {
+				e.tiles[wi] = make([]float32, l.cw*l.ch)
 			}
-		}(wi)
-	}
-	wg.Wait()
+			tile := e.tiles[wi]
+			clear(tile)
+			x0 := tx * l.cw
+			xn := min(l.cw, w-x0)
+			for r := 0; r < rows; r++ {
+				copy(tile[r*l.cw:r*l.cw+xn], plane[r*w+x0:r*w+x0+xn])
+			}
+			out, err = enc.encode(e.outs[j][:0], tile, l.ch, l.cw)
+		}
+		if err != nil {
+			errs[wi] = err
+			return
+		}
+		e.outs[j] = out
+	})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
