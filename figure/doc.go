@@ -43,10 +43,9 @@
 // # Primitives
 //
 // Supports draws one ellipse per primitive of a cofr.Primitives, coloured
-// by the direction of its long axis (OrientationColour, key:
-// OrientationWheel) or grey when it is nearly round; OperatorNorm maps the
-// L2 norm of each 5x5 operator and OperatorTile draws one operator with a
-// blue-white-red diverging map. OperatorNorms, AxisRatio and LongAxisAngle
+// by the direction of its long axis (OrientationColour) or grey when it is
+// nearly round; OperatorNorm maps the L2 norm of each 5x5 operator and
+// OperatorTile draws one operator with a blue-white-red diverging map. OperatorNorms, AxisRatio and LongAxisAngle
 // are the per-primitive statistics behind the maps, for the report's
 // tables; CropPrimitives cuts a region out for a zoomed-in map.
 //

@@ -277,24 +277,3 @@ func CropPrimitives(p *cofr.Primitives, r image.Rectangle) (*cofr.Primitives, er
 	}
 	return q, nil
 }
-
-// OrientationWheel returns a size x size key for Supports' colours (size
-// at least 16): on white, a ring whose pixel in screen direction phi (x
-// right, y down) has OrientationColour(phi), so a long axis pointing that
-// way on the map has the colour the ring shows there.
-func OrientationWheel(size int) *image.NRGBA {
-	size = min(max(size, 16), 4096)
-	out := image.NewNRGBA(image.Rect(0, 0, size, size))
-	fill(out, white)
-	c := float64(size) / 2
-	ro, ri := c-1, c*0.45
-	for y := range size {
-		for x := range size {
-			dx, dy := float64(x)+0.5-c, float64(y)+0.5-c
-			if r := math.Hypot(dx, dy); r <= ro && r >= ri {
-				out.SetNRGBA(x, y, OrientationColour(math.Atan2(dy, dx)))
-			}
-		}
-	}
-	return out
-}

@@ -30,7 +30,7 @@ func consistencyRMS(t *testing.T, y, lr *hsi.Cube) float64 {
 func TestBackProjection(t *testing.T) {
 	m, err := Default()
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	for _, tc := range []struct{ h, w, oh, ow int }{{12, 10, 48, 40}, {9, 11, 31, 23}, {6, 6, 100, 100}} {
 		lr := randCube(3, tc.h, tc.w, 6)

@@ -91,7 +91,7 @@ func TestEnsembleOfBicubic(t *testing.T) {
 func TestEnsembleEquivariant(t *testing.T) {
 	m, err := Default()
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	lr := randCube(7, 10, 13, 5)
 	const oh, ow = 25, 31

@@ -258,21 +258,6 @@ func TestDefaultModelLoads(t *testing.T) {
 	}
 }
 
-// TestWriteZeroDefault writes the zero-initialised default model when
-// OMNIHSR_WRITE_ZERO_DEFAULT=1 (used once, before a trained model existed).
-func TestWriteZeroDefault(t *testing.T) {
-	if os.Getenv("OMNIHSR_WRITE_ZERO_DEFAULT") != "1" {
-		t.Skip("set OMNIHSR_WRITE_ZERO_DEFAULT=1 to rewrite weights/default.omw")
-	}
-	m, err := New(DefaultConfig(), 2026)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Save("weights/default.omw", []byte(`{"trained":false,"note":"zero-initialised operator layer: renders bicubic exactly"}`)); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // The band-by-band inference equals the whole-image graph (ESSA included)
 // even when the bands are a few rows high.
 func TestBandedInferenceMatchesWholeImage(t *testing.T) {

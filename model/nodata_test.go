@@ -17,7 +17,7 @@ import (
 func TestUpscaleNoData(t *testing.T) {
 	m, err := Default()
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name string
