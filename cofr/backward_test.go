@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // TestBackwardFiniteDifferences checks every parameter group of Backward
@@ -33,7 +35,7 @@ func TestBackwardFiniteDifferences(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d->%dx%d/paper=%v", c.h, c.w, c.H, c.W, c.opt.PaperRule), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(ci), 77))
 			const B = 3
-			x := randCube(rng, c.h, c.w, B)
+			x := testrand.Cube(rng, c.h, c.w, B)
 			p := randPrims(rng, c.h, c.w, c.spec)
 			dY := make([]float32, c.H*c.W*B)
 			for i := range dY {
@@ -93,7 +95,7 @@ func TestBackwardZeroOperators(t *testing.T) {
 	// With every operator zero only K receives a gradient:
 	// dL/dk_nq = sum_p w_n(p) <dY(p), x(q)>.
 	rng := rand.New(rand.NewPCG(21, 22))
-	x := randCube(rng, 5, 6, 4)
+	x := testrand.Cube(rng, 5, 6, 4)
 	p := randPrims(rng, 5, 6, trained)
 	clear(p.K)
 	dY := make([]float32, 12*15*4)
@@ -141,7 +143,7 @@ func TestBackwardZeroOperators(t *testing.T) {
 
 func TestBackwardDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
-	x := randCube(rng, 7, 9, 5)
+	x := testrand.Cube(rng, 7, 9, 5)
 	p := randPrims(rng, 7, 9, trained)
 	dY := make([]float32, 25*30*5)
 	for i := range dY {
@@ -167,7 +169,7 @@ func TestBackwardDeterministic(t *testing.T) {
 
 func TestBackwardWorkersAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
-	x := randCube(rng, 9, 8, 5)
+	x := testrand.Cube(rng, 9, 8, 5)
 	p := randPrims(rng, 9, 8, trained)
 	dY := make([]float32, 30*27*5)
 	for i := range dY {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -27,7 +28,7 @@ var benchFactors = []int{4, 8, 16}
 
 func benchInput(h, w, B int) (*hsi.Cube, *Primitives) {
 	rng := rand.New(rand.NewPCG(uint64(B), 99))
-	return randCube(rng, h, w, B), randPrims(rng, h, w, trained)
+	return testrand.Cube(rng, h, w, B), randPrims(rng, h, w, trained)
 }
 
 func medianTime(n int, f func()) time.Duration {

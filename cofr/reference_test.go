@@ -188,15 +188,6 @@ func (g *Grads) groups() [][]float32 {
 
 var groupNames = []string{"OffY", "OffX", "Sigma1", "Sigma2", "Theta", "Alpha", "K"}
 
-// randCube returns an h x w x b cube of values in [0, 1).
-func randCube(rng *rand.Rand, h, w, b int) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	for i := range c.Data {
-		c.Data[i] = rng.Float32()
-	}
-	return c
-}
-
 // primSpec describes how random primitives are drawn.
 type primSpec struct {
 	sigLo, sigHi float64 // widths, uniform

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -31,7 +32,7 @@ func factorSize(side int, f float64) int { return int(math.Round(f * float64(sid
 
 func TestZeroOperatorsIsBicubicBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	x := randCube(rng, 9, 7, 5)
+	x := testrand.Cube(rng, 9, 7, 5)
 	p := randPrims(rng, 9, 7, wide)
 	clear(p.K)
 	for _, f := range []float64{0.5, 1, 1.25, 2, 2.5, 3.7, 4, 8, 16} {
@@ -60,7 +61,7 @@ func TestZeroOperatorsIsBicubicBitwise(t *testing.T) {
 func TestZeroOperatorsIsResampleUpsample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	for _, B := range []int{1, 3, 8, 31, 37} {
-		x := randCube(rng, 7, 9, B)
+		x := testrand.Cube(rng, 7, 9, B)
 		p := randPrims(rng, 7, 9, trained)
 		clear(p.K)
 		for _, f := range []float64{0, 0.6, 1, 1.25, 2, 2.5, 3.7, 8, 16, 37.3} {
@@ -175,7 +176,7 @@ func maxRelErr(got []float32, want []float64) (rel, abs float64) {
 func TestBicubicMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, c := range [][4]int{{5, 6, 10, 12}, {7, 5, 26, 13}, {4, 4, 64, 64}, {9, 8, 4, 5}, {1, 1, 3, 3}, {1, 6, 2, 15}} {
-		x := randCube(rng, c[0], c[1], 3)
+		x := testrand.Cube(rng, c[0], c[1], 3)
 		u, err := upsample(x, c[2], c[3], 2)
 		if err != nil {
 			t.Fatal(err)
@@ -231,7 +232,7 @@ func TestMatchesReference(t *testing.T) {
 	}
 	for k, c := range cases {
 		rng := rand.New(rand.NewPCG(uint64(k), 5))
-		x := randCube(rng, c.h, c.w, c.b)
+		x := testrand.Cube(rng, c.h, c.w, c.b)
 		p := randPrims(rng, c.h, c.w, c.spec)
 		y, err := Render(x, p, c.H, c.W, c.opt)
 		if err != nil {
@@ -254,7 +255,7 @@ func TestMatchesReference(t *testing.T) {
 
 func TestRowsAndWorkersAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	x := randCube(rng, 11, 9, 6)
+	x := testrand.Cube(rng, 11, 9, 6)
 	p := randPrims(rng, 11, 9, trained)
 	for _, opt := range []Options{{}, {PaperRule: true}} {
 		H, W := 40, 31
@@ -290,7 +291,7 @@ func TestRowsAndWorkersAgree(t *testing.T) {
 
 func TestRenderRowsFunction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
-	x := randCube(rng, 5, 6, 3)
+	x := testrand.Cube(rng, 5, 6, 3)
 	p := randPrims(rng, 5, 6, trained)
 	q := p.Clone()
 	y, err := Render(x, p, 13, 17, Options{})
@@ -346,7 +347,7 @@ func TestConstantImageStaysConstant(t *testing.T) {
 func TestSpectralMapsCommute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	h, w, B := 8, 7, 12
-	x := randCube(rng, h, w, B)
+	x := testrand.Cube(rng, h, w, B)
 	p := randPrims(rng, h, w, trained)
 	for _, f := range []float64{2, 3.7, 8} {
 		H, W := factorSize(h, f), factorSize(w, f)
@@ -431,7 +432,7 @@ func TestBandCountsAndFactorsRun(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	// Every band count, at x2 and x3.7, against the reference.
 	for _, B := range []int{1, 2, 3, 31, 103, 145, 224} {
-		x := randCube(rng, 5, 4, B)
+		x := testrand.Cube(rng, 5, 4, B)
 		p := randPrims(rng, 5, 4, trained)
 		for _, f := range []float64{2, 3.7} {
 			H, W := factorSize(5, f), factorSize(4, f)
@@ -455,7 +456,7 @@ func TestBandCountsAndFactorsRun(t *testing.T) {
 		factors = []float64{1.25, 2.5, 3.7, 16, 48}
 	}
 	for _, sz := range sizes {
-		x := randCube(rng, sz[0], sz[1], 3)
+		x := testrand.Cube(rng, sz[0], sz[1], 3)
 		p := randPrims(rng, sz[0], sz[1], trained)
 		for _, f := range factors {
 			for _, fx := range []float64{f, f * 0.7} {
@@ -475,7 +476,7 @@ func TestBandCountsAndFactorsRun(t *testing.T) {
 
 func TestWeights(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	x := randCube(rng, 6, 5, 2)
+	x := testrand.Cube(rng, 6, 5, 2)
 	p := randPrims(rng, 6, 5, trained)
 	for _, opt := range []Options{{}, {PaperRule: true}} {
 		r, err := NewRenderer(x, p, 15, 12, opt)
@@ -524,7 +525,7 @@ func TestWeights(t *testing.T) {
 
 func TestInvalidInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
-	x := randCube(rng, 4, 5, 3)
+	x := testrand.Cube(rng, 4, 5, 3)
 	good := func() *Primitives { return randPrims(rng, 4, 5, trained) }
 	nan := float32(math.NaN())
 	cases := []struct {
@@ -580,7 +581,7 @@ func TestInvalidInput(t *testing.T) {
 
 func TestRenderKeepsMetadata(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
-	x := randCube(rng, 4, 6, 2)
+	x := testrand.Cube(rng, 4, 6, 2)
 	x.Meta.Wavelengths = []float64{500, 600}
 	x.Meta.Geo = &hsi.Geo{PixelScale: []float64{30, 30, 0}}
 	y, err := Render(x, randPrims(rng, 4, 6, trained), 8, 24, Options{})
@@ -599,7 +600,7 @@ func TestRenderKeepsMetadata(t *testing.T) {
 // the scalar recurrence: the weights agree to float32 rounding.
 func TestVectorFillMatchesScalar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(39, 40))
-	x := randCube(rng, 6, 7, 4)
+	x := testrand.Cube(rng, 6, 7, 4)
 	for _, sp := range []primSpec{trained, wide} {
 		p := randPrims(rng, 6, 7, sp)
 		for _, f := range []float64{2.5, 4, 16, 37.3} {

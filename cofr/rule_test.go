@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // ruleDiff compares the K x K rule with the paper's rule on one image:
@@ -12,7 +14,7 @@ import (
 // largest |Y_K - Y_paper| / max_n |r_n| measured on a render.
 func ruleDiff(t *testing.T, seed uint64, h, f, k int, sp primSpec) (maxL1, meanL1, maxRel float64) {
 	rng := rand.New(rand.NewPCG(seed, 41))
-	x := randCube(rng, h, h, 4)
+	x := testrand.Cube(rng, h, h, 4)
 	p := randPrims(rng, h, h, sp)
 	H := h * f
 	rk, err := NewRenderer(x, p, H, H, Options{Neighbourhood: k})

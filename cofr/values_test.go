@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // deltaRef returns the float64 primitives of p with every operator the
@@ -41,7 +42,7 @@ func TestValueRendererMatchesReference(t *testing.T) {
 	for ci, c := range valueCases {
 		t.Run(fmt.Sprintf("%dx%d->%dx%d/paper=%v", c.h, c.w, c.H, c.W, c.opt.PaperRule), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(ci), 31))
-			v := randCube(rng, c.h, c.w, 5)
+			v := testrand.Cube(rng, c.h, c.w, 5)
 			for i := range v.Data {
 				v.Data[i] -= 0.3 // signed values
 			}
@@ -90,7 +91,7 @@ func TestValueRendererBackwardFiniteDifferences(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d->%dx%d/paper=%v", c.h, c.w, c.H, c.W, c.opt.PaperRule), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(ci), 41))
 			const B = 3
-			v := randCube(rng, c.h, c.w, B)
+			v := testrand.Cube(rng, c.h, c.w, B)
 			p := randPrims(rng, c.h, c.w, c.spec)
 			p.K = nil // ignored; the geometry gradients must not be skipped as for zero operators
 			dY := make([]float32, c.H*c.W*B)
@@ -173,7 +174,7 @@ func TestApplyOperatorsAndAdjoint(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, sz := range [][3]int{{1, 1, 1}, {3, 4, 2}, {7, 6, 5}, {2, 9, 31}} {
 		h, w, B := sz[0], sz[1], sz[2]
-		x := randCube(rng, h, w, B)
+		x := testrand.Cube(rng, h, w, B)
 		k := make([]float32, h*w*Taps)
 		for i := range k {
 			k[i] = float32(rng.NormFloat64())
@@ -229,12 +230,12 @@ func TestApplyOperatorsAndAdjoint(t *testing.T) {
 
 func TestValueRendererInvalidInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	v := randCube(rng, 4, 4, 2)
+	v := testrand.Cube(rng, 4, 4, 2)
 	p := randPrims(rng, 4, 4, trained)
 	if _, err := NewValueRenderer(v, nil, 8, 8, Options{}); err == nil {
 		t.Fatal("nil primitives accepted")
 	}
-	if _, err := NewValueRenderer(randCube(rng, 4, 5, 2), p, 8, 8, Options{}); err == nil {
+	if _, err := NewValueRenderer(testrand.Cube(rng, 4, 5, 2), p, 8, 8, Options{}); err == nil {
 		t.Fatal("size mismatch accepted")
 	}
 	vr, err := NewValueRenderer(v, p, 8, 8, Options{})

@@ -2,11 +2,11 @@ package eval
 
 import (
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // nearest (run_test.go) is a fixed reconstruction operator W_s: it commutes
@@ -22,12 +22,7 @@ func bandSensitive(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
 }
 
 func banddefScene() *Scene {
-	r := rand.New(rand.NewPCG(1, 2))
-	c := hsi.MustNew(70, 64, 6)
-	for i := range c.Data {
-		c.Data[i] = r.Float32()
-	}
-	return CubeScene("toy", "AVIRIS", c)
+	return CubeScene("toy", "AVIRIS", testrand.Cube(testrand.New(1, 2), 70, 64, 6))
 }
 
 func TestBandRedefinitionFixedOperator(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -17,7 +18,7 @@ func BenchmarkPriorAccumulate(b *testing.B) {
 	}{{"Small_64x64x31", 64, 31}, {"Medium_64x64x205", 64, 205}, {"Large_256x256x31", 256, 31}} {
 		b.Run(sz.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
-			hr := randomCube(rng, sz.side, sz.side, sz.B)
+			hr := testrand.Cube(rng, sz.side, sz.side, sz.B)
 			lr, err := resample.Downsample(hr, sz.side/2, sz.side/2)
 			if err != nil {
 				b.Fatal(err)

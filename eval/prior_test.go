@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -42,14 +43,6 @@ func randomOperator(rng *rand.Rand) []float64 {
 	return k
 }
 
-func randomCube(rng *rand.Rand, h, w, b int) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	for i := range c.Data {
-		c.Data[i] = rng.Float32()
-	}
-	return c
-}
-
 // plant makes an HR image whose every band is exactly U_s((delta + k_b) * X_b).
 func plant(t *testing.T, x *hsi.Cube, ks [][]float64, s int) *hsi.Cube {
 	t.Helper()
@@ -63,7 +56,7 @@ func plant(t *testing.T, x *hsi.Cube, ks [][]float64, s int) *hsi.Cube {
 func TestPriorRecoversPlantedOperator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, s := range []int{2, 4} {
-		x := randomCube(rng, 32, 32, 8)
+		x := testrand.Cube(rng, 32, 32, 8)
 		k := randomOperator(rng)
 		ks := make([][]float64, x.B)
 		for b := range ks {
@@ -107,7 +100,7 @@ func TestPriorRecoversPlantedOperator(t *testing.T) {
 // must be far worse on the others than per-band operators.
 func TestPriorDetectsBandSpecificOperators(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	x := randomCube(rng, 32, 32, 8)
+	x := testrand.Cube(rng, 32, 32, 8)
 	ks := make([][]float64, x.B)
 	for b := range ks {
 		ks[b] = randomOperator(rng)
@@ -132,7 +125,7 @@ func TestPriorDetectsBandSpecificOperators(t *testing.T) {
 // positive and finite and the shared columns are defined.
 func TestPriorGainsOnNoise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	hr := randomCube(rng, 64, 64, 6)
+	hr := testrand.Cube(rng, 64, 64, 6)
 	lr, err := resample.Downsample(hr, 32, 32)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package metrics
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
+)
 
 func BenchmarkCompute(b *testing.B) {
 	for _, bc := range []struct {
@@ -11,8 +15,8 @@ func BenchmarkCompute(b *testing.B) {
 		{"Medium/256x256x31", 256, 256, 31},
 		{"Large/512x512x145", 512, 512, 145},
 	} {
-		ref := randCube(bc.h, bc.w, bc.c, 1)
-		est := randCube(bc.h, bc.w, bc.c, 2)
+		ref := testrand.Cube(testrand.New(1, 3), bc.h, bc.w, bc.c)
+		est := testrand.Cube(testrand.New(2, 3), bc.h, bc.w, bc.c)
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(2 * 4 * len(ref.Data)))
 			for b.Loop() {
@@ -25,8 +29,8 @@ func BenchmarkCompute(b *testing.B) {
 }
 
 func BenchmarkSSIM(b *testing.B) {
-	ref := randCube(512, 512, 145, 1)
-	est := randCube(512, 512, 145, 2)
+	ref := testrand.Cube(testrand.New(1, 3), 512, 512, 145)
+	est := testrand.Cube(testrand.New(2, 3), 512, 512, 145)
 	b.Run("Large/512x512x145", func(b *testing.B) {
 		for b.Loop() {
 			if _, _, err := SSIM(ref, est); err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // The goldens are made by testdata/gen_golden.py (skimage, numpy).
@@ -101,17 +101,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func randCube(h, w, b int, seed uint64) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	r := rand.New(rand.NewPCG(seed, 3))
-	for i := range c.Data {
-		c.Data[i] = r.Float32()
-	}
-	return c
-}
-
 func TestIdentical(t *testing.T) {
-	c := randCube(20, 30, 4, 1)
+	c := testrand.Cube(testrand.New(1, 3), 20, 30, 4)
 	s, err := Compute(c, c.Clone(), 4)
 	if err != nil {
 		t.Fatal(err)
@@ -125,8 +116,8 @@ func TestIdentical(t *testing.T) {
 }
 
 func TestWorkersDoNotChangeScores(t *testing.T) {
-	ref := randCube(150, 140, 9, 2)
-	est := randCube(150, 140, 9, 3)
+	ref := testrand.Cube(testrand.New(2, 3), 150, 140, 9)
+	est := testrand.Cube(testrand.New(3, 3), 150, 140, 9)
 	old := runtime.GOMAXPROCS(1)
 	a, err := Compute(ref, est, 2)
 	runtime.GOMAXPROCS(4)
@@ -143,8 +134,8 @@ func TestWorkersDoNotChangeScores(t *testing.T) {
 func TestSSIMAgainstDirectDefinition(t *testing.T) {
 	// A direct 2-D evaluation of the windowed statistics on one band, to
 	// check the strip and ring bookkeeping on a size with several strips.
-	ref := randCube(19, 150, 2, 4)
-	est := randCube(19, 150, 2, 5)
+	ref := testrand.Cube(testrand.New(4, 3), 19, 150, 2)
+	est := testrand.Cube(testrand.New(5, 3), 19, 150, 2)
 	_, per, err := SSIM(ref, est)
 	if err != nil {
 		t.Fatal(err)
@@ -175,17 +166,17 @@ func TestSSIMAgainstDirectDefinition(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	a := randCube(12, 12, 3, 6)
+	a := testrand.Cube(testrand.New(6, 3), 12, 12, 3)
 	nan := a.Clone()
 	nan.Set(3, 4, 2, float32(math.NaN()))
-	small := randCube(10, 30, 2, 7)
+	small := testrand.Cube(testrand.New(7, 3), 10, 30, 2)
 	tests := []struct {
 		name string
 		err  error
 		want string
 	}{
 		{"nil", func() error { _, err := Compute(nil, a, 2); return err }(), "nil cube"},
-		{"size", func() error { _, err := Compute(a, randCube(12, 12, 4, 1), 2); return err }(), "estimate 12x12x4"},
+		{"size", func() error { _, err := Compute(a, testrand.Cube(testrand.New(1, 3), 12, 12, 4), 2); return err }(), "estimate 12x12x4"},
 		{"NaN", func() error { _, err := Compute(a, nan, 2); return err }(), "row 3, column 4, band 2"},
 		{"scale 0", func() error { _, err := Compute(a, a, 0); return err }(), "scale 0"},
 		{"scale NaN", func() error { _, err := ERGAS(a, a, math.NaN()); return err }(), "scale NaN"},
@@ -204,7 +195,7 @@ func TestBadInput(t *testing.T) {
 
 func TestZeroReference(t *testing.T) {
 	z := hsi.MustNew(12, 12, 2)
-	e := randCube(12, 12, 2, 8)
+	e := testrand.Cube(testrand.New(8, 3), 12, 12, 2)
 	s, err := Compute(z, e, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -27,7 +28,7 @@ func TestResampleMatricesAndAdjoints(t *testing.T) {
 	for ci, c := range cases {
 		t.Run(fmt.Sprintf("kind%d/%dx%d->%dx%d", c.kind, c.h, c.w, c.H, c.W), func(t *testing.T) {
 			const B = 3
-			x := randCube(uint64(ci+1), c.h, c.w, B)
+			x := testrand.Cube(testrand.New(uint64(ci+1), 1), c.h, c.w, B)
 			var want *hsi.Cube
 			var err error
 			if c.kind == kindUp {
@@ -61,7 +62,7 @@ func TestResampleMatricesAndAdjoints(t *testing.T) {
 					}
 				}
 			}
-			g := randCube(uint64(ci+50), c.H, c.W, B)
+			g := testrand.Cube(testrand.New(uint64(ci+50), 1), c.H, c.W, B)
 			dst := make([]float32, len(x.Data))
 			if c.kind == kindUp {
 				err = UpsampleAdjoint(dst, g.Data, c.h, c.w, c.H, c.W, B, 1)

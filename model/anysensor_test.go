@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -17,7 +18,7 @@ func TestAnySensorAnyFactor(t *testing.T) {
 	}
 	randomise(m, 4, 0.05)
 	for _, b := range []int{1, 2, 3, 31, 103, 145, 224} {
-		lr := randCube(uint64(b), 5, 7, b)
+		lr := testrand.Cube(testrand.New(uint64(b), 1), 5, 7, b)
 		for _, s := range []float64{1.25, 2, 2.5, 3.7, 8, 16, 37.3, 48} {
 			if b > 31 && s > 16 {
 				continue // large outputs: B <= 31 covers the big factors

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -33,7 +34,7 @@ func TestBackProjection(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ h, w, oh, ow int }{{12, 10, 48, 40}, {9, 11, 31, 23}, {6, 6, 100, 100}} {
-		lr := randCube(3, tc.h, tc.w, 6)
+		lr := testrand.Cube(testrand.New(3, 1), tc.h, tc.w, 6)
 		plain, err := m.Upscale(lr, tc.oh, tc.ow)
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +55,7 @@ func TestBackProjection(t *testing.T) {
 			prev = r
 		}
 	}
-	if _, err := m.UpscaleBackProjected(randCube(1, 4, 4, 2), 8, 8, -1); err == nil {
+	if _, err := m.UpscaleBackProjected(testrand.Cube(testrand.New(1, 1), 4, 4, 2), 8, 8, -1); err == nil {
 		t.Error("-1 steps: no error")
 	}
 }

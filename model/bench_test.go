@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // BenchmarkUpscale times the whole model (C_B, encoder, FiLM, head, COFR)
@@ -29,7 +31,7 @@ func BenchmarkUpscaleDefault(b *testing.B) {
 func benchUpscale(b *testing.B, m *Model) {
 	for _, bands := range []int{31, 145} {
 		for _, s := range []int{4, 16} {
-			lr := randCube(1, 32, 32, bands)
+			lr := testrand.Cube(testrand.New(1, 1), 32, 32, bands)
 			b.Run(fmt.Sprintf("B%d_x%d", bands, s), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					if _, err := m.Upscale(lr, 32*s, 32*s); err != nil {
@@ -44,7 +46,7 @@ func benchUpscale(b *testing.B, m *Model) {
 // BenchmarkEncode times C_B and the encoder alone on a 32 x 32 input.
 func BenchmarkEncode(b *testing.B) {
 	m, _ := New(DefaultConfig(), 1)
-	lr := randCube(1, 32, 32, 31)
+	lr := testrand.Cube(testrand.New(1, 1), 32, 32, 31)
 	for i := 0; i < b.N; i++ {
 		if _, err := m.EncodeImage(lr); err != nil {
 			b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -19,7 +20,7 @@ func maxAbsDiff(a, b *hsi.Cube) float64 {
 }
 
 func TestDihedral(t *testing.T) {
-	c := randCube(5, 3, 5, 2)
+	c := testrand.Cube(testrand.New(5, 1), 3, 5, 2)
 	at := func(c *hsi.Cube, i, j int) float32 { return c.Data[(i*c.W+j)*c.B+1] }
 	for d := Dihedral(0); d < 8; d++ {
 		y, err := d.Apply(c)
@@ -66,7 +67,7 @@ func TestEnsembleOfBicubic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := randCube(6, 9, 12, 4)
+	lr := testrand.Cube(testrand.New(6, 1), 9, 12, 4)
 	want, err := resample.Upsample(lr, 22, 37)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestEnsembleEquivariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := randCube(7, 10, 13, 5)
+	lr := testrand.Cube(testrand.New(7, 1), 10, 13, 5)
 	const oh, ow = 25, 31
 	base, err := m.UpscaleEnsemble(lr, oh, ow, 8)
 	if err != nil {
@@ -131,7 +132,7 @@ func TestInMemoryOutputLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := randCube(8, 8, 8, 3)
+	lr := testrand.Cube(testrand.New(8, 1), 8, 8, 3)
 	for name, up := range map[string]func() (*hsi.Cube, error){
 		"ensemble":        func() (*hsi.Cube, error) { return m.UpscaleEnsemble(lr, 400, 400, 2) },
 		"back-projection": func() (*hsi.Cube, error) { return m.UpscaleBackProjected(lr, 400, 400, 1) },

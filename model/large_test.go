@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/nn"
 )
 
@@ -22,7 +23,7 @@ func TestBandedMatchesWholeImage512(t *testing.T) {
 		t.Fatal(err)
 	}
 	randomise(m, 21, 0.02)
-	lr := randCube(5, 512, 512, 128)
+	lr := testrand.Cube(testrand.New(5, 1), 512, 512, 128)
 	z, err := m.Input(lr)
 	if err != nil {
 		t.Fatal(err)

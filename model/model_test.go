@@ -8,19 +8,10 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/cofr"
-	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/nn"
 	"github.com/omnihsr/omnihsr/resample"
 )
-
-func randCube(seed uint64, h, w, b int) *hsi.Cube {
-	r := rand.New(rand.NewPCG(seed, 1))
-	c := hsi.MustNew(h, w, b)
-	for i := range c.Data {
-		c.Data[i] = r.Float32()
-	}
-	return c
-}
 
 func smallConfig() Config {
 	cfg := DefaultConfig()
@@ -55,7 +46,7 @@ func TestZeroOperatorsReproduceBicubic(t *testing.T) {
 	for _, c := range []struct{ h, w, b, oh, ow int }{
 		{9, 11, 1, 18, 22}, {8, 8, 2, 20, 20}, {7, 5, 31, 28, 20}, {6, 6, 103, 23, 23}, {5, 7, 3, 240, 336},
 	} {
-		lr := randCube(uint64(c.b), c.h, c.w, c.b)
+		lr := testrand.Cube(testrand.New(uint64(c.b), 1), c.h, c.w, c.b)
 		got, err := m.Upscale(lr, c.oh, c.ow)
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +79,7 @@ func randomise(m *Model, seed uint64, std float32) {
 func TestScaleEquivariance(t *testing.T) {
 	m, _ := New(smallConfig(), 4)
 	randomise(m, 5, 0.05)
-	lr := randCube(7, 10, 9, 5)
+	lr := testrand.Cube(testrand.New(7, 1), 10, 9, 5)
 	y1, err := m.Upscale(lr, 25, 22)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +113,7 @@ func TestNegativeAndOneBandInputs(t *testing.T) {
 	m, _ := New(smallConfig(), 4)
 	randomise(m, 6, 0.05)
 	for _, b := range []int{1, 2, 3} {
-		lr := randCube(uint64(b), 6, 6, b)
+		lr := testrand.Cube(testrand.New(uint64(b), 1), 6, 6, b)
 		for i := range lr.Data {
 			lr.Data[i] -= 0.5
 		}
@@ -229,7 +220,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := randCube(3, 6, 7, 4)
+	lr := testrand.Cube(testrand.New(3, 1), 6, 7, 4)
 	a, _ := m.Upscale(lr, 13, 15)
 	b, _ := m2.Upscale(lr, 13, 15)
 	for i := range a.Data {
@@ -248,7 +239,7 @@ func TestDefaultModelLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := randCube(5, 8, 8, 31)
+	lr := testrand.Cube(testrand.New(5, 1), 8, 8, 31)
 	y, err := m.Upscale(lr, 32, 32)
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +254,7 @@ func TestDefaultModelLoads(t *testing.T) {
 func TestBandedInferenceMatchesWholeImage(t *testing.T) {
 	m, _ := New(smallConfig(), 4)
 	randomise(m, 12, 0.1)
-	lr := randCube(13, 23, 17, 6)
+	lr := testrand.Cube(testrand.New(13, 1), 23, 17, 6)
 	z, _ := m.Input(lr)
 	g := nn.NewGraph(false)
 	whole := m.HeadRaw(g, m.Encode(g, z), 3.3)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // The no-data value never reaches the model: output pixels over no-data
@@ -28,7 +29,7 @@ func TestUpscaleNoData(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The top-right 4 x 4 low-res pixels are no-data.
 			inHole := func(i, j int) bool { return i < 4 && j >= 6 }
-			lr := randCube(4, 12, 10, 5)
+			lr := testrand.Cube(testrand.New(4, 1), 12, 10, 5)
 			for p := 0; p < lr.H*lr.W; p++ {
 				if inHole(p/lr.W, p%lr.W) {
 					px := lr.Data[p*lr.B : (p+1)*lr.B]

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/cofr"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -72,7 +73,7 @@ func TestVariantSaveLoadRoundTrip(t *testing.T) {
 		if m2.Cfg.Variant != v {
 			t.Fatalf("%s: reloaded as %q", v, m2.Cfg.Variant)
 		}
-		lr := randCube(3, 6, 7, 4)
+		lr := testrand.Cube(testrand.New(3, 1), 6, 7, 4)
 		a, err := m.Upscale(lr, 13, 15)
 		if err != nil {
 			t.Fatal(err)
@@ -92,7 +93,7 @@ func TestVariantZeroInit(t *testing.T) {
 	for _, v := range Variants[1:] {
 		m, _ := New(variantConfig(v), 3)
 		for _, c := range []struct{ h, w, b, oh, ow int }{{9, 11, 1, 18, 22}, {7, 5, 31, 28, 20}, {6, 6, 103, 23, 23}} {
-			lr := randCube(uint64(c.b), c.h, c.w, c.b)
+			lr := testrand.Cube(testrand.New(uint64(c.b), 1), c.h, c.w, c.b)
 			got, err := m.Upscale(lr, c.oh, c.ow)
 			if err != nil {
 				t.Fatalf("%s %+v: %v", v, c, err)
@@ -130,7 +131,7 @@ func TestLowResForward(t *testing.T) {
 	m, _ := New(variantConfig(VariantLowRes), 1)
 	r := rand.New(rand.NewPCG(2, 3))
 	const h, w, B, H, W = 5, 6, 4, 13, 14
-	lr := randCube(9, h, w, B)
+	lr := testrand.Cube(testrand.New(9, 1), h, w, B)
 	raw := randomRaw(r, h*w, m.Cfg.HeadChans())
 	out, err := m.NewOutput(lr, raw, H, W)
 	if err != nil {
@@ -199,7 +200,7 @@ func TestOutputBackwardFiniteDifferences(t *testing.T) {
 				}
 				r := rand.New(rand.NewPCG(uint64(vi), uint64(B)))
 				const h, w, H, W = 4, 5, 10, 13
-				lr := randCube(uint64(10+vi), h, w, B)
+				lr := testrand.Cube(testrand.New(uint64(10+vi), 1), h, w, B)
 				for i := range lr.Data {
 					lr.Data[i] = 3 * (lr.Data[i] + 0.2) // input units other than 1
 				}
@@ -281,7 +282,7 @@ func TestSpectralVariant(t *testing.T) {
 	m, _ := New(variantConfig(VariantSpectral), 4)
 	randomise(m, 5, 0.05)
 	for _, b := range []int{1, 2, 31, 103} {
-		lr := randCube(uint64(b), 7, 6, b)
+		lr := testrand.Cube(testrand.New(uint64(b), 1), 7, 6, b)
 		y1, err := m.Upscale(lr, 17, 15)
 		if err != nil {
 			t.Fatal(err)

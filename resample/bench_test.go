@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // Benchmarks of the issue: bicubic upsampling of a 32x32x145 cube by 4 and
@@ -22,7 +23,7 @@ func BenchmarkUpsample(b *testing.B) {
 		{"Medium/32x32x145_x4", 32, 32, 145, 4},
 		{"Large/32x32x145_x16", 32, 32, 145, 16},
 	} {
-		in := randCube(bc.h, bc.w, bc.c, 1)
+		in := testrand.Cube(testrand.New(1, 1), bc.h, bc.w, bc.c)
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(bc.h * bc.s * bc.w * bc.s * bc.c * 4))
 			for b.Loop() {
@@ -43,7 +44,7 @@ func BenchmarkDownsample(b *testing.B) {
 		{"Medium/512x512x31_x4", 512, 512, 31, 4},
 		{"Large/512x512x145_x4", 512, 512, 145, 4},
 	} {
-		in := randCube(bc.h, bc.w, bc.c, 1)
+		in := testrand.Cube(testrand.New(1, 1), bc.h, bc.w, bc.c)
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(bc.h * bc.w * bc.c * 4)) // input bytes read
 			for b.Loop() {
@@ -76,7 +77,7 @@ func BenchmarkWriteFloor(b *testing.B) {
 			}
 		})
 	}
-	src := randCube(512, 512, 145, 2).Data
+	src := testrand.Cube(testrand.New(2, 1), 512, 512, 145).Data
 	b.Run("read/512x512x145", func(b *testing.B) {
 		b.SetBytes(int64(len(src) * 4))
 		for b.Loop() {

@@ -3,25 +3,16 @@ package resample
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
-func randCube(h, w, b int, seed uint64) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	r := rand.New(rand.NewPCG(seed, 1))
-	for i := range c.Data {
-		c.Data[i] = r.Float32()
-	}
-	return c
-}
-
 func TestWorkersDoNotChangeResults(t *testing.T) {
-	c := randCube(33, 29, 17, 3)
+	c := testrand.Cube(testrand.New(3, 1), 33, 29, 17)
 	run := func() [][]float32 {
 		d, err := Downsample(c, 9, 12)
 		if err != nil {
@@ -78,7 +69,7 @@ func TestConstantStaysConstant(t *testing.T) {
 }
 
 func TestSameSizeIsIdentity(t *testing.T) {
-	c := randCube(13, 17, 3, 4)
+	c := testrand.Cube(testrand.New(4, 1), 13, 17, 3)
 	for name, f := range map[string]func(*hsi.Cube, int, int) (*hsi.Cube, error){
 		"down": Downsample, "up": Upsample, "area": AreaResize,
 	} {
@@ -95,7 +86,7 @@ func TestSameSizeIsIdentity(t *testing.T) {
 }
 
 func TestArea(t *testing.T) {
-	c := randCube(9, 14, 2, 5)
+	c := testrand.Cube(testrand.New(5, 1), 9, 14, 2)
 	out, err := Area(c, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +112,7 @@ func TestArea(t *testing.T) {
 }
 
 func TestGeoIsScaled(t *testing.T) {
-	c := randCube(40, 60, 2, 6)
+	c := testrand.Cube(testrand.New(6, 1), 40, 60, 2)
 	c.Meta.Geo = &hsi.Geo{MapInfo: "UTM, 1, 1, 500000, 4000000, 30, 30, 13, North, WGS-84", PixelScale: []float64{30, 30, 0}}
 	c.Meta.Wavelengths = []float64{500, 600}
 	lr, err := Downsample(c, 10, 20)
@@ -150,7 +141,7 @@ func TestGeoIsScaled(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	good := randCube(8, 9, 3, 7)
+	good := testrand.Cube(testrand.New(7, 1), 8, 9, 3)
 	nan := good.Clone()
 	nan.Set(5, 2, 1, float32(math.NaN()))
 	inf := good.Clone()
@@ -284,7 +275,7 @@ func TestNoise(t *testing.T) {
 }
 
 func TestBandBlur(t *testing.T) {
-	c := randCube(20, 24, 5, 8)
+	c := testrand.Cube(testrand.New(8, 1), 20, 24, 5)
 	out, err := BandBlur(c, 0.4, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +294,7 @@ func TestBandBlur(t *testing.T) {
 			}
 		}
 	}
-	one := randCube(5, 5, 1, 9)
+	one := testrand.Cube(testrand.New(9, 1), 5, 5, 1)
 	o1, err := BandBlur(one, 1, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +307,7 @@ func TestBandBlur(t *testing.T) {
 }
 
 func TestDegradeComposes(t *testing.T) {
-	hr := randCube(40, 36, 4, 10)
+	hr := testrand.Cube(testrand.New(10, 1), 40, 36, 4)
 	check := func(name string, got, want *hsi.Cube) {
 		t.Helper()
 		if got.H != want.H || got.W != want.W {

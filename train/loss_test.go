@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
+// rcube is a random cube with values in [0.1, 0.9).
 func rcube(r *rand.Rand, h, w, b int) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	for i := range c.Data {
-		c.Data[i] = 0.1 + 0.8*r.Float32()
+	c := testrand.Cube(r, h, w, b)
+	for i, v := range c.Data {
+		c.Data[i] = 0.1 + 0.8*v
 	}
 	return c
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,17 +12,9 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/resample"
 )
-
-func rsTestCube(h, w, b int) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	r := rand.New(rand.NewPCG(uint64(h), uint64(w)))
-	for i := range c.Data {
-		c.Data[i] = r.Float32()
-	}
-	return c
-}
 
 // rsHole sets rows [y0,y1) x columns [x0,x1) of c to v in every band and
 // declares v the no-data value.
@@ -70,7 +61,7 @@ func rsSameData(t *testing.T, what string, got, want *hsi.Cube) {
 func TestDegradeCommand(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "hr.npy")
-	hr := rsTestCube(37, 41, 3)
+	hr := testrand.Cube(testrand.New(uint64(37), uint64(41)), 37, 41, 3)
 	if err := formats.Write(in, hr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +92,7 @@ func TestDegradeCommand(t *testing.T) {
 func TestUpscaleCommand(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.npy")
-	lr := rsTestCube(9, 7, 4)
+	lr := testrand.Cube(testrand.New(uint64(9), uint64(7)), 9, 7, 4)
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +120,7 @@ func TestUpscaleCommand(t *testing.T) {
 func TestResampleCommandsScaleGeoreferencing(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "hr.hdr")
-	hr := rsTestCube(40, 60, 2)
+	hr := testrand.Cube(testrand.New(uint64(40), uint64(60)), 40, 60, 2)
 	hr.Meta.Geo = &hsi.Geo{MapInfo: "UTM, 1, 1, 500000, 4000000, 30, 30, 13, North, WGS-84"}
 	if err := formats.Write(in, hr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -180,7 +171,7 @@ func rsWriteBadNpy(t *testing.T, path string, h, w, b, y, x, band int, bad float
 func TestResampleCommandsBadInput(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.npy")
-	if err := formats.Write(good, rsTestCube(12, 10, 2), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(good, testrand.Cube(testrand.New(uint64(12), uint64(10)), 12, 10, 2), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	nan := filepath.Join(dir, "nan.npy")
@@ -240,7 +231,7 @@ func TestResampleCommandsBadInput(t *testing.T) {
 // degrade keeps no-data pixels out of its filters and writes them back.
 func TestDegradeNoData(t *testing.T) {
 	dir := t.TempDir()
-	hr := rsTestCube(24, 20, 3)
+	hr := testrand.Cube(testrand.New(uint64(24), uint64(20)), 24, 20, 3)
 	rsHole(hr, 0, 8, 12, 20, -9999)
 	in := filepath.Join(dir, "hr.hdr")
 	if err := formats.Write(in, hr, hsi.WriteOptions{}); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -18,7 +19,7 @@ import (
 func TestUpscaleDefaultIsOmniHSR(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.npy")
-	lr := rsTestCube(12, 10, 5)
+	lr := testrand.Cube(testrand.New(uint64(12), uint64(10)), 12, 10, 5)
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestUpscaleDefaultIsOmniHSR(t *testing.T) {
 func TestUpscaleMultiScale(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.npy")
-	lr := rsTestCube(8, 9, 3)
+	lr := testrand.Cube(testrand.New(uint64(8), uint64(9)), 8, 9, 3)
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestUpscaleMultiScale(t *testing.T) {
 func TestUpscaleSelfEnsemble(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.npy")
-	lr := rsTestCube(11, 9, 4)
+	lr := testrand.Cube(testrand.New(uint64(11), uint64(9)), 11, 9, 4)
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestUpscaleSelfEnsemble(t *testing.T) {
 // bicubic lets it bleed into the valid pixels.
 func TestUpscaleNoData(t *testing.T) {
 	dir := t.TempDir()
-	lr := rsTestCube(12, 10, 4)
+	lr := testrand.Cube(testrand.New(uint64(12), uint64(10)), 12, 10, 4)
 	rsHole(lr, 0, 4, 6, 10, -9999)
 	in := filepath.Join(dir, "lr.hdr")
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {

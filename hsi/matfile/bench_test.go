@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 var benchSizes = []struct {
@@ -35,7 +36,7 @@ func BenchmarkWrite(b *testing.B) {
 	for _, sz := range benchSizes {
 		for _, comp := range []string{"none", "deflate"} {
 			b.Run(sz.name+"/"+comp, func(b *testing.B) {
-				c := randomCube(sz.h, sz.w, sz.b, 0, 4000, true, 1)
+				c := testrand.Integers(testrand.New(1, 1), sz.h, sz.w, sz.b, 0, 4000)
 				path := filepath.Join(b.TempDir(), "b.mat")
 				b.SetBytes(int64(len(c.Data)) * 4)
 				b.ResetTimer()
@@ -55,7 +56,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, sz := range benchSizes {
 		for _, comp := range []string{"none", "deflate"} {
 			b.Run(sz.name+"/"+comp, func(b *testing.B) {
-				c := randomCube(sz.h, sz.w, sz.b, 0, 4000, true, 1)
+				c := testrand.Integers(testrand.New(1, 1), sz.h, sz.w, sz.b, 0, 4000)
 				path := filepath.Join(b.TempDir(), "b.mat")
 				if err := Write(path, c, hsi.WriteOptions{DataType: "uint16", Compression: comp}); err != nil {
 					b.Fatal(err)

@@ -2,27 +2,14 @@ package matfile
 
 import (
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
-
-func randomCube(h, w, b int, lo, hi float64, integer bool, seed uint64) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	r := rand.New(rand.NewPCG(seed, 1))
-	for i := range c.Data {
-		v := lo + r.Float64()*(hi-lo)
-		if integer {
-			v = math.Round(v)
-		}
-		c.Data[i] = float32(v)
-	}
-	return c
-}
 
 // TestRoundTrip writes every class, compressed and not, and reads it back.
 func TestRoundTrip(t *testing.T) {
@@ -47,7 +34,11 @@ func TestRoundTrip(t *testing.T) {
 	} {
 		for _, comp := range []string{"none", "deflate"} {
 			for _, size := range [][3]int{{7, 5, 3}, {4, 6, 1}, {1, 1, 1}, {9, 2, 33}} {
-				c := randomCube(size[0], size[1], size[2], tc.lo, tc.hi, tc.integer, uint64(size[0]*size[2]))
+				gen := testrand.Uniform
+				if tc.integer {
+					gen = testrand.Integers
+				}
+				c := gen(testrand.New(uint64(size[0]*size[2]), 1), size[0], size[1], size[2], tc.lo, tc.hi)
 				c.Meta.Wavelengths = make([]float64, c.B)
 				for i := range c.Meta.Wavelengths {
 					c.Meta.Wavelengths[i] = 400.5 + 10*float64(i)
@@ -83,7 +74,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	dir := t.TempDir()
-	c := randomCube(3, 3, 2, -5, 300, false, 1)
+	c := testrand.Uniform(testrand.New(1, 1), 3, 3, 2, -5, 300)
 	for _, tc := range []struct {
 		opt  hsi.WriteOptions
 		want string

@@ -13,20 +13,8 @@ import (
 	"golang.org/x/image/tiff/lzw"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
-
-func randomCube(h, w, b int, lo, hi float64, integer bool, seed uint64) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	r := rand.New(rand.NewPCG(seed, 7))
-	for i := range c.Data {
-		v := lo + r.Float64()*(hi-lo)
-		if integer {
-			v = math.Round(v)
-		}
-		c.Data[i] = float32(v)
-	}
-	return c
-}
 
 // smoothCube is compressible: a ramp plus a little noise.
 func smoothCube(h, w, b int, integer bool) *hsi.Cube {
@@ -69,7 +57,11 @@ func TestRoundTrip(t *testing.T) {
 	for _, tc := range types {
 		for _, comp := range []string{"none", "deflate", "lzw"} {
 			for si, sz := range sizes {
-				c := randomCube(sz[0], sz[1], sz[2], tc.lo, tc.hi, tc.integer, uint64(si+1))
+				gen := testrand.Uniform
+				if tc.integer {
+					gen = testrand.Integers
+				}
+				c := gen(testrand.New(uint64(si+1), 7), sz[0], sz[1], sz[2], tc.lo, tc.hi)
 				if si == 3 && tc.hi >= 1000 {
 					c = smoothCube(sz[0], sz[1], sz[2], tc.integer)
 				}
@@ -147,7 +139,7 @@ func TestCompressionShrinks(t *testing.T) {
 
 func TestPixelIsPointWritten(t *testing.T) {
 	dir := t.TempDir()
-	c := randomCube(3, 4, 2, 0, 1, false, 1)
+	c := testrand.Uniform(testrand.New(1, 7), 3, 4, 2, 0, 1)
 	c.Meta.Geo = &hsi.Geo{PixelScale: []float64{1, 1, 0}, Tiepoints: []float64{0, 0, 0, 10, 20, 0}, PixelIsPoint: true}
 	p := filepath.Join(dir, "p.tif")
 	if err := Write(p, c, hsi.WriteOptions{}); err != nil {
@@ -172,7 +164,7 @@ func TestPixelIsPointWritten(t *testing.T) {
 
 func TestMapInfoToGeoKeys(t *testing.T) {
 	dir := t.TempDir()
-	c := randomCube(3, 4, 2, 0, 1, false, 1)
+	c := testrand.Uniform(testrand.New(1, 7), 3, 4, 2, 0, 1)
 	c.Meta.Geo = &hsi.Geo{MapInfo: "UTM, 1.000, 1.000, 620000.0, 4200000.0, 30.0, 30.0, 13, North, WGS-84"}
 	p := filepath.Join(dir, "m.tif")
 	if err := Write(p, c, hsi.WriteOptions{}); err != nil {
@@ -193,7 +185,7 @@ func TestMapInfoToGeoKeys(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	dir := t.TempDir()
-	c := randomCube(3, 3, 2, -5, 300, false, 1)
+	c := testrand.Uniform(testrand.New(1, 7), 3, 3, 2, -5, 300)
 	for _, tc := range []struct {
 		opt  hsi.WriteOptions
 		want string
