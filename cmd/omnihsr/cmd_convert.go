@@ -19,12 +19,13 @@ var convertCmd = &command{
 Reads IN and writes OUT, each in the format its extension names. Values are
 float32 in between: integer types up to 2^24 and float32 convert losslessly.
 The output is float32 unless -type names another sample type; integer types
-round to nearest and a value that does not fit is an error. A .png output is a
-false-colour preview (three bands chosen by wavelength, 2-98% stretch). NaN or
-infinite input values are an error naming their position. The output is
-written to a temporary file and renamed: on error no output is left. An
-output that is the input (or its ENVI partner, or a link to either) is
-refused unless -overwrite is given.
+round to nearest, halfway cases away from zero as GDAL does, in every format,
+and a value that does not fit is an error. A .png output is a false-colour
+preview (three bands chosen by wavelength, 2-98% stretch). NaN or infinite
+input values are an error naming their position. The output is written to a
+temporary file and renamed: on error no output is left. An output that is
+the input (or its ENVI partner, or a link to either) is refused unless
+-overwrite is given.
 Georeferencing, CRS, band scale and other metadata carry over between ENVI
 and TIFF as GDAL writes them; what the output format cannot hold is named
 on stderr, one "warning:" line per item (docs/FORMATS.md has the table).
