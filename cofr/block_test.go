@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // Groups larger than maxBlockWeights have their weights computed a block
@@ -12,7 +14,7 @@ import (
 // the whole image.
 func TestBlockedGroupsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	x := randCube(rng, 4, 5, 3)
+	x := testrand.Cube(rng, 4, 5, 3)
 	p := randPrims(rng, 4, 5, trained)
 	const H, W = 150, 170 // factor ~35: one cell per group
 	for _, opt := range []Options{{Workers: 1}, {Workers: 1, PaperRule: true}} {

@@ -97,7 +97,7 @@ func TestUpscaleNoDataPerBand(t *testing.T) {
 		t.Fatal(err)
 	}
 	const h, w, b, col = 10, 12, 6, 5
-	lr := randCube(11, h, w, b)
+	lr := testrand.Cube(testrand.New(11, 1), h, w, b)
 	for y := 0; y < h; y++ {
 		for _, k := range []int{2, 3} {
 			lr.Data[(y*w+col)*b+k] = -9999
@@ -148,7 +148,7 @@ func TestUpscaleBadBands(t *testing.T) {
 		t.Fatal(err)
 	}
 	const h, w, b = 9, 8, 7
-	lr := randCube(12, h, w, b)
+	lr := testrand.Cube(testrand.New(12, 1), h, w, b)
 	lr.Meta.BadBands = make([]bool, b)
 	lr.Meta.BadBands[1] = true
 	for p := 0; p < h*w; p++ {

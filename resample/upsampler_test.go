@@ -3,6 +3,8 @@ package resample
 import (
 	"math"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // Rendering in strips of any height gives exactly Upsample's output, for
@@ -17,7 +19,7 @@ func TestUpsamplerRowsEqualUpsample(t *testing.T) {
 		{5, 5, 20, 9, 11}, // many bands (the SIMD path)
 		{1, 3, 2, 4, 9},
 	} {
-		c := randCube(tc.h, tc.w, tc.b, 7)
+		c := testrand.Cube(testrand.New(7, 1), tc.h, tc.w, tc.b)
 		want, err := Upsample(c, tc.oh, tc.ow)
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +48,7 @@ func TestUpsamplerRowsEqualUpsample(t *testing.T) {
 
 // An output far larger than memory is accepted: only its rows are made.
 func TestUpsamplerHugeOutput(t *testing.T) {
-	c := randCube(10, 12, 1, 3)
+	c := testrand.Cube(testrand.New(3, 1), 10, 12, 1)
 	u, err := NewUpsampler(c, 1<<20, 1<<20) // 4 TiB as a cube
 	if err != nil {
 		t.Fatal(err)

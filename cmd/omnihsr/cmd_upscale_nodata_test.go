@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // readNaN reads an output that may hold NaN (its no-data value).
@@ -33,7 +34,7 @@ func readNaN(t *testing.T, path string) (*hsi.Cube, hsi.SourceInfo) {
 func TestUpscalePerBandNoDataAndNaNBadBands(t *testing.T) {
 	dir := t.TempDir()
 	const h, w, b, col = 12, 10, 8, 4
-	lr := rsTestCube(h, w, b)
+	lr := testrand.Cube(testrand.New(uint64(h), uint64(w)), h, w, b)
 	lr.Meta.BadBands = make([]bool, b)
 	lr.Meta.BadBands[0], lr.Meta.BadBands[7] = true, true
 	for p := 0; p < h*w; p++ {
@@ -82,7 +83,7 @@ func TestUpscalePerBandNoDataAndNaNBadBands(t *testing.T) {
 // and holds NaN in those bands only.
 func TestUpscaleNaNWithoutDataIgnore(t *testing.T) {
 	dir := t.TempDir()
-	lr := rsTestCube(6, 7, 4)
+	lr := testrand.Cube(testrand.New(uint64(6), uint64(7)), 6, 7, 4)
 	lr.Meta.BadBands = []bool{false, false, true, false}
 	for p := 0; p < 6*7; p++ {
 		lr.Data[p*4+2] = float32(math.NaN())
@@ -115,7 +116,7 @@ var clampedRE = regexp.MustCompile(`(\d+) sample\(s\) outside the uint16 range 0
 // -type same writes the input's type.
 func TestUpscaleIntegerClamp(t *testing.T) {
 	dir := t.TempDir()
-	lr := rsTestCube(10, 9, 3)
+	lr := testrand.Cube(testrand.New(uint64(10), uint64(9)), 10, 9, 3)
 	for i := range lr.Data {
 		lr.Data[i] = float32(math.Round(float64(lr.Data[i]) * 2000)) // 0..2000, sharp edges
 		if i%7 == 0 {
@@ -189,7 +190,7 @@ func TestUpscaleIntegerClamp(t *testing.T) {
 // stored values' scale metadata, so readers get the same physical values.
 func TestUpscaleScaledIntegerKeepsScale(t *testing.T) {
 	dir := t.TempDir()
-	lr := rsTestCube(8, 9, 3)
+	lr := testrand.Cube(testrand.New(uint64(8), uint64(9)), 8, 9, 3)
 	for i := range lr.Data {
 		lr.Data[i] = float32(math.Round(float64(lr.Data[i]) * 8000))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // TestUpscaleExtremeFactorRSS upscales a 10 x 12 x 1 input to 16000 x
@@ -39,7 +40,7 @@ func TestUpscaleExtremeFactorRSS(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	in := filepath.Join(dir, "small.npy")
-	if err := formats.Write(in, rsTestCube(10, 12, 1), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(10), uint64(12)), 10, 12, 1), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	bound := upscaleMemBound(10, 12, 1)

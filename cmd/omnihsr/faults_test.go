@@ -12,6 +12,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // fileBytes returns the contents of the files, for checking that a refused
@@ -34,7 +35,7 @@ func fileBytes(t *testing.T, paths ...string) [][]byte {
 func TestOutputIsInputRefused(t *testing.T) {
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }
-	c := rsTestCube(6, 5, 3)
+	c := testrand.Cube(testrand.New(uint64(6), uint64(5)), 6, 5, 3)
 	for _, n := range []string{"a.npy", "b.hdr", "c.img", "h.hdr", "e.mat", "t.tif"} {
 		if err := formats.Write(p(n), c, hsi.WriteOptions{}); err != nil {
 			t.Fatal(err)
@@ -99,7 +100,7 @@ func TestOutputIsInputRefused(t *testing.T) {
 func TestOverwriteReplacesInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "b.hdr")
-	if err := formats.Write(in, rsTestCube(6, 5, 3), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(6), uint64(5)), 6, 5, 3), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", in, "-scale", "2", "-method", "bicubic", "-overwrite"); code != 0 {
@@ -155,7 +156,7 @@ func TestHugeDeclaredInputRefusedBeforeDecoding(t *testing.T) {
 func TestHugeScaleMessage(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "a.npy")
-	if err := formats.Write(in, rsTestCube(12, 10, 2), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(12), uint64(10)), 12, 10, 2), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", filepath.Join(dir, "o.npy"), "-scale", "1e9")
@@ -169,7 +170,7 @@ func TestHugeScaleMessage(t *testing.T) {
 func TestScalesFailureRemovesEarlierOutputs(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "a.npy")
-	if err := formats.Write(in, rsTestCube(6, 5, 2), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(6), uint64(5)), 6, 5, 2), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// A directory where the second output goes makes its rename fail.

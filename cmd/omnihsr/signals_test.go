@@ -13,6 +13,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // TestMain lets a test run this binary as the omnihsr command (with the
@@ -58,7 +59,7 @@ func waitTemp(t *testing.T, dir string) string {
 // 256 MB) runs long enough to be interrupted, and returns the arguments.
 func bigUpscaleArgs(t *testing.T, dir string) []string {
 	in := filepath.Join(dir, "lr.npy")
-	if err := formats.Write(in, rsTestCube(40, 40, 4), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(40), uint64(40)), 40, 40, 4), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return []string{"upscale", "-in", in, "-out", filepath.Join(dir, "o", "out.hdr"), "-scale", "100", "-method", "bicubic"}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // TestTIFFCreationFlags: convert and upscale write what -of and -co ask
@@ -15,7 +16,7 @@ import (
 func TestTIFFCreationFlags(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.npy")
-	lr := rsTestCube(40, 36, 3)
+	lr := testrand.Cube(testrand.New(uint64(40), uint64(36)), 40, 36, 3)
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestTIFFCreationFlags(t *testing.T) {
 func TestTIFFCreationFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.npy")
-	if err := formats.Write(in, rsTestCube(6, 5, 2), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(6), uint64(5)), 6, 5, 2), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.Mkdir(filepath.Join(dir, "out"), 0o755)

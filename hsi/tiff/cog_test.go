@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // TestDownsample checks the 2x2 reductions on a hand-computed case with
@@ -171,7 +172,7 @@ func TestCOGSmallAndNone(t *testing.T) {
 		{37, 23, nil},
 		{37, 23, []string{"BLOCKSIZE=16", "OVERVIEWS=NONE"}},
 	} {
-		c := randomCube(tc.h, tc.w, 2, 0, 100, true, 3)
+		c := testrand.Integers(testrand.New(3, 7), tc.h, tc.w, 2, 0, 100)
 		p := filepath.Join(dir, "s.tif")
 		if err := Write(p, c, hsi.WriteOptions{DataType: "uint8", Driver: "COG", Creation: tc.co}); err != nil {
 			t.Fatal(err)
