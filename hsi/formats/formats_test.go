@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
@@ -184,5 +186,23 @@ func TestSniff(t *testing.T) {
 	}
 	if c.H != 4 || c.W != 6 || c.B != 5 || info.Layout != "BHW" {
 		t.Errorf("HDF5 named .mat read as %dx%dx%d layout %q", c.H, c.W, c.B, info.Layout)
+	}
+}
+
+// TestSniffFIFO: telling a named pipe's format must not block on opening it.
+func TestSniffFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pipe.h5")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	done := make(chan string)
+	go func() { done <- Sniff(p) }()
+	select {
+	case got := <-done:
+		if got != "" {
+			t.Errorf("Sniff(FIFO) = %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Sniff blocked on a FIFO")
 	}
 }

@@ -12,9 +12,12 @@ import (
 // signature at offset 0, 512, 1024, ...; a MAT v7.3 file, whose 512-byte
 // header names MATLAB, is "MAT"), "MAT" (a v5 header), "TIFF" (II*, MM*
 // and BigTIFF), "NPY", "PNG" or "ENVI" (a header file starting with
-// "ENVI"). It returns "" when no signature matches or the file cannot be
-// read: raw ENVI data has none.
+// "ENVI"). It returns "" when no signature matches or path is not a
+// regular file that can be read: raw ENVI data has no signature.
 func Sniff(path string) string {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return "" // opening a FIFO would block
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return ""

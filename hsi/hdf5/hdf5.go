@@ -13,6 +13,9 @@ import (
 // Signature is the 8-byte HDF5 format signature.
 var Signature = []byte("\x89HDF\r\n\x1a\n")
 
+// ErrTruncated marks an address or a block beyond the end of the file.
+var ErrTruncated = errors.New("truncated or damaged file")
+
 // ErrNotHDF5 is returned when no superblock is found.
 var ErrNotHDF5 = errors.New("hdf5: no HDF5 superblock found")
 
@@ -170,7 +173,7 @@ func (f *File) abs(a uint64, n int64) (int64, error) {
 		return 0, errors.New("hdf5: undefined address")
 	}
 	if a > uint64(f.size) || n < 0 || f.base+int64(a) > f.size-n {
-		return 0, fmt.Errorf("hdf5: %d bytes at address %d lie beyond the end of the file (%d bytes): truncated or damaged file", n, a, f.size)
+		return 0, fmt.Errorf("hdf5: %d bytes at address %d lie beyond the end of the file (%d bytes): %w", n, a, f.size, ErrTruncated)
 	}
 	return f.base + int64(a), nil
 }
@@ -178,7 +181,7 @@ func (f *File) abs(a uint64, n int64) (int64, error) {
 // readAtMost reads up to n bytes at a (fewer at the end of the file).
 func (f *File) readAtMost(a uint64, n int) ([]byte, error) {
 	if f.undef(a) || a >= uint64(f.size) || f.base+int64(a) >= f.size {
-		return nil, fmt.Errorf("hdf5: address %d lies beyond the end of the file (%d bytes): truncated or damaged file", a, f.size)
+		return nil, fmt.Errorf("hdf5: address %d lies beyond the end of the file (%d bytes): %w", a, f.size, ErrTruncated)
 	}
 	rest := f.size - (f.base + int64(a))
 	if int64(n) > rest {
@@ -578,6 +581,11 @@ func (f *File) object(name string, addr uint64) (*Object, error) {
 			o.filters = fl
 		case msgAttribute:
 			n, a, err := f.parseAttribute(m.data)
+			if errors.Is(err, ErrTruncated) {
+				// an attribute of an unsupported type is left out; one cut
+				// off by the end of the file is an error
+				return nil, fmt.Errorf("hdf5: object %q: attribute %q: %w", name, n, err)
+			}
 			if err == nil && n != "" {
 				o.Attrs[n] = a
 			}

@@ -190,6 +190,7 @@ func TestBadInput(t *testing.T) {
 		{filepath.Join("testdata", "emit_bad_glt.nc"), hsi.ReadOptions{Ortho: true}, "outside the 4 x 3 swath"},
 		{filepath.Join("testdata", "emit_no_wavelengths.nc"), hsi.ReadOptions{}, "without /sensor_band_parameters/wavelengths"},
 		{truncated, hsi.ReadOptions{}, "truncated"},
+		{filepath.Join("testdata", "bad_chunk.h5"), hsi.ReadOptions{}, "dataset cube: deflate"},
 		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Var: "/data/nothing"}, `no dataset "/data/nothing"`},
 		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Layout: "HWX"}, "permutation of H, W and B"},
 		{filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Ortho: true}, "-ortho applies to EMIT"},

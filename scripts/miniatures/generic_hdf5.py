@@ -18,6 +18,8 @@ Files:
   (line, sample, wavelength) with a `wavelength` coordinate variable in
   micrometres, _FillValue NaN-free -1.
 - nan_scale.h5: like generic_bhw.h5 with scale_factor NaN.
+- bad_chunk.h5: generic_bhw.h5 with the compressed bytes of its first
+  chunk overwritten (offset from h5py's get_chunk_info).
 - emit_bad_glt.nc, emit_no_wavelengths.nc: the EMIT miniature with a GLT
   index past the swath, and without sensor_band_parameters/wavelengths.
 
@@ -93,6 +95,13 @@ def main():
         "generic_hwb.nc": hwb_nc(os.path.join(OUT, "generic_hwb.nc")),
     }
     bhw(os.path.join(OUT, "nan_scale.h5"), float("nan"))
+    good = os.path.join(OUT, "generic_bhw.h5")
+    with h5py.File(good, "r") as f:
+        info = f["data/cube"].id.get_chunk_info(0)
+    b = bytearray(open(good, "rb").read())
+    b[info.byte_offset + 2:info.byte_offset + info.size] = b"\x55" * (info.size - 2)
+    with open(os.path.join(OUT, "bad_chunk.h5"), "wb") as fh:
+        fh.write(b)
     src = os.path.join(OUT, EMIT)
     if os.path.exists(src):
         bad = os.path.join(OUT, "emit_bad_glt.nc")
