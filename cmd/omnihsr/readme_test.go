@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readmeBlocks returns the ```sh blocks of the repository's README, in order.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	rest := string(b)
+	for {
+		i := strings.Index(rest, "```sh\n")
+		if i < 0 {
+			return blocks
+		}
+		rest = rest[i+len("```sh\n"):]
+		j := strings.Index(rest, "```")
+		if j < 0 {
+			t.Fatal("README: unterminated ```sh block")
+		}
+		blocks = append(blocks, rest[:j])
+		rest = rest[j:]
+	}
+}
+
+// The README's first block builds the binary and runs on the bundled sample
+// only (no ../shared): its omnihsr commands, run here in a temporary output
+// folder, succeed and leave a PNG preview of the x4 result. Its second block
+// runs the tests.
+func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
+	blocks := readmeBlocks(t)
+	if len(blocks) < 2 {
+		t.Fatalf("README has %d sh blocks, want the main job and the tests first", len(blocks))
+	}
+	if got := strings.TrimSpace(blocks[1]); got != "go test ./..." {
+		t.Errorf("README's second block is %q, want go test ./...", got)
+	}
+	first := strings.ReplaceAll(blocks[0], "\\\n", " ")
+	if strings.Contains(first, "shared") {
+		t.Errorf("README's first block reads ../shared, which a fresh clone does not have:\n%s", first)
+	}
+	cmds := strings.Split(strings.TrimSpace(first), "&&")
+	if !strings.HasPrefix(strings.TrimSpace(cmds[0]), "go build -o omnihsr ./cmd/omnihsr") {
+		t.Errorf("README's first block starts with %q, want the build", cmds[0])
+	}
+	dir := t.TempDir()
+	var lastPNG string
+	ran := 0
+	for _, c := range cmds[1:] {
+		f := strings.Fields(c)
+		if len(f) == 0 || f[0] != "./omnihsr" {
+			t.Fatalf("README's first block runs %q, not an omnihsr command", strings.TrimSpace(c))
+		}
+		args := f[1:]
+		for i, a := range args {
+			switch {
+			case strings.HasPrefix(a, "sample/"):
+				args[i] = filepath.Join("..", "..", a)
+			case strings.HasPrefix(a, "out/"):
+				args[i] = filepath.Join(dir, a)
+				if strings.HasSuffix(a, ".png") {
+					lastPNG = args[i]
+				}
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", strings.TrimSpace(c), code, stderr.String())
+		}
+		ran++
+	}
+	if ran < 2 || lastPNG == "" {
+		t.Fatalf("README's first block runs %d omnihsr commands and writes no PNG preview", ran)
+	}
+	fh, err := os.Open(lastPNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	cfg, err := png.DecodeConfig(fh)
+	if err != nil {
+		t.Fatalf("%s: %v", lastPNG, err)
+	}
+	// The sample is 36 x 64 pixels; the README upscales it x4.
+	if cfg.Width != 256 || cfg.Height != 144 {
+		t.Errorf("preview is %d x %d, want the x4 result of the 64 x 36 sample, 256 x 144", cfg.Width, cfg.Height)
+	}
+}
