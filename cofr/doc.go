@@ -1,6 +1,6 @@
 // Package cofr is Continuous Operator-Field Reconstruction, the rendering
 // half of OmniHSR (paper Section "Continuous Operator-Field Reconstruction"
-// and Appendix A; SPEC sections 2 and 3): it turns one primitive per
+// and Appendix A; docs/CONVENTIONS.md sections 3 and 4): it turns one primitive per
 // low-resolution pixel and the raw low-resolution cube X (h x w x B) into
 // the high-resolution cube
 //
@@ -28,7 +28,7 @@
 //
 // # Which primitives count for a target pixel
 //
-// Default (SPEC section 2, "fixed K x K neighbourhood"): the K x K block of
+// Default (docs/CONVENTIONS.md section 3, "Truncation"): the K x K block of
 // primitives around the low-res cell containing p (the cell is the floor of
 // p's low-res coordinates), clipped at the image border; K = 7 unless
 // Options.Neighbourhood says otherwise. Options.PaperRule selects the
@@ -85,7 +85,4 @@
 // output, against resample.Upsample, which does too: 1.85x at x16, B = 145.
 // BenchmarkBackward: 64x64 to x2, B = 31 / 200: 13 / 31 ms; 16x16 to x8:
 // 5.5 / 11 ms.
-//
-// Further measurements behind the design (BenchmarkBicubic, profiles) are
-// in the report of the issue that introduced this package.
 package cofr

@@ -124,8 +124,9 @@ func (p *Primitives) Clone() *Primitives {
 type Options struct {
 	// Neighbourhood is the side K (odd) of the K x K block of primitives
 	// around the low-res cell of a target pixel that are considered for it
-	// (clipped at the image border). 0 means DefaultNeighbourhood (7). SPEC
-	// section 2 allows K >= 7; smaller odd values are accepted for experiments.
+	// (clipped at the image border). 0 means DefaultNeighbourhood (7),
+	// the shipped model's (docs/CONVENTIONS.md section 3); other odd values
+	// are accepted for experiments.
 	Neighbourhood int
 	// PaperRule replaces the K x K rule by the paper's: every primitive whose
 	// centre lies within Chebyshev distance ceil(3*sigma_max*s) high-res

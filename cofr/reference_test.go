@@ -8,7 +8,7 @@ import (
 )
 
 // This file holds a slow, direct float64 implementation of COFR written
-// from the definitions (SPEC section 2, paper Appendix A), independent of
+// from the definitions (docs/CONVENTIONS.md section 3, paper Appendix A), independent of
 // the fast path's recurrences, neighbour blocks and GEMMs, plus the random
 // inputs the tests share.
 

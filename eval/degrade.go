@@ -10,7 +10,7 @@ import (
 )
 
 // Degradation says how a low-resolution input is made from a high-resolution
-// image (SPEC section 3). The zero value is the clean protocol: antialiased
+// image (docs/CONVENTIONS.md section 5). The zero value is the clean protocol: antialiased
 // bicubic downsampling, identical for every band. The options apply in this
 // order: Gaussian blur of sigma Blur*s HR pixels, band-dependent blur of
 // sigma Kappa*s*(b-1)/(B-1) HR pixels for band b = 1..B, then the

@@ -1,4 +1,4 @@
-// Package eval is OmniHSR's evaluation protocol (SPEC section 4) as a
+// Package eval is OmniHSR's evaluation protocol (docs/CONVENTIONS.md section 6) as a
 // library: it reads evaluation scenes, cuts them into the images a protocol
 // scores (tiles or centred crops), degrades every image to a low-resolution
 // input, asks each Method to upscale it back to the reference size, scores

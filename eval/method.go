@@ -15,7 +15,7 @@ type Method interface {
 }
 
 // BicubicName is the name of the bicubic baseline, which every evaluation
-// runs next to the other methods (SPEC section 4).
+// runs next to the other methods (docs/CONVENTIONS.md section 6).
 const BicubicName = "Bicubic"
 
 // Bicubic is the baseline: PyTorch's bicubic interpolation U_s

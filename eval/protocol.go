@@ -150,8 +150,8 @@ func DefaultFactors(protocol string) []float64 {
 	return append([]float64(nil), SevenFactors...)
 }
 
-// LRSide is the low-resolution side round(side/s) (at least 1), the SPEC
-// section 4 convention. It returns an error for a factor that is not a
+// LRSide is the low-resolution side round(side/s) (at least 1), the
+// convention of docs/CONVENTIONS.md section 4. It returns an error for a factor that is not a
 // positive finite number, or one so large that no low-resolution pixel is
 // left.
 func LRSide(side int, s float64) (int, error) {

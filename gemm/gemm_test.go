@@ -138,7 +138,7 @@ func TestSgemmParallelSplit(t *testing.T) {
 	}
 }
 
-// TestBackendsAgree is the check: OpenBLAS and the pure-Go kernel
+// TestBackendsAgree checks that OpenBLAS and the pure-Go kernel
 // give the same products to 1e-4 relative (in the Frobenius norm of the
 // difference over the norm of the result, and element by element against
 // the size of the terms).

@@ -387,7 +387,7 @@ func (c *Cube) Range() (lo, hi float32) {
 }
 
 // NormalizeMax clamps negative values to zero and divides by the maximum
-// over all pixels and bands (SPEC section 4). It returns the divisor. A cube
+// over all pixels and bands (docs/CONVENTIONS.md section 6). It returns the divisor. A cube
 // whose maximum is not positive is left at zero and the divisor is 1.
 func (c *Cube) NormalizeMax() float32 {
 	var mx float32

@@ -284,7 +284,7 @@ func KeepNoData(c *Cube, f func(*Cube) (*Cube, error)) (*Cube, error) {
 // of an outH x outW grid (dst holds those rows, pixel-interleaved, with
 // the input's bands): every sample of a bad band, and every sample of a
 // usable band whose pixel centre lies in a no-data sample of that band
-// (half-pixel centres, SPEC section 3). A nil mask does nothing.
+// (half-pixel centres, docs/CONVENTIONS.md section 4). A nil mask does nothing.
 func (nd *NoDataMask) Apply(u0, u1, outH, outW, bands int, dst []float32) {
 	if nd == nil {
 		return

@@ -1,5 +1,5 @@
 // Package metrics scores a super-resolved hyperspectral cube against its
-// reference with the figures of SPEC section 4: PSNR, SSIM, SAM, ERGAS and
+// reference with the figures of docs/CONVENTIONS.md section 7: PSNR, SSIM, SAM, ERGAS and
 // per-band RMSE.
 //
 // Both cubes must have the same size, finite values, and (for PSNR and

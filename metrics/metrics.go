@@ -12,7 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
-// Scores holds every figure of SPEC section 4 for one image. PSNR is +Inf
+// Scores holds every figure of docs/CONVENTIONS.md section 7 for one image. PSNR is +Inf
 // for identical cubes; SAM and ERGAS are NaN when no pixel or band
 // qualifies (see the package documentation), so encode them with care
 // (encoding/json rejects NaN and Inf).

@@ -8,7 +8,7 @@ import (
 	"github.com/omnihsr/omnihsr/resample"
 )
 
-// Any band count and any factor run through the whole model (issue 5):
+// Any band count and any factor run through the whole model:
 // B = 1, 2, 3, 31, 103, 145, 224 and factors 1.25 ... 48, on a non-square
 // input, with non-zero operators.
 func TestAnySensorAnyFactor(t *testing.T) {

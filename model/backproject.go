@@ -14,7 +14,7 @@ import (
 const BackProjectSteps = 1
 
 // BackProjected renders an encoded image and then makes the output agree
-// with its input under the degradation the model assumes (SPEC section 3:
+// with its input under the degradation the model assumes (docs/CONVENTIONS.md section 5:
 // antialiased bicubic downsampling D): each of Iters steps adds the bicubic
 // upsampling U of the remaining residual, Y <- Y + U(X - D(Y)) (iterative
 // back-projection). It is the degradation-consistency term of the training

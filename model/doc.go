@@ -1,5 +1,5 @@
 // Package model is CSM, the network half of OmniHSR (paper Section "Method"
-// and Appendix A; SPEC section 2): the band map C_B onto M reference
+// and Appendix A; docs/CONVENTIONS.md sections 2 and 3): the band map C_B onto M reference
 // positions and the input scale, the ESSAformer-style encoder, FiLM on
 // log2 s, and the head that predicts one primitive (geometry and a 5x5
 // operator) per low-resolution pixel, which package cofr renders.

@@ -30,7 +30,7 @@ const (
 	RawChans = rawK + cofr.Taps
 )
 
-// Primitive parameterisation bounds (SPEC section 2).
+// Primitive parameterisation bounds (docs/CONVENTIONS.md section 3).
 const (
 	SigmaMin = 0.05
 	SigmaMax = 2.5
@@ -175,7 +175,7 @@ func (m *Model) HeadRaw(g *nn.Graph, feat *nn.Tensor, s float64) *nn.Tensor {
 }
 
 // Primitives turns a raw head output of h x w pixels into COFR primitives
-// (SPEC section 2): offsets 0.5 tanh, angle pi tanh, widths
+// (docs/CONVENTIONS.md section 3): offsets 0.5 tanh, angle pi tanh, widths
 // softplus + 0.05 clipped to [0.05, 2.5], opacity sigmoid, and the 25
 // operator values minus their mean. It is the parameterisation of OmniHSR
 // itself; Model.Primitives follows the model's variant.
@@ -314,7 +314,7 @@ func (m *Model) COFROptions() cofr.Options {
 }
 
 // EffectiveFactor is the factor the network receives for an output of
-// outH x outW from h x w: the mean of the two axis factors (SPEC section 3).
+// outH x outW from h x w: the mean of the two axis factors (docs/CONVENTIONS.md section 4).
 func EffectiveFactor(h, w, outH, outW int) float64 {
 	return (float64(outH)/float64(h) + float64(outW)/float64(w)) / 2
 }

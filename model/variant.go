@@ -8,7 +8,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 )
 
-// Ablation variants of the output path (issue 6, paper Table "Ablation" and
+// Ablation variants of the output path (paper Table "Ablation" and
 // Appendix "Output Path and Operator Constraint"). Every variant shares the
 // network (C_B, input scale, encoder, FiLM, head) and the training; only
 // what turns the head's output into the high-resolution cube differs.

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// The losses of OmniHSR's training (SPEC section 5) return a 1 x 1 x 1 x 1
+// The losses of OmniHSR's training (docs/CONVENTIONS.md section 8) return a 1 x 1 x 1 x 1
 // tensor. Gradients flow to both arguments (to whichever requires one).
 // Channels are the spectral bands.
 
@@ -51,7 +51,7 @@ func (g *Graph) Charbonnier(pred, target *Tensor, eps2 float32) *Tensor {
 }
 
 // angleClip bounds the cosine away from +-1, where acos has an infinite
-// slope (SPEC section 4).
+// slope (docs/CONVENTIONS.md section 7).
 const angleClip = 1e-6
 
 // normEps is the floor of a spectrum's norm in SpectralAngle.

@@ -118,7 +118,7 @@ func writeIntro(b *md, r *Results, opt Options) {
 		}
 	}
 	b.p("%s.", desc)
-	b.p("Protocol (SPEC section 4): every scene has its negatives clamped to 0 and is divided by its maximum; the low-resolution input of side round(side/s) is made by antialiased bicubic downsampling, identical for every band (other degradations in section 4); outputs are clipped to [0, 1]; PSNR over all pixels and bands, SSIM (Gaussian 11/1.5, per band), SAM in degrees. Bicubic is PyTorch's (a = -0.75, align_corners=False).")
+	b.p("Protocol ([CONVENTIONS.md](CONVENTIONS.md) section 6): every scene has its negatives clamped to 0 and is divided by its maximum; the low-resolution input of side round(side/s) is made by antialiased bicubic downsampling, identical for every band (other degradations in section 4); outputs are clipped to [0, 1]; PSNR over all pixels and bands, SSIM (Gaussian 11/1.5, per band), SAM in degrees. Bicubic is PyTorch's (a = -0.75, align_corners=False).")
 	mdtab.Header(b, []string{"Scene", "Sensor", "Size", "Bands", "Paper dataset of the same sensor"}, 3)
 	for _, s := range r.Twelve.Scenes {
 		cp := paper.Counterpart(s.Name, s.Sensor)

@@ -147,7 +147,7 @@ func TestPaperCounterpart(t *testing.T) {
 // The paper's numbers are transcribed: check a few against the gains the
 // paper's text states.
 func TestPaperNumbers(t *testing.T) {
-	// "+2.78 and +1.06 on CAVE and Pavia C at x4" (the targets).
+	// "+2.78 and +1.06 on CAVE and Pavia C at x4" (the figures the README compares with).
 	for _, p := range paper.Seven {
 		g := p.PSNROurs[1] - p.PSNRBic[1]
 		switch p.Dataset {

@@ -8,8 +8,8 @@ import (
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
-// Benchmarks of the issue: bicubic upsampling of a 32x32x145 cube by 4 and
-// 16, antialiased downsampling of a 512x512x145 cube by 4, each next to
+// Benchmarks at the sizes of the latency table: bicubic upsampling of a
+// 32x32x145 cube by 4 and 16, antialiased downsampling of a 512x512x145 cube by 4, each next to
 // BenchmarkWriteFloor at the same output size: the time to write the
 // output once (allocate it and fill it: page faults plus memory
 // bandwidth), and to fill an already allocated buffer (bandwidth alone).

@@ -41,8 +41,8 @@ func GaussianBlur(c *hsi.Cube, sigma float64) (*hsi.Cube, error) {
 
 // BandBlur returns c with band b (counted from 1) blurred as GaussianBlur
 // does with sigma_b = kappa*s*(b-1)/(B-1) pixels: no blur on the first band,
-// kappa*s on the last (SPEC section 3, "blur that grows along the
-// spectrum"; s is the factor of the degradation that follows). A 1-band
+// kappa*s on the last (docs/CONVENTIONS.md section 5, the paper's "blur that
+// grows along the spectrum"; s is the factor of the degradation that follows). A 1-band
 // cube is returned unblurred. Errors: kappa < 0, s <= 0, either NaN or
 // Inf; NaN or Inf pixels.
 func BandBlur(c *hsi.Cube, kappa, s float64) (*hsi.Cube, error) {

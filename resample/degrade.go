@@ -15,7 +15,7 @@ type DegradeOptions struct {
 	Scale float64
 	// H and W set the low-resolution size explicitly (both or neither).
 	// The factor used for blur sigmas is then Scale if set, else the mean
-	// of H_hr/H and W_hr/W (the effective factor of SPEC section 3).
+	// of H_hr/H and W_hr/W (the effective factor of docs/CONVENTIONS.md section 4).
 	H, W int
 	// Blur is c: a Gaussian blur of sigma = c*s high-resolution pixels
 	// (GaussianBlur) before downsampling; 0 for none.
@@ -61,7 +61,7 @@ func (o DegradeOptions) Factor(h, w int) (s float64, lh, lw int, err error) {
 	return o.Scale, lh, lw, nil
 }
 
-// Degrade makes a low-resolution cube from hr following SPEC section 3: an
+// Degrade makes a low-resolution cube from hr following docs/CONVENTIONS.md section 5: an
 // optional Gaussian blur of sigma Blur*s, an optional band-dependent blur,
 // antialiased bicubic downsampling (Downsample) or the area mean
 // (AreaResize) to the low-resolution size, and optional Gaussian noise.

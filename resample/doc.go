@@ -1,6 +1,6 @@
 // Package resample resamples hyperspectral cubes spatially, identically for
 // every band, and makes the degraded low-resolution inputs of the
-// evaluation protocol (SPEC section 3).
+// evaluation protocol (docs/CONVENTIONS.md section 5).
 //
 // # Kernels
 //

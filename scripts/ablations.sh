@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trains the ablation runs of issue 6 (the paper's Table "Ablation") at one
+# Trains the ablation runs (the paper's Table "Ablation") at one
 # equal, short budget, one after another, then scores them with
 # `omnihsr ablation` and writes docs/ablation.md and docs/ablation.json.
 #

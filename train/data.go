@@ -17,7 +17,7 @@ import (
 )
 
 // Image is one training image, normalised to [0, 1] by its maximum
-// (SPEC section 4). Rows [0, TrainRows) are for training; the rest, if any,
+// (docs/CONVENTIONS.md section 6). Rows [0, TrainRows) are for training; the rest, if any,
 // are held out for validation. Read it through Size and Crop: an 8-bit
 // image is held as bytes (Cube nil), anything else as the float32 Cube.
 type Image struct {

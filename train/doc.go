@@ -1,4 +1,4 @@
-// Package train trains OmniHSR (issue 6; SPEC section 5): the data
+// Package train trains OmniHSR (docs/CONVENTIONS.md section 8): the data
 // (natural images as 1- and 3-band sensors plus the hyperspectral training
 // scenes, random patches, factors, flips and band subsets, a fixed
 // held-out validation set), the paper's loss (Charbonnier + 0.1

@@ -9,7 +9,7 @@ import (
 	"github.com/omnihsr/omnihsr/resample"
 )
 
-// LossWeights are the weights of the loss terms (SPEC section 5).
+// LossWeights are the weights of the loss terms (docs/CONVENTIONS.md section 8).
 type LossWeights struct {
 	Consistency float64 // antialiased bicubic downsample of the output against the input
 	Angle       float64 // spectral angle (radians)

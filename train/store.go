@@ -56,7 +56,7 @@ func (bc *byteCube) crop(y0, x0, h, w int) (*hsi.Cube, error) {
 	return out, nil
 }
 
-// newImage normalises c by its maximum (SPEC section 4) and keeps it in
+// newImage normalises c by its maximum (docs/CONVENTIONS.md section 6) and keeps it in
 // the compact form when it is an 8-bit image.
 func newImage(name string, c *hsi.Cube, isHSI bool, trainRows int) *Image {
 	im := &Image{Name: name, HSI: isHSI, TrainRows: trainRows}

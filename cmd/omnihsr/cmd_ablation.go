@@ -29,7 +29,7 @@ var ablationCmd = &command{
 	usage: `Usage: omnihsr ablation -weights NAME=FILE,NAME=FILE,... [-factors 2,4,8]
                         [-out docs/ablation.json] [-md docs/ablation.md] [scene flags]
 
-Runs the seven-dataset protocol of ` + "`omnihsr eval`" + ` (SPEC section 4: remote-sensing
+Runs the seven-dataset protocol of ` + "`omnihsr eval`" + ` (docs/CONVENTIONS.md section 6: remote-sensing
 scenes in 64x64 tiles, close-range scenes as the centred 256x256 crop,
 antialiased bicubic degradation) with bicubic and every weight file as a
 method labelled NAME, and writes:

@@ -16,7 +16,7 @@ var degradeCmd = &command{
 	usage: `Usage: omnihsr degrade -in HR -out LR (-scale S | -size HxW) [-blur C] [-band-blur K]
                        [-noise SIGMA] [-seed N] [-area] [-var NAME] [-type T]
 
-Makes the low-resolution input of SPEC section 3 from HR, identically for
+Makes the low-resolution input of docs/CONVENTIONS.md section 5 from HR, identically for
 every band, in this order:
   1. -blur C: Gaussian blur of sigma C*S high-resolution pixels (truncated at
      4 sigma, mirror border), e.g. C = 0.25, 0.40, 0.55;

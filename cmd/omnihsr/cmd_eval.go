@@ -158,12 +158,12 @@ type evalOpts struct {
 
 var evalCmd = &command{
 	name:    "eval",
-	summary: "score methods on evaluation scenes (SPEC section 4); JSON + Markdown tables",
+	summary: "score methods on evaluation scenes (docs/CONVENTIONS.md section 6); JSON + Markdown tables",
 	usage: `Usage: omnihsr eval [-scenes TSV] [-split eval] [-files a.mat,b.npy] [-methods bicubic,...]
                     [-protocol seven,twelve] [-factors 2,4,8] [-out results.json] [-md table.md]
                     [-noise S] [-blur C] [-area] [-kappa K]
 
-Runs the evaluation protocol of SPEC section 4. Each scene is normalised to
+Runs the evaluation protocol of docs/CONVENTIONS.md section 6. Each scene is normalised to
 [0, 1] (negatives clamped, divided by its maximum), cut into images, degraded
 to a low-resolution input of side round(side/s), upscaled back by every
 method, clipped to [0, 1] and scored (PSNR, SSIM, SAM, ERGAS, per-band RMSE).

@@ -42,7 +42,7 @@ of any step are reproducible and -resume goes on from there exactly.
 -snapshot-every N also writes the weights of every N-th step to
 DIR/snapshots/step-NNNNNNN.omw, to choose among the steps afterwards.
 
-Ablations (paper Table "Ablation"; issue 6): -variant trains the same
+Ablations (paper Table "Ablation"): -variant trains the same
 network with another output path: free-kernel (operators without the
 zero-sum constraint), lowres (operators applied on the low-res grid, then
 bicubic: without COFR), spectral (the head predicts 31 spectral values,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent check of the bicubic rows of docs/bicubic_*.md.
 
-Recomputes a few cells of the evaluation protocol (SPEC section 4) with
+Recomputes a few cells of the evaluation protocol (docs/CONVENTIONS.md section 6) with
 PyTorch (Debian python3-torch) and numpy, without any Go code: normalise by
 the maximum, crop or tile, antialiased bicubic downsampling to round(side/s)
 (half away from zero), bicubic upsampling, clip to [0, 1], PSNR and SAM.

@@ -10,7 +10,7 @@ It writes golden.json (every case's scores) and NAME_ref.bin / NAME_est.bin
 skimage.metrics.structural_similarity on each band (as float64, so that
 skimage computes in float64) with gaussian_weights=True, sigma=1.5,
 use_sample_covariance=False, data_range=1, averaged over bands; PSNR, SAM,
-ERGAS and RMSE follow SPEC section 4 in numpy (float64).
+ERGAS and RMSE follow docs/CONVENTIONS.md section 7 in numpy (float64).
 """
 import json
 import os

@@ -110,7 +110,7 @@ cases.append(case("essa_layer", {"x": (x, ident), "wqkv": (wqkv, ident), "bqkv":
                                  "wo": (wo, ident), "bo": (bo, ident)},
                   lambda L: (None, essattn(L["x"].reshape(2, 12, C), L["wqkv"], L["bqkv"], L["wo"], L["bo"]).reshape(2, 3, 4, C))))
 
-# Losses (SPEC section 5), channels = bands.
+# Losses (docs/CONVENTIONS.md section 8), channels = bands.
 p = rnd(2, 3, 2, 7).abs() + 0.1
 t = rnd(2, 3, 2, 7).abs() + 0.1
 

@@ -115,7 +115,7 @@ class Writer:
 
 wr = Writer()
 
-# Degradation by each factor of the issue and bicubic upsampling back to the
+# Degradation by each factor below (fractional, integer, up to x16) and bicubic upsampling back to the
 # high-res size, on an odd non-square cube.
 A = rand_cube(37, 41, 3)
 for s in [1.5, 2, 2.5, 3.7, 4, 7.6, 16]:
