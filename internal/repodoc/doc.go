@@ -1,0 +1,11 @@
+// Package repodoc holds no code, only tests that keep the repository's
+// documents true to the code:
+//
+//   - the package table of docs/ARCHITECTURE.md lists every package of the
+//     module exactly once, and its "depends on" column is what `go list`
+//     says each package imports (run `go test ./internal/repodoc -update` to
+//     rewrite the column and to append rows for new packages, then describe
+//     and place those rows by hand);
+//   - every reference to a numbered section of docs/CONVENTIONS.md in the
+//     code and the docs names a section that exists.
+package repodoc
