@@ -10,13 +10,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -57,7 +55,7 @@ func run(src, out string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
-	return writeENVI(out, crop)
+	return formats.Write(out, crop, hsi.WriteOptions{DataType: "int16"})
 }
 
 // cropScale cuts the crop window out of c and scales it to int16 counts.
@@ -82,6 +80,7 @@ func cropScale(c *hsi.Cube) (*hsi.Cube, error) {
 		}
 	}
 	o.Meta.Description = description
+	o.Meta.ReflectanceScale = scale
 	o.Meta.WavelengthUnits = "Nanometers"
 	o.Meta.Wavelengths = make([]float64, c.B)
 	for b, w := range c.Meta.Wavelengths {
@@ -89,38 +88,4 @@ func cropScale(c *hsi.Cube) (*hsi.Cube, error) {
 		o.Meta.Wavelengths[b], _ = strconv.ParseFloat(strconv.FormatFloat(w, 'g', -1, 32), 64)
 	}
 	return o, nil
-}
-
-// writeENVI writes c as int16 ENVI and adds the reflectance scale factor to
-// its header.
-func writeENVI(out string, c *hsi.Cube) error {
-	tmp, err := os.MkdirTemp(filepath.Dir(out), ".mksample")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	base := filepath.Base(out)
-	stem := base[:len(base)-len(filepath.Ext(base))]
-	if err := formats.Write(filepath.Join(tmp, base), c, hsi.WriteOptions{DataType: "int16"}); err != nil {
-		return err
-	}
-	hdr, err := os.ReadFile(filepath.Join(tmp, stem+".hdr"))
-	if err != nil {
-		return err
-	}
-	key := []byte("\nwavelength units =")
-	i := bytes.Index(hdr, key)
-	if i < 0 {
-		return errors.New("written header has no wavelength units")
-	}
-	line := fmt.Sprintf("\nreflectance scale factor = %d", scale)
-	hdr = append(hdr[:i:i], append([]byte(line), hdr[i:]...)...)
-	if err := os.WriteFile(filepath.Join(tmp, stem+".hdr"), hdr, 0o644); err != nil {
-		return err
-	}
-	dir := filepath.Dir(out)
-	if err := os.Rename(filepath.Join(tmp, stem+".img"), filepath.Join(dir, stem+".img")); err != nil {
-		return err
-	}
-	return os.Rename(filepath.Join(tmp, stem+".hdr"), filepath.Join(dir, stem+".hdr"))
 }
