@@ -5,7 +5,8 @@
 //     module exactly once, and its "depends on" column is what `go list`
 //     says each package imports (run `go test ./internal/repodoc -update` to
 //     rewrite the column and to append rows for new packages, then describe
-//     and place those rows by hand);
+//     and place those rows by hand), and the core packages import no package
+//     outside the core but internal ones;
 //   - every reference to a numbered section of docs/CONVENTIONS.md in the
 //     code and the docs names a section that exists.
 package repodoc

@@ -121,7 +121,8 @@ func depCell(mod string, p listed, moduleOf map[string]string) string {
 
 // row is one package row of the table: | `pkg` | holds | depends on |.
 type row struct {
-	line       int // index into the document's lines
+	line       int    // index into the document's lines
+	group      string // the ### heading above the row
 	pkg, holds string
 	deps       string
 }
@@ -143,9 +144,13 @@ func tableRows(t *testing.T, lines []string) (rows []row, start, end int) {
 			break
 		}
 	}
+	group := ""
 	for i := start; i < end; i++ {
+		if strings.HasPrefix(lines[i], "### ") {
+			group = lines[i]
+		}
 		if m := rowRE.FindStringSubmatch(lines[i]); m != nil {
-			rows = append(rows, row{line: i, pkg: m[1], holds: m[2], deps: m[3]})
+			rows = append(rows, row{line: i, group: group, pkg: m[1], holds: m[2], deps: m[3]})
 		}
 	}
 	return rows, start, end
@@ -194,6 +199,9 @@ func TestArchitectureTableMatchesGoList(t *testing.T) {
 			missing = append(missing, fmt.Sprintf("| `%s` | %s | %s |", name, synopsis(p), depCell(mod, p, moduleOf)))
 		}
 	}
+	if lp := layering(mod, rows, want); len(lp) > 0 {
+		t.Errorf("%s: the core must not depend on the tools:\n%s", archPath, strings.Join(lp, "\n"))
+	}
 	if len(problems) == 0 {
 		return
 	}
@@ -217,6 +225,34 @@ func TestArchitectureTableMatchesGoList(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("rewrote %s:\n%s", archPath, strings.Join(problems, "\n"))
+}
+
+// coreGroup is the heading of the core packages' table.
+const coreGroup = "### Core"
+
+// layering checks that the core imports nothing of this module but other
+// core packages and internal ones.
+func layering(mod string, rows []row, pkgs map[string]listed) []string {
+	core := map[string]bool{}
+	for _, r := range rows {
+		if strings.HasPrefix(r.group, coreGroup) {
+			core[r.pkg] = true
+		}
+	}
+	var out []string
+	for _, r := range rows {
+		p, ok := pkgs[r.pkg]
+		if !core[r.pkg] || !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			name, own := strings.CutPrefix(imp, mod+"/")
+			if own && !core[name] && !strings.HasPrefix(name, "internal/") {
+				out = append(out, fmt.Sprintf("core package `%s` imports `%s`, which is not in the core", r.pkg, name))
+			}
+		}
+	}
+	return out
 }
 
 // synopsis is the first sentence of a package's documentation without the
