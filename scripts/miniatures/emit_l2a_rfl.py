@@ -25,7 +25,7 @@ Structure, as in a real EMIT_L2A_RFL_001_*.nc granule (1242 x 1280 x 285):
   attributes (enough of them that libhdf5 stores them densely, in a
   fractal heap, as it does for the real granule);
 - the reflectance is chunked and deflated, as the granules NASA serves
-  are (EMIT-Data-Resources issue #34 is about reading those chunks).
+  are (EMIT-Data-Resources issue #34 discusses reading those chunks).
 
 Values: reflectance = a smooth spectrum per pixel; one pixel (row 1,
 column 2) is fill (-9999) in every band; `good_wavelengths` marks the
