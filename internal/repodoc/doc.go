@@ -8,5 +8,8 @@
 //     and place those rows by hand), and the core packages import no package
 //     outside the core but internal ones;
 //   - every reference to a numbered section of docs/CONVENTIONS.md in the
-//     code and the docs names a section that exists.
+//     code and the docs names a section that exists;
+//   - no tracked file speaks of work periods or open issues, or points to
+//     the development-only documents of ../shared (history belongs in git
+//     log and CHANGELOG.md).
 package repodoc

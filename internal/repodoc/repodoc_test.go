@@ -331,3 +331,30 @@ func TestConventionsSectionReferences(t *testing.T) {
 	}
 	t.Logf("%d section references checked", refs)
 }
+
+// The repository describes the code as it is: no work periods or open
+// issues in code, comments or docs (history goes to git log and
+// CHANGELOG.md), and no pointer to the development-only ../shared documents.
+// The patterns are assembled from pieces so that this file does not match them.
+func TestNoDevelopmentHistory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH: cannot list the tracked files")
+	}
+	checks := []struct{ what, pattern string }{
+		{"development history", `(?i)\bsessions? [0-9]|\bthis ` + `session\b|\bissue #?[0-9]+ (is|was) `},
+		{"a pointer to ../shared documents", `shared` + `/docs/|\.\./shared` + `/paper`},
+	}
+	for _, c := range checks {
+		cmd := exec.Command("git", "grep", "-n", "-I", "-P", c.pattern)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			t.Errorf("%s in tracked files:\n%s", c.what, out)
+		case errors.As(err, &ee) && ee.ExitCode() == 1: // no match
+		default:
+			t.Skipf("git grep: %v (not a git checkout?)", err)
+		}
+	}
+}
