@@ -42,7 +42,7 @@ type env struct {
 
 // commands are the subcommands, sorted by name.
 var commands = []*command{
-	ablationCmd, banddefCmd, benchCmd, convertCmd, degradeCmd, evalCmd, infoCmd, priorCmd, trainCmd, upscaleCmd,
+	ablationCmd, banddefCmd, benchCmd, convertCmd, degradeCmd, evalCmd, infoCmd, priorCmd, trainCmd, upscaleCmd, viewCmd,
 }
 
 func lookup(name string) *command {

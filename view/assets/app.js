@@ -1,0 +1,218 @@
+// omnihsr view: canvas viewer over the server's tile and spectrum API.
+"use strict";
+const $ = id => document.getElementById(id);
+const canvas = $("view"), ctx = canvas.getContext("2d");
+const TILE = 256;
+const V = {
+  scenes: [], presets: [], f: 0, zoom: 1, cx: 0, cy: 0,
+  tiles: new Map(), pending: 0, lastMs: 0, pins: [], ready: false,
+};
+window.viewer = V;
+
+function scene() { return V.scenes[V.f]; }
+// The grid level: integer zoom factors render the scene at that factor;
+// below 1:1 the 1:1 tiles are drawn smaller.
+function level() { return Math.max(1, Math.round(V.zoom)); }
+function grid() { const s = scene(), z = level(); return {gh: Math.round(s.h * z), gw: Math.round(s.w * z), z}; }
+
+function bands() { return [$("br").value, $("bg").value, $("bb").value].map(Number); }
+
+// rendering describes one side of the swipe: {f, m}.
+function rendering(side) {
+  const v = $(side).value;
+  if (v.startsWith("file:")) return {f: Number(v.slice(5)), m: "bicubic"};
+  return {f: V.f, m: v};
+}
+
+function tileURL(r, tx, ty) {
+  const {gh, gw} = grid();
+  const x = tx * TILE, y = ty * TILE;
+  const w = Math.min(TILE, gw - x), h = Math.min(TILE, gh - y);
+  let q = `/api/tile?f=${r.f}&m=${r.m}&gh=${gh}&gw=${gw}&x=${x}&y=${y}&w=${w}&h=${h}&lo=${$("lo").value}&hi=${$("hi").value}`;
+  const p = $("preset").value;
+  if (r.f !== V.f && p) q += `&preset=${p}`;
+  else if (r.f === V.f) q += `&b=${bands().join(",")}`;
+  return q;
+}
+
+// screen <-> low-res pixel coordinates.
+function toScreen(lx, ly) { return [(lx - V.cx) * V.zoom + canvas.width / 2, (ly - V.cy) * V.zoom + canvas.height / 2]; }
+function toLowRes(sx, sy) { return [(sx - canvas.width / 2) / V.zoom + V.cx, (sy - canvas.height / 2) / V.zoom + V.cy]; }
+// screenToGrid returns the grid pixel under canvas pixel (sx, sy).
+V.screenToGrid = (sx, sy) => {
+  const [lx, ly] = toLowRes(sx + 0.5, sy + 0.5), {gh, gw, z} = grid(), s = scene();
+  return {u: Math.floor(ly * gh / s.h), v: Math.floor(lx * gw / s.w), gh, gw};
+};
+
+function getTile(url) {
+  let t = V.tiles.get(url);
+  if (t) return t;
+  t = {img: null, err: null};
+  V.tiles.set(url, t);
+  V.pending++;
+  status();
+  fetch(url).then(async res => {
+    if (!res.ok) throw new Error(await res.text());
+    V.lastMs = Number(res.headers.get("X-Render-Ms"));
+    t.img = await createImageBitmap(await res.blob());
+  }).catch(e => { t.err = String(e); }).finally(() => {
+    V.pending--;
+    if (V.tiles.size > 600) V.tiles.clear();
+    draw();
+  });
+  return t;
+}
+
+function status() {
+  $("status").textContent = V.pending > 0 ? `rendering ${V.pending} tile(s)…` : `ready; last tile ${V.lastMs} ms`;
+}
+
+function drawSide(r, x0, x1) {
+  const {gh, gw, z} = grid(), s = scene();
+  ctx.save();
+  ctx.beginPath(); ctx.rect(x0, 0, x1 - x0, canvas.height); ctx.clip();
+  const [la, ta] = toLowRes(0, 0), [lb, tb] = toLowRes(canvas.width, canvas.height);
+  const k = gw / s.w;
+  const tx0 = Math.max(0, Math.floor(la * k / TILE)), tx1 = Math.min(Math.ceil(gw / TILE) - 1, Math.floor(lb * k / TILE));
+  const ty0 = Math.max(0, Math.floor(ta * k / TILE)), ty1 = Math.min(Math.ceil(gh / TILE) - 1, Math.floor(tb * k / TILE));
+  let err = null;
+  for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) {
+    const t = getTile(tileURL(r, tx, ty));
+    if (t.err) err = t.err;
+    if (!t.img) continue;
+    const [sx, sy] = toScreen(tx * TILE / k, ty * TILE / k);
+    ctx.drawImage(t.img, Math.round(sx), Math.round(sy), t.img.width * V.zoom / z, t.img.height * V.zoom / z);
+  }
+  ctx.restore();
+  if (err) $("status").textContent = err;
+}
+
+function draw() {
+  if (!scene()) return;
+  ctx.imageSmoothingEnabled = false;
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  const sw = Math.round(canvas.width * $("swipe").value / 100);
+  drawSide(rendering("left"), 0, sw);
+  drawSide(rendering("right"), sw, canvas.width);
+  ctx.fillStyle = "#fff"; ctx.fillRect(sw, 0, 1, canvas.height);
+  for (const p of V.pins) {
+    const [sx, sy] = toScreen(p.lx, p.ly);
+    ctx.strokeStyle = p.color; ctx.strokeRect(sx - 4, sy - 4, 8, 8);
+  }
+  $("zoom").textContent = `zoom ${V.zoom >= 1 ? V.zoom : "1/" + 1 / V.zoom}`;
+  status();
+  V.ready = V.pending === 0;
+}
+
+V.setZoom = (z, cx, cy) => {
+  V.zoom = Math.min(64, Math.max(1 / 64, z));
+  if (cx !== undefined) { V.cx = cx; V.cy = cy; }
+  draw();
+};
+V.fit = () => {
+  const s = scene();
+  let z = 1;
+  while (z > 1 / 64 && (s.w * z > canvas.width || s.h * z > canvas.height)) z /= 2;
+  while (z < 64 && s.w * z * 2 <= canvas.width && s.h * z * 2 <= canvas.height) z *= 2;
+  V.setZoom(z, s.w / 2, s.h / 2);
+};
+
+function fillSelects() {
+  const s = scene();
+  $("preset").innerHTML = `<option value="">bands</option>` +
+    V.presets.filter(p => s.presets[p.name]).map(p => `<option value="${p.name}">${p.label}</option>`).join("");
+  const firstPreset = V.presets.find(p => s.presets[p.name]);
+  $("preset").value = firstPreset ? firstPreset.name : "";
+  setBands(s.defaultBands);
+  const opts = ["lowres", "bicubic", "omnihsr"].map(m => `<option value="${m}">${m}</option>`)
+    .concat(V.scenes.filter(o => o.index !== V.f).map(o => `<option value="file:${o.index}">${o.name}</option>`)).join("");
+  $("left").innerHTML = opts; $("right").innerHTML = opts;
+  $("left").value = "lowres"; $("right").value = "omnihsr";
+  $("geo").textContent = `${s.name}: ${s.h} x ${s.w} x ${s.b}; georeferencing: ${s.geo}`;
+}
+
+function setBands(b) { $("br").value = b[0]; $("bg").value = b[1]; $("bb").value = b[2]; }
+
+// Spectra.
+const COLORS = ["#f66", "#6cf", "#fd5", "#9f9", "#f9f", "#fa5"];
+canvas.addEventListener("click", ev => {
+  if (V.dragged) return;
+  V.pin(ev.offsetX, ev.offsetY);
+});
+V.pin = async (sx, sy) => {
+  const g = V.screenToGrid(sx, sy), s = scene();
+  if (g.u < 0 || g.v < 0 || g.u >= g.gh || g.v >= g.gw) return;
+  $("status").textContent = "rendering spectrum…";
+  const res = await fetch(`/api/spectrum?f=${V.f}&gh=${g.gh}&gw=${g.gw}&x=${g.v}&y=${g.u}`);
+  if (!res.ok) { $("status").textContent = await res.text(); return; }
+  const sp = await res.json();
+  const [lx, ly] = toLowRes(sx + 0.5, sy + 0.5);
+  V.pins.push({...sp, gh: g.gh, gw: g.gw, lx, ly, color: COLORS[V.pins.length % COLORS.length]});
+  $("status").textContent = `spectrum ${sp.ms} ms`;
+  plot(); draw();
+};
+
+function plot() {
+  const svg = $("plot"), s = scene(), W = 348, H = 220, m = 24;
+  const xs = s.wavelengths || [...Array(s.b).keys()];
+  let lo = Infinity, hi = -Infinity;
+  for (const p of V.pins) for (const k of ["lowres", "bicubic", "omnihsr"]) for (const v of p[k] || []) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  if (!(hi > lo)) { hi = lo + 1; }
+  const x0 = Math.min(...xs), x1 = Math.max(...xs) || 1;
+  const X = x => m + (x - x0) / (x1 - x0 || 1) * (W - 2 * m), Y = v => H - m - (v - lo) / (hi - lo) * (H - 2 * m);
+  let out = `<text x="${m}" y="12" fill="#aaa" font-size="10">${lo.toPrecision(3)} – ${hi.toPrecision(3)}, ${s.wavelengths ? "nm" : "band"} ${x0}–${x1}</text>`;
+  const dash = {lowres: "4 3", bicubic: "1 2", omnihsr: ""};
+  for (const p of V.pins) for (const k of ["lowres", "bicubic", "omnihsr"]) {
+    if (!p[k]) continue;
+    let d = "", pen = "M";
+    p[k].forEach((v, b) => { if (v === null) { pen = "M"; return; } d += `${pen}${X(xs[b]).toFixed(1)},${Y(v).toFixed(1)}`; pen = "L"; });
+    out += `<path class="spec ${k}" d="${d}" fill="none" stroke="${p.color}" stroke-dasharray="${dash[k]}"/>`;
+  }
+  svg.innerHTML = out;
+  $("pins").textContent = V.pins.map(p => `(${p.x}, ${p.y})`).join(" ") + " — solid OmniHSR, dotted bicubic, dashed low-res";
+  const csv = $("csv");
+  csv.hidden = V.pins.length === 0;
+  if (V.pins.length) {
+    const p0 = V.pins[V.pins.length - 1];
+    const same = V.pins.filter(p => p.gh === p0.gh && p.gw === p0.gw);
+    csv.href = `/api/export.csv?f=${V.f}&gh=${p0.gh}&gw=${p0.gw}&p=${same.map(p => p.x + "," + p.y).join(";")}`;
+  }
+}
+
+// Coordinates.
+canvas.addEventListener("mousemove", ev => {
+  if (V.drag) {
+    const dx = ev.offsetX - V.drag.x, dy = ev.offsetY - V.drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 2) V.dragged = true;
+    V.cx = V.drag.cx - dx / V.zoom; V.cy = V.drag.cy - dy / V.zoom;
+    draw();
+    return;
+  }
+  const s = scene(); if (!s) return;
+  const [lx, ly] = toLowRes(ev.offsetX + 0.5, ev.offsetY + 0.5);
+  let t = `pixel x ${lx.toFixed(2)}, y ${ly.toFixed(2)}`;
+  const gt = s.transform;
+  if (gt) t += `; CRS X ${(gt[0] + lx * gt[1] + ly * gt[2]).toFixed(3)}, Y ${(gt[3] + lx * gt[4] + ly * gt[5]).toFixed(3)}`;
+  $("coords").textContent = t;
+});
+canvas.addEventListener("mousedown", ev => { V.drag = {x: ev.offsetX, y: ev.offsetY, cx: V.cx, cy: V.cy}; V.dragged = false; });
+window.addEventListener("mouseup", () => { V.drag = null; });
+canvas.addEventListener("wheel", ev => {
+  ev.preventDefault();
+  const [lx, ly] = toLowRes(ev.offsetX, ev.offsetY);
+  const z = ev.deltaY < 0 ? V.zoom * 2 : V.zoom / 2;
+  V.setZoom(z, lx - (ev.offsetX - canvas.width / 2) / Math.min(64, Math.max(1 / 64, z)), ly - (ev.offsetY - canvas.height / 2) / Math.min(64, Math.max(1 / 64, z)));
+}, {passive: false});
+$("zoomin").onclick = () => V.setZoom(V.zoom * 2);
+$("zoomout").onclick = () => V.setZoom(V.zoom / 2);
+$("fit").onclick = () => V.fit();
+$("clear").onclick = () => { V.pins = []; plot(); draw(); };
+for (const id of ["br", "bg", "bb", "lo", "hi", "swipe", "left", "right"]) $(id).addEventListener("input", draw);
+$("preset").addEventListener("input", () => { const p = scene().presets[$("preset").value]; if (p) setBands(p); draw(); });
+$("file").addEventListener("input", () => { V.f = Number($("file").value); V.pins = []; fillSelects(); plot(); V.fit(); });
+
+fetch("/api/scenes").then(r => r.json()).then(d => {
+  V.scenes = d.scenes; V.presets = d.presets;
+  $("file").innerHTML = V.scenes.map(s => `<option value="${s.index}">${s.name}</option>`).join("");
+  fillSelects(); V.fit();
+});

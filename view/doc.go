@@ -1,0 +1,9 @@
+// Package view serves the `omnihsr view` web viewer: a loopback HTTP
+// server over a fixed list of hyperspectral scenes, addressed by index
+// (never by path), that renders RGB tiles by wavelength with a percentile
+// stretch at any zoom (low-res pixels, bicubic, or the OmniHSR model
+// rendering only the requested window of the scene super-resolved at the
+// zoom factor), spectra at a pixel, and a CSV of pinned spectra. Rendered
+// tiles are kept in a cache bounded in bytes. The page and its script are
+// embedded in the binary.
+package view

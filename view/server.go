@@ -1,0 +1,416 @@
+package view
+
+import (
+	"bytes"
+	"embed"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"io/fs"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Server is the viewer's HTTP handler. Files are addressed by their index
+// in Scenes; no request names a path.
+type Server struct {
+	Scenes []*Scene
+	cache  *Cache
+	hosts  map[string]bool
+	mux    *http.ServeMux
+}
+
+// NewServer returns a server over scenes, with a tile cache of
+// cacheBytes, accepting requests whose Host header is addr (the bound
+// host:port; for a loopback address also localhost:port).
+func NewServer(scenes []*Scene, addr string, cacheBytes int64) *Server {
+	s := &Server{Scenes: scenes, cache: NewCache(cacheBytes), hosts: map[string]bool{addr: true}}
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+			s.hosts["localhost:"+port] = true
+		}
+	}
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /{$}", s.page)
+	s.mux.HandleFunc("GET /static/{name}", s.static)
+	s.mux.HandleFunc("GET /api/scenes", s.scenes)
+	s.mux.HandleFunc("GET /api/tile", s.tile)
+	s.mux.HandleFunc("GET /api/spectrum", s.spectrum)
+	s.mux.HandleFunc("GET /api/export.csv", s.export)
+	return s
+}
+
+// Cache returns the tile cache.
+func (s *Server) Cache() *Cache { return s.cache }
+
+// ServeHTTP refuses requests for another host (DNS rebinding) and serves
+// the page, its assets and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hosts[r.Host] {
+		http.Error(w, "view: wrong Host header", http.StatusForbidden)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	b, _ := assets.ReadFile("assets/index.html")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(b)
+}
+
+var contentTypes = map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	dot := strings.LastIndexByte(name, '.')
+	if !fs.ValidPath(name) || strings.Contains(name, "/") || dot < 0 || contentTypes[name[dot:]] == "" {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := assets.ReadFile("assets/" + name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", contentTypes[name[dot:]])
+	w.Write(b)
+}
+
+// SceneInfo is what the page knows of a scene.
+type SceneInfo struct {
+	Index       int              `json:"index"`
+	Name        string           `json:"name"`
+	H           int              `json:"h"`
+	W           int              `json:"w"`
+	B           int              `json:"b"`
+	Wavelengths []float64        `json:"wavelengths"`
+	BadBands    []bool           `json:"badBands"`
+	Presets     map[string][]int `json:"presets"`
+	Default     []int            `json:"defaultBands"`
+	Transform   *[6]float64      `json:"transform"`
+	Geo         string           `json:"geo"`
+	NoData      *float64         `json:"noData"`
+}
+
+// Info describes scene i.
+func (s *Server) Info(i int) SceneInfo {
+	sc := s.Scenes[i]
+	m := sc.LR.Meta
+	in := SceneInfo{Index: i, Name: sc.Name, H: sc.LR.H, W: sc.LR.W, B: sc.LR.B,
+		Wavelengths: sc.Wavelengths(), BadBands: m.BadBands, Presets: map[string][]int{},
+		Default: sc.DefaultBands(), Geo: "none"}
+	for _, p := range Presets {
+		if b, ok := sc.PresetBands(p.Name); ok {
+			in.Presets[p.Name] = b
+		}
+	}
+	if gt, ok := m.Geo.Transform(); ok {
+		in.Transform = &gt
+	}
+	if m.Geo != nil {
+		in.Geo = m.Geo.Summary()
+	}
+	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) {
+		v := m.DataIgnore
+		in.NoData = &v
+	}
+	return in
+}
+
+func (s *Server) scenes(w http.ResponseWriter, r *http.Request) {
+	out := struct {
+		Scenes  []SceneInfo `json:"scenes"`
+		Presets []Preset    `json:"presets"`
+	}{Presets: Presets}
+	for i := range s.Scenes {
+		out.Scenes = append(out.Scenes, s.Info(i))
+	}
+	writeJSON(w, out)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// params reads integer query parameters, reporting the first bad one.
+type params struct {
+	r   *http.Request
+	err error
+}
+
+func (p *params) int(name string) int {
+	v, err := strconv.Atoi(p.r.URL.Query().Get(name))
+	if err != nil && p.err == nil {
+		p.err = fmt.Errorf("parameter %s: want an integer", name)
+	}
+	return v
+}
+
+func (p *params) float(name string, def float64) float64 {
+	s := p.r.URL.Query().Get(name)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && p.err == nil {
+		p.err = fmt.Errorf("parameter %s: want a number", name)
+	}
+	return v
+}
+
+// scene returns the scene named by parameter f (an index).
+func (s *Server) scene(w http.ResponseWriter, p *params) (*Scene, bool) {
+	f := p.int("f")
+	if p.err != nil {
+		http.Error(w, "view: "+p.err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	if f < 0 || f >= len(s.Scenes) {
+		http.Error(w, fmt.Sprintf("view: no file %d", f), http.StatusNotFound)
+		return nil, false
+	}
+	return s.Scenes[f], true
+}
+
+// bands resolves the RGB bands of a request: preset=NAME, else b=R,G,B,
+// else the scene's default.
+func bandsOf(sc *Scene, r *http.Request) ([]int, error) {
+	q := r.URL.Query()
+	if name := q.Get("preset"); name != "" {
+		if b, ok := sc.PresetBands(name); ok {
+			return b, nil
+		}
+		return sc.DefaultBands(), nil
+	}
+	s := q.Get("b")
+	if s == "" {
+		return sc.DefaultBands(), nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("parameter b: want three band indices")
+	}
+	out := make([]int, 3)
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 || v >= sc.LR.B {
+			return nil, fmt.Errorf("parameter b: band %q outside 0..%d", p, sc.LR.B-1)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// tile renders a PNG of a window: f (file), m (method), gh, gw (grid),
+// x, y, w, h (window), b or preset (bands), lo, hi (stretch percentiles).
+func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
+	t0 := time.Now()
+	p := &params{r: r}
+	sc, ok := s.scene(w, p)
+	if !ok {
+		return
+	}
+	gh, gw, x0, y0, tw, th := p.int("gh"), p.int("gw"), p.int("x"), p.int("y"), p.int("w"), p.int("h")
+	lo, hi := p.float("lo", 2), p.float("hi", 98)
+	bands, err := bandsOf(sc, r)
+	if err == nil {
+		err = p.err
+	}
+	if err == nil && !(lo >= 0 && lo < hi && hi <= 100) {
+		err = fmt.Errorf("stretch %g-%g %%: want 0 <= lo < hi <= 100", lo, hi)
+	}
+	if err == nil {
+		err = checkWindow(gh, gw, y0, x0, th, tw)
+	}
+	if err == nil && th*tw > 1<<20 {
+		err = fmt.Errorf("window %dx%d: at most 2^20 pixels", th, tw)
+	}
+	if err != nil {
+		http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	m := r.URL.Query().Get("m")
+	key := fmt.Sprintf("%p|%s|%d|%d|%d|%d|%d|%d|%v|%g|%g", sc, m, gh, gw, x0, y0, tw, th, bands, lo, hi)
+	png, ok := s.cache.Get(key)
+	if !ok {
+		png, err = s.renderPNG(sc, m, gh, gw, y0, x0, th, tw, bands, lo, hi)
+		if err != nil {
+			http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.cache.Put(key, png)
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("X-Render-Ms", strconv.FormatFloat(float64(time.Since(t0).Microseconds())/1000, 'f', 1, 64))
+	w.Header().Set("X-Bands", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(bands)), ","), "[]"))
+	w.Write(png)
+}
+
+// RenderRGB renders a window as 8-bit RGBA: each band stretched linearly
+// between its lo and hi percentiles, no-data transparent.
+func (sc *Scene) RenderRGB(m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) (*image.NRGBA, error) {
+	v, err := sc.Window(m, gh, gw, y0, x0, h, w, bands)
+	if err != nil {
+		return nil, err
+	}
+	var a, k [3]float32
+	for c := range 3 {
+		l, u := sc.Stretch(bands[c], lo, hi)
+		a[c] = l
+		k[c] = 255 / max(u-l, 1e-30)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for p := 0; p < h*w; p++ {
+		px := img.Pix[p*4 : p*4+4]
+		nodata := false
+		for c := range 3 {
+			x := v[p*3+c]
+			if sc.IsNoData(x) {
+				nodata = true
+				break
+			}
+			px[c] = Level(x, a[c], k[c])
+		}
+		if nodata {
+			px[0], px[1], px[2], px[3] = 0, 0, 0, 0
+		} else {
+			px[3] = 255
+		}
+	}
+	return img, nil
+}
+
+// Level maps value x to 0..255: (x-lo)*k rounded, clamped.
+func Level(x, lo, k float32) uint8 {
+	y := (x - lo) * k
+	switch {
+	case y <= 0:
+		return 0
+	case y >= 255:
+		return 255
+	}
+	return uint8(y + 0.5)
+}
+
+func (s *Server) renderPNG(sc *Scene, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) ([]byte, error) {
+	img, err := sc.RenderRGB(m, gh, gw, y0, x0, h, w, bands, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// spectrum returns the spectra at pixel x, y of the gh x gw grid of file f.
+func (s *Server) spectrum(w http.ResponseWriter, r *http.Request) {
+	t0 := time.Now()
+	p := &params{r: r}
+	sc, ok := s.scene(w, p)
+	if !ok {
+		return
+	}
+	gh, gw, x, y := p.int("gh"), p.int("gw"), p.int("x"), p.int("y")
+	if p.err != nil {
+		http.Error(w, "view: "+p.err.Error(), http.StatusBadRequest)
+		return
+	}
+	sp, err := sc.Spectrum(gh, gw, y, x)
+	if err != nil {
+		http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	writeJSON(w, struct {
+		*Spectra
+		X      int     `json:"x"`
+		Y      int     `json:"y"`
+		Ms     float64 `json:"ms"`
+		LowRes [2]int  `json:"lowresPixel"`
+	}{Spectra: sp, X: x, Y: y, Ms: float64(time.Since(t0).Microseconds()) / 1000,
+		LowRes: [2]int{cell(x, sc.LR.W, gw), cell(y, sc.LR.H, gh)}})
+}
+
+// export returns a CSV of the spectra at pins p=x,y;x,y... of the gh x gw
+// grid of file f, one row per band, as a download.
+func (s *Server) export(w http.ResponseWriter, r *http.Request) {
+	p := &params{r: r}
+	sc, ok := s.scene(w, p)
+	if !ok {
+		return
+	}
+	gh, gw := p.int("gh"), p.int("gw")
+	if p.err != nil {
+		http.Error(w, "view: "+p.err.Error(), http.StatusBadRequest)
+		return
+	}
+	var pins [][2]int
+	for _, pin := range strings.Split(r.URL.Query().Get("p"), ";") {
+		a, b, ok := strings.Cut(pin, ",")
+		x, err1 := strconv.Atoi(a)
+		y, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || len(pins) >= 64 {
+			http.Error(w, fmt.Sprintf("view: pin %q: want x,y (at most 64 pins)", pin), http.StatusBadRequest)
+			return
+		}
+		pins = append(pins, [2]int{x, y})
+	}
+	header := []string{"band", "wavelength_nm", "bad"}
+	cols := make([][]*float64, 0, 3*len(pins))
+	for _, pin := range pins {
+		sp, err := sc.Spectrum(gh, gw, pin[1], pin[0])
+		if err != nil {
+			http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		for _, c := range []struct {
+			name string
+			v    []*float64
+		}{{Nearest, sp.LowRes}, {Bicubic, sp.Bicubic}, {OmniHSR, sp.OmniHSR}} {
+			if c.v != nil {
+				header = append(header, fmt.Sprintf("%s_x%d_y%d", c.name, pin[0], pin[1]))
+				cols = append(cols, c.v)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	cw.Write(header)
+	wl := sc.Wavelengths()
+	for b := 0; b < sc.LR.B; b++ {
+		row := []string{strconv.Itoa(b), "", "0"}
+		if wl != nil {
+			row[1] = strconv.FormatFloat(wl[b], 'g', -1, 64)
+		}
+		if b < len(sc.LR.Meta.BadBands) && sc.LR.Meta.BadBands[b] {
+			row[2] = "1"
+		}
+		for _, c := range cols {
+			if c[b] == nil {
+				row = append(row, "")
+			} else {
+				row = append(row, strconv.FormatFloat(*c[b], 'g', -1, 32))
+			}
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	w.Header().Set("Content-Type", "text/csv")
+	w.Header().Set("Content-Disposition", `attachment; filename="spectra.csv"`)
+	w.Write(buf.Bytes())
+}
