@@ -214,6 +214,9 @@ func bandsOf(sc *Scene, r *http.Request) ([]int, error) {
 	return out, nil
 }
 
+// maxPins bounds the pins of one CSV export.
+const maxPins = 64
+
 // tile renders a PNG of a window: f (file), m (method), gh, gw (grid),
 // x, y, w, h (window), b or preset (bands), lo, hi (stretch percentiles).
 func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
@@ -346,8 +349,9 @@ func (s *Server) spectrum(w http.ResponseWriter, r *http.Request) {
 		LowRes: [2]int{cell(x, sc.LR.W, gw), cell(y, sc.LR.H, gh)}})
 }
 
-// export returns a CSV of the spectra at pins p=x,y;x,y... of the gh x gw
-// grid of file f, one row per band, as a download.
+// export returns a CSV of the spectra at pins p=x,y of the gh x gw
+// grid of file f (one parameter p per pin), one row per band, as a
+// download.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	p := &params{r: r}
 	sc, ok := s.scene(w, p)
@@ -360,15 +364,19 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var pins [][2]int
-	for _, pin := range strings.Split(r.URL.Query().Get("p"), ";") {
+	for _, pin := range r.URL.Query()["p"] {
 		a, b, ok := strings.Cut(pin, ",")
 		x, err1 := strconv.Atoi(a)
 		y, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || len(pins) >= 64 {
-			http.Error(w, fmt.Sprintf("view: pin %q: want x,y (at most 64 pins)", pin), http.StatusBadRequest)
+		if !ok || err1 != nil || err2 != nil || len(pins) >= maxPins {
+			http.Error(w, fmt.Sprintf("view: pin %q: want x,y (at most %d pins)", pin, maxPins), http.StatusBadRequest)
 			return
 		}
 		pins = append(pins, [2]int{x, y})
+	}
+	if len(pins) == 0 {
+		http.Error(w, "view: no pin (want p=x,y)", http.StatusBadRequest)
+		return
 	}
 	header := []string{"band", "wavelength_nm", "bad"}
 	cols := make([][]*float64, 0, 3*len(pins))

@@ -286,7 +286,7 @@ func TestScenesAndExport(t *testing.T) {
 	if s.Scenes[0].Name != "scenea.hdr" || strings.Contains(string(body), "/scenea") {
 		t.Errorf("scene info names a path: %s", body)
 	}
-	res, body := get(t, ts.URL+"/api/export.csv?f=0&gh=16&gw=12&p=3,4;0,0")
+	res, body := get(t, ts.URL+"/api/export.csv?f=0&gh=16&gw=12&p=3,4&p=0,0")
 	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Disposition"), "attachment") {
 		t.Fatalf("status %d, %q: %s", res.StatusCode, res.Header.Get("Content-Disposition"), body)
 	}

@@ -175,7 +175,7 @@ function plot() {
   if (V.pins.length) {
     const p0 = V.pins[V.pins.length - 1];
     const same = V.pins.filter(p => p.gh === p0.gh && p.gw === p0.gw);
-    csv.href = `/api/export.csv?f=${V.f}&gh=${p0.gh}&gw=${p0.gw}&p=${same.map(p => p.x + "," + p.y).join(";")}`;
+    csv.href = `/api/export.csv?f=${V.f}&gh=${p0.gh}&gw=${p0.gw}&${same.map(p => "p=" + p.x + "," + p.y).join("&")}`;
   }
 }
 

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/view"
+)
+
+// The viewer's spectra at a pixel equal the outputs of upscale (OmniHSR
+// and bicubic) at that pixel, and its low-res spectrum the input's pixel.
+func TestViewSpectrumEqualsUpscale(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.hdr")
+	lr := rsTestCube(10, 9, 6)
+	rsHole(lr, 2, 3, 4, 5, -1)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]*hsi.Cube{}
+	for _, m := range []string{"omnihsr", "bicubic"} {
+		out := filepath.Join(dir, m+".hdr")
+		if code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", out, "-scale", "4", "-method", m); code != 0 {
+			t.Fatalf("upscale -method %s: exit %d: %s", m, code, stderr)
+		}
+		outs[m] = rsReadBack(t, out)
+	}
+	sc, err := view.Open(in, model.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, px := range [][2]int{{0, 0}, {17, 23}, {39, 35}, {9, 17}} {
+		y, x := px[0], px[1]
+		sp, err := sc.Spectrum(40, 36, y, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			got  []*float64
+			want []float32
+		}{
+			{"omnihsr", sp.OmniHSR, outs["omnihsr"].Spectrum(y, x)},
+			{"bicubic", sp.Bicubic, outs["bicubic"].Spectrum(y, x)},
+			{"lowres", sp.LowRes, lr.Spectrum(y/4, x/4)},
+		} {
+			for b, w := range c.want {
+				g := c.got[b]
+				if sc.IsNoData(w) {
+					if g != nil {
+						t.Errorf("%s (%d, %d) band %d: %v, want no-data", c.name, y, x, b, *g)
+					}
+					continue
+				}
+				if g == nil || *g != float64(w) {
+					t.Errorf("%s (%d, %d) band %d: %v, want %v", c.name, y, x, b, g, w)
+				}
+			}
+		}
+	}
+}
+
+func TestViewArgs(t *testing.T) {
+	if code, stderr := runRsCmd(t, "view"); code != 2 || !strings.Contains(stderr, "FILE") {
+		t.Errorf("no file: exit %d, %q", code, stderr)
+	}
+	missing := filepath.Join(t.TempDir(), "missing.hdr")
+	if code, stderr := runRsCmd(t, "view", "-addr", "127.0.0.1:0", missing); code != 1 || !strings.Contains(stderr, "missing.hdr") {
+		t.Errorf("missing file: exit %d, %q", code, stderr)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The command prints its URL, serves the page there and stops when its
+// context ends.
+func TestViewServes(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "lr.npy")
+	if err := formats.Write(in, rsTestCube(6, 5, 3), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	done := make(chan int)
+	go func() { done <- runContext(ctx, []string{"view", "-addr", "127.0.0.1:0", in}, &out, &errb) }()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, rest, ok := strings.Cut(out.String(), "http://"); ok {
+			url = "http://" + strings.Fields(rest)[0]
+		}
+	}
+	if url == "" {
+		cancel()
+		t.Fatalf("no URL printed: %q %q", out.String(), errb.String())
+	}
+	res, err := http.Get(url + "api/scenes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"name":"lr.npy"`) {
+		t.Errorf("GET api/scenes: %d %s", res.StatusCode, body)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d after the context ended: %s", code, errb.String())
+	}
+}
