@@ -1,0 +1,78 @@
+package view
+
+import (
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/model"
+)
+
+// benchScene returns an h x w x b scene with a cheap smooth pattern.
+func benchScene(h, w, b int) *hsi.Cube {
+	c := hsi.MustNew(h, w, b)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			p := c.Data[(y*w+x)*b:][:b]
+			base := float32((x*7+y*13)%97) / 97
+			for k := range p {
+				p[k] = base + float32(k%17)/40
+			}
+		}
+	}
+	return c
+}
+
+// BenchmarkFirstView renders the first screen of an EMIT-sized scene
+// (1242 x 1280 x 285) once it is in memory: the stretch percentiles of
+// three bands and every 256 x 256 tile of the 1:1 grid (the page shows
+// them scaled down), PNG-encoded.
+func BenchmarkFirstView(b *testing.B) {
+	c := benchScene(1242, 1280, 285)
+	s := NewServer(nil, "127.0.0.1:0", 0)
+	b.ResetTimer()
+	for b.Loop() {
+		sc := NewScene("emit", c, nil)
+		bands := sc.DefaultBands()
+		for y := 0; y < c.H; y += 256 {
+			for x := 0; x < c.W; x += 256 {
+				if _, err := s.renderPNG(sc, Nearest, c.H, c.W, y, x, min(256, c.H-y), min(256, c.W-x), bands, 2, 98); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkTileZoom4 renders a 256 x 256 screen tile of a 256 x 256 x 64
+// scene at zoom 4 with the model (encoding and the zoom level's output
+// prepared, as after the first tile of a zoom level), PNG-encoded.
+func BenchmarkTileZoom4(b *testing.B) {
+	sc := NewScene("bench", benchScene(256, 256, 64), model.Default)
+	s := NewServer(nil, "127.0.0.1:0", 0)
+	bands := sc.DefaultBands()
+	if _, err := s.renderPNG(sc, OmniHSR, 1024, 1024, 0, 0, 1, 1, bands, 2, 98); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := s.renderPNG(sc, OmniHSR, 1024, 1024, 512, 256, 256, 256, bands, 2, 98); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSpectrum computes the low-res, bicubic and OmniHSR spectra of
+// one pixel of a 256 x 256 x 64 scene at zoom 4 (encoding and output
+// prepared).
+func BenchmarkSpectrum(b *testing.B) {
+	sc := NewScene("bench", benchScene(256, 256, 64), model.Default)
+	if _, err := sc.Spectrum(1024, 1024, 0, 0); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sc.Spectrum(1024, 1024, 600, 300); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
