@@ -13,6 +13,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/view"
 )
@@ -22,7 +23,7 @@ import (
 func TestViewSpectrumEqualsUpscale(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "lr.hdr")
-	lr := rsTestCube(10, 9, 6)
+	lr := testrand.Cube(testrand.New(10, 9), 10, 9, 6)
 	rsHole(lr, 2, 3, 4, 5, -1)
 	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -102,7 +103,7 @@ func (s *syncBuffer) String() string {
 // context ends.
 func TestViewServes(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "lr.npy")
-	if err := formats.Write(in, rsTestCube(6, 5, 3), hsi.WriteOptions{}); err != nil {
+	if err := formats.Write(in, testrand.Cube(testrand.New(6, 5), 6, 5, 3), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
