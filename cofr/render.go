@@ -196,8 +196,45 @@ func (r *Renderer) renderRows(u0, u1 int, dst []float32, field bool) error {
 	}
 	items := r.split(u0, u1, gLo, gHi)
 	r.run(len(items), func(wk *worker, k int) {
-		r.renderItem(wk, fs, items[k], u0, u1, dst)
+		r.renderItem(wk, fs, items[k], u0, u1, dst, r.ow, 0)
 	})
+	return nil
+}
+
+// RenderWindow renders target rows [u0, u1), columns [v0, v1) into dst,
+// which holds (u1-u0)*(v1-v0)*B values in the cube's pixel-interleaved
+// order: the same values as RenderRows, computing only the groups of
+// cells that cover the window.
+func (r *Renderer) RenderWindow(u0, u1, v0, v1 int, dst []float32) error {
+	if u0 < 0 || u1 > r.oh || u0 >= u1 || v0 < 0 || v1 > r.ow || v0 >= v1 {
+		return fmt.Errorf("cofr: window rows [%d, %d), columns [%d, %d) outside a %dx%d target", u0, u1, v0, v1, r.oh, r.ow)
+	}
+	w := v1 - v0
+	if want := (u1 - u0) * w * r.nb; len(dst) != want {
+		return fmt.Errorf("cofr: window %dx%d: destination holds %d values, want %d", u1-u0, w, len(dst), want)
+	}
+	gLo, gHi := cellOf(u0, r.h, r.oh)/r.gy, cellOf(u1-1, r.h, r.oh)/r.gy
+	cLo, cHi := cellOf(v0, r.w, r.ow)/r.gx, cellOf(v1-1, r.w, r.ow)/r.gx+1
+	// The groups render whole: into a buffer as wide as their columns.
+	va, vb := r.colStart[cLo*r.gx], r.colStart[min(r.w, cHi*r.gx)]
+	bw := vb - va
+	buf := dst
+	if va != v0 || vb != v1 {
+		buf = make([]float32, (u1-u0)*bw*r.nb)
+	}
+	var fs *fieldState
+	if !r.zeroK {
+		fs = r.newFieldState(max(0, gLo*r.gy-r.radY), min(r.h, (gHi+1)*r.gy+r.radY))
+	}
+	items := r.splitCols(u0, u1, gLo, gHi, cLo, cHi)
+	r.run(len(items), func(wk *worker, k int) {
+		r.renderItem(wk, fs, items[k], u0, u1, buf, bw, va)
+	})
+	if va != v0 || vb != v1 {
+		for u := 0; u < u1-u0; u++ {
+			copy(dst[u*w*r.nb:(u+1)*w*r.nb], buf[(u*bw+v0-va)*r.nb:])
+		}
+	}
 	return nil
 }
 
@@ -261,11 +298,16 @@ type item struct{ g0, g1, c0, c1 int }
 // with about equal numbers of target rows, or, when there are too few group
 // rows, every group row cut into column chunks.
 func (r *Renderer) split(u0, u1, gLo, gHi int) []item {
+	return r.splitCols(u0, u1, gLo, gHi, 0, (r.w+r.gx-1)/r.gx)
+}
+
+// splitCols is split over group columns [cLo, cHi) only.
+func (r *Renderer) splitCols(u0, u1, gLo, gHi, cLo, cHi int) []item {
 	nw := r.opt.Workers
-	ngc := (r.w + r.gx - 1) / r.gx
+	ngc := cHi - cLo
 	rows := u1 - u0
 	if nw == 1 {
-		return []item{{gLo, gHi + 1, 0, ngc}}
+		return []item{{gLo, gHi + 1, cLo, cHi}}
 	}
 	if gHi-gLo+1 >= 2*nw && rows >= 2*nw {
 		var its []item
@@ -277,7 +319,7 @@ func (r *Renderer) split(u0, u1, gLo, gHi int) []item {
 				end = max(cellOf(u, r.h, r.oh)/r.gy, start+1)
 			}
 			if end > start {
-				its = append(its, item{start, min(end, gHi+1), 0, ngc})
+				its = append(its, item{start, min(end, gHi+1), cLo, cHi})
 				start = end
 			}
 		}
@@ -287,7 +329,7 @@ func (r *Renderer) split(u0, u1, gLo, gHi int) []item {
 	var its []item
 	for g := gLo; g <= gHi; g++ {
 		for c := 0; c < nc; c++ {
-			its = append(its, item{g, g + 1, ngc * c / nc, ngc * (c + 1) / nc})
+			its = append(its, item{g, g + 1, cLo + ngc*c/nc, cLo + ngc*(c+1)/nc})
 		}
 	}
 	return its
@@ -331,8 +373,10 @@ func (r *Renderer) run(n int, f func(*worker, int)) []*worker {
 	return wks
 }
 
-func (r *Renderer) renderItem(wk *worker, fs *fieldState, it item, u0, u1 int, dst []float32) {
-	B, W := r.nb, r.ow
+// renderItem renders one item into dst, whose rows are W target pixels
+// wide starting at target column vOff.
+func (r *Renderer) renderItem(wk *worker, fs *fieldState, it item, u0, u1 int, dst []float32, W, vOff int) {
+	B := r.nb
 	first, last := r.group(it.g0, it.c0), r.group(it.g0, it.c1-1)
 	vA, vB := first.va, last.vb
 	if vA >= vB {
@@ -374,7 +418,7 @@ func (r *Renderer) renderItem(wk *worker, fs *fieldState, it item, u0, u1 int, d
 			o := (g.va - vA) * B
 			for u := ua; u < ub; u++ {
 				idx := r.ty.Idx[u]
-				d := dst[((u-u0)*W+g.va)*B : ((u-u0)*W+g.vb)*B]
+				d := dst[((u-u0)*W+g.va-vOff)*B : ((u-u0)*W+g.vb-vOff)*B]
 				var t []float32
 				if tmp != nil {
 					t = tmp[(u-ua)*seg : (u-ua+1)*seg]

@@ -286,16 +286,24 @@ func KeepNoData(c *Cube, f func(*Cube) (*Cube, error)) (*Cube, error) {
 // usable band whose pixel centre lies in a no-data sample of that band
 // (half-pixel centres, docs/CONVENTIONS.md section 4). A nil mask does nothing.
 func (nd *NoDataMask) Apply(u0, u1, outH, outW, bands int, dst []float32) {
+	nd.ApplyWindow(u0, u1, 0, outW, outH, outW, bands, dst)
+}
+
+// ApplyWindow is Apply on the window of rows [u0, u1) and columns
+// [v0, v1) of the outH x outW grid: dst holds that window,
+// pixel-interleaved.
+func (nd *NoDataMask) ApplyWindow(u0, u1, v0, v1, outH, outW, bands int, dst []float32) {
 	if nd == nil {
 		return
 	}
 	if bands != nd.b {
 		panic(fmt.Sprintf("hsi: no-data mask of %d bands applied to %d bands", nd.b, bands))
 	}
-	cols := make([]int, outW)
+	cols := make([]int, v1-v0)
 	for v := range cols {
-		cols[v] = min(nd.w-1, int((float64(v)+0.5)*float64(nd.w)/float64(outW)))
+		cols[v] = min(nd.w-1, int((float64(v0+v)+0.5)*float64(nd.w)/float64(outW)))
 	}
+	width := v1 - v0
 	var badIdx []int
 	for k, isBad := range nd.bad {
 		if isBad {
@@ -304,9 +312,9 @@ func (nd *NoDataMask) Apply(u0, u1, outH, outW, bands int, dst []float32) {
 	}
 	for u := u0; u < u1; u++ {
 		i := min(nd.h-1, int((float64(u)+0.5)*float64(nd.h)/float64(outH)))
-		row := dst[(u-u0)*outW*bands : (u-u0+1)*outW*bands]
+		row := dst[(u-u0)*width*bands : (u-u0+1)*width*bands]
 		for _, k := range badIdx {
-			for v := 0; v < outW; v++ {
+			for v := 0; v < width; v++ {
 				row[v*bands+k] = nd.value
 			}
 		}

@@ -202,6 +202,34 @@ func (o *Output) RenderRows(u0, u1 int, dst []float32) error {
 	return nil
 }
 
+// RenderWindow renders target rows [u0, u1), columns [v0, v1) into dst
+// ((u1-u0)*(v1-v0)*B values): the values of RenderRows there, computing
+// only what the window needs (the spectral variant renders whole rows).
+func (o *Output) RenderWindow(u0, u1, v0, v1 int, dst []float32) error {
+	if o.vr != nil || v0 < 0 || v1 > o.outW || v0 >= v1 {
+		if v0 < 0 || v1 > o.outW || v0 >= v1 || u0 < 0 || u1 > o.outH || u0 >= u1 {
+			return fmt.Errorf("model: window rows [%d, %d), columns [%d, %d) outside a %dx%d output", u0, u1, v0, v1, o.outH, o.outW)
+		}
+		B, w := o.lr.B, v1-v0
+		if len(dst) != (u1-u0)*w*B {
+			return fmt.Errorf("model: window %dx%d: destination holds %d values, want %d", u1-u0, w, len(dst), (u1-u0)*w*B)
+		}
+		rows := make([]float32, o.outW*B)
+		for u := u0; u < u1; u++ {
+			if err := o.RenderRows(u, u+1, rows); err != nil {
+				return err
+			}
+			copy(dst[(u-u0)*w*B:(u-u0+1)*w*B], rows[v0*B:v1*B])
+		}
+		return nil
+	}
+	if err := o.cr.RenderWindow(u0, u1, v0, v1, dst); err != nil {
+		return err
+	}
+	o.nd.ApplyWindow(u0, u1, v0, v1, o.outH, o.outW, o.lr.B, dst)
+	return nil
+}
+
 // Render renders the whole output with the input's metadata and its
 // georeferencing scaled to the target grid.
 func (o *Output) Render() (*hsi.Cube, error) {

@@ -151,7 +151,7 @@ func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float
 		}
 		s.mu.Lock() // one model rendering at a time: it uses every core
 		defer s.mu.Unlock()
-		return renderWindow(gh, gw, y0, x0, h, w, lr.B, len(bands), bands, o.RenderRows)
+		return modelWindow(o, y0, x0, h, w, lr.B, bands)
 	}
 	return nil, fmt.Errorf("unknown method %q (want %s, %s or %s)", m, Nearest, Bicubic, OmniHSR)
 }
@@ -160,8 +160,9 @@ func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float
 const stripFloats = 8 << 20
 
 // renderWindow renders the rows of a window a strip at a time through
-// render (full rows of a gw-wide grid with nb bands) and keeps the
-// window's columns and the bands listed (all nb when bands is nil).
+// render (full rows of a gw-wide grid with nb bands: bicubic
+// interpolation has no cheaper way to a window) and keeps the window's
+// columns and the bands listed (all nb when bands is nil).
 func renderWindow(gh, gw, y0, x0, h, w, nb, nout int, bands []int, render func(u0, u1 int, dst []float32) error) ([]float32, error) {
 	out := make([]float32, h*w*nout)
 	rows := max(1, min(h, stripFloats/(gw*nb)))
@@ -183,6 +184,37 @@ func renderWindow(gh, gw, y0, x0, h, w, nb, nout int, bands []int, render func(u
 				for k, b := range bands {
 					dst[k] = src[b]
 				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// modelWindow renders a window of the model's output (only that window,
+// a strip of rows at a time) and keeps the bands listed (all nb when
+// bands is nil).
+func modelWindow(o *model.Output, y0, x0, h, w, nb int, bands []int) ([]float32, error) {
+	nout := nb
+	if bands != nil {
+		nout = len(bands)
+	}
+	out := make([]float32, h*w*nout)
+	rows := max(1, min(h, stripFloats/(w*nb)))
+	buf := make([]float32, rows*w*nb)
+	for u0 := y0; u0 < y0+h; u0 += rows {
+		u1 := min(y0+h, u0+rows)
+		d := buf[:(u1-u0)*w*nb]
+		if err := o.RenderWindow(u0, u1, x0, x0+w, d); err != nil {
+			return nil, err
+		}
+		for p := 0; p < (u1-u0)*w; p++ {
+			dst := out[((u0-y0)*w+p)*nout:][:nout]
+			if bands == nil {
+				copy(dst, d[p*nb:(p+1)*nb])
+				continue
+			}
+			for k, b := range bands {
+				dst[k] = d[p*nb+b]
 			}
 		}
 	}
@@ -288,7 +320,7 @@ func (s *Scene) Spectrum(gh, gw, y, x int) (*Spectra, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	om, err := renderWindow(gh, gw, y, x, 1, 1, s.LR.B, s.LR.B, nil, o.RenderRows)
+	om, err := modelWindow(o, y, x, 1, 1, s.LR.B, nil)
 	if err != nil {
 		return nil, err
 	}
