@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -362,56 +361,19 @@ func removeOutputs(paths []string) string {
 	return fmt.Sprintf(" (removed the outputs already written: %s)", strings.Join(paths, ", "))
 }
 
-// renderFile renders one output size into a (streaming, where the format
-// allows) writer, publishing the file only when every row is written; the
-// progress line goes to stderr when it is a terminal. The output declares
-// the no-data value the input has or needs (hsi.NoDataValue); an integer
-// type clamps as GDAL does, and the count of clamped samples goes to
-// stderr.
+// renderFile renders one output size into path (method.RenderFile) with a
+// progress line on stderr when it is a terminal, and writes the warnings
+// to stderr.
 func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
-	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
-	if err != nil {
-		return err
-	}
-	meta.DataIgnore, meta.HasDataIgnore = hsi.NoDataValue(lr)
-	typ := wo.DataType
-	clamp, err := formats.NewClamp(typ, meta.DataIgnore, meta.HasDataIgnore)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if clamp != nil && meta.HasDataIgnore {
-		if v, changed := clamp.NoData(); changed {
-			fmt.Fprintf(stderr, "warning: %s: the no-data value %v does not fit %s (%v): written as %v\n", path, meta.DataIgnore, typ, clamp, v)
-			meta.DataIgnore = v
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	wo.Var = info.Variable
-	wr, err := formats.Create(path, h, w, lr.B, meta, wo)
-	if err != nil {
-		return err
-	}
-	defer wr.Abort()
 	tty := terminal(stderr)
 	bar := progress.NewTo(tty, "upscale "+filepath.Base(path), int64(h), tty != nil)
-	err = r.RenderTo(h, w, clamp.Writer(wr), func(done, total int) { bar.Set(int64(done)) })
+	warnings, err := method.RenderFile(r, lr, info, h, w, path, wo, func(done, total int) { bar.Set(int64(done)) })
 	if err != nil {
 		return err
 	}
 	bar.Done()
-	if err := wr.Commit(); err != nil {
-		return err
-	}
-	warnDropped(stderr, path, &meta)
-	for _, f := range lr.Meta.Extra {
-		if slices.Contains(hsi.GridFields, f.Key) {
-			fmt.Fprintf(stderr, "warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q\n", path, f.Key)
-		}
-	}
-	if n := clamp.Clamped(); n > 0 {
-		fmt.Fprintf(stderr, "warning: %s: %d sample(s) outside the %s range %v clamped to it (as gdal_translate -ot does)\n", path, n, typ, clamp)
+	for _, s := range warnings {
+		fmt.Fprintln(stderr, s)
 	}
 	return nil
 }

@@ -1,0 +1,74 @@
+package method
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+)
+
+// RenderFile renders r (prepared from lr) at h x w into the file path, in
+// the format its extension names, through a streaming writer where the
+// format allows. The file is published only when every row is written
+// (formats.Create writes a temporary and renames it), so a failed or
+// interrupted render leaves no output. The output carries lr's metadata
+// resized to the new grid and declares the no-data value the input has or
+// needs (hsi.NoDataValue); an integer wo.DataType clamps as gdal_translate
+// -ot does. wo.Var is taken from info. progress, if not nil, is called
+// with the rows done.
+//
+// The returned warnings are for the user, one line each without a
+// trailing newline: a no-data value that the type cannot hold, metadata
+// the format cannot hold, fields of the input grid left out, and the count
+// of clamped samples.
+func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
+	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
+	if err != nil {
+		return nil, err
+	}
+	meta.DataIgnore, meta.HasDataIgnore = hsi.NoDataValue(lr)
+	typ := wo.DataType
+	clamp, err := formats.NewClamp(typ, meta.DataIgnore, meta.HasDataIgnore)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if clamp != nil && meta.HasDataIgnore {
+		if v, changed := clamp.NoData(); changed {
+			warnings = append(warnings, fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, meta.DataIgnore, typ, clamp, v))
+			meta.DataIgnore = v
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	wo.Var = info.Variable
+	wr, err := formats.Create(path, h, w, lr.B, meta, wo)
+	if err != nil {
+		return nil, err
+	}
+	defer wr.Abort()
+	if progress == nil {
+		progress = func(int, int) {}
+	}
+	if err := r.RenderTo(h, w, clamp.Writer(wr), progress); err != nil {
+		return nil, err
+	}
+	if err := wr.Commit(); err != nil {
+		return nil, err
+	}
+	for _, d := range formats.Dropped(path, &meta) {
+		warnings = append(warnings, fmt.Sprintf("warning: %s: not written (the format cannot hold it): %s", path, d))
+	}
+	for _, f := range lr.Meta.Extra {
+		if slices.Contains(hsi.GridFields, f.Key) {
+			warnings = append(warnings, fmt.Sprintf("warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q", path, f.Key))
+		}
+	}
+	if n := clamp.Clamped(); n > 0 {
+		warnings = append(warnings, fmt.Sprintf("warning: %s: %d sample(s) outside the %s range %v clamped to it (as gdal_translate -ot does)", path, n, typ, clamp))
+	}
+	return warnings, nil
+}
