@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/method"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// Options are what every scene of a job shares. The fields are exported
+// because Beam serialises them (as JSON) into the pipeline for the workers.
+type Options struct {
+	// OutDir receives STEM_xS.EXT for each input and factor.
+	OutDir string
+	// Factors are the upscaling factors, rendered from one encoding.
+	Factors []float64
+	// Method is a name of the method registry; Weights an OmniHSR weight
+	// file ("" = the model embedded in the binary).
+	Method, Weights string
+	// Type is the output sample type ("" = float32, "same" = the input's).
+	Type string
+	// Ext is the output extension with its dot ("" = the input's, .hdr for
+	// ENVI data files).
+	Ext string
+}
+
+// Result is what one scene did.
+type Result struct {
+	// Outputs are the files of the scene, one per factor.
+	Outputs []string
+	// Skipped reports that every output was already complete.
+	Skipped bool
+	// Pixels and Bytes count the output pixels and the bytes of the
+	// output files written.
+	Pixels, Bytes int64
+	// Elapsed is the time the scene took.
+	Elapsed time.Duration
+	// Warnings are method.RenderFile's warnings.
+	Warnings []string
+}
+
+// scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
+func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
+
+// outputPaths returns the outputs of the input in: OUTDIR/STEM_xS.EXT, the
+// names `omnihsr upscale -scales ... -out OUTDIR/` gives.
+func outputPaths(o Options, in string) []string {
+	base := filepath.Base(in)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if o.Ext != "" {
+		ext = o.Ext
+	} else if ext == "" || strings.EqualFold(ext, ".img") || strings.EqualFold(ext, ".dat") || strings.EqualFold(ext, ".raw") {
+		ext = ".hdr"
+	}
+	paths := make([]string, len(o.Factors))
+	for i, s := range o.Factors {
+		paths[i] = filepath.Join(o.OutDir, stem+"_x"+scaleLabel(s)+ext)
+	}
+	return paths
+}
+
+// complete reports whether every file of the output path exists and, where
+// the format has a header that says so and h >= 0, holds an h x w x b
+// image. Outputs
+// are published by a rename only when fully written, so an existing file
+// is a complete one.
+func complete(path string, h, w, b int) bool {
+	for _, f := range formats.WriteFiles(path) {
+		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	if oh, ow, ob, ok := formats.Shape(path); ok && h >= 0 {
+		return oh == h && ow == w && ob == b
+	}
+	return true
+}
+
+// sizes returns the output size for each factor of an H x W input.
+func sizes(in string, H, W int, factors []float64) ([][2]int, error) {
+	out := make([][2]int, len(factors))
+	for i, s := range factors {
+		h, w := resample.UpSize(H, s), resample.UpSize(W, s)
+		if h < 1 || w < 1 {
+			return nil, fmt.Errorf("%s: %dx%d pixels times %g: the output side round(S*side) must be between 1 and 2^31", in, H, W, s)
+		}
+		out[i] = [2]int{h, w}
+	}
+	return out, nil
+}
+
+// loadModel returns the model of a method that needs one (nil otherwise).
+func loadModel(o Options) (*model.Model, error) {
+	m, err := method.Lookup(o.methodName())
+	if err != nil || !m.Model {
+		return nil, err
+	}
+	if o.Weights == "" {
+		return model.Default()
+	}
+	return model.Load(o.Weights)
+}
+
+func (o Options) methodName() string {
+	if o.Method == "" {
+		return method.Default
+	}
+	return o.Method
+}
+
+// processScene super-resolves the scene in into its outputs, as `omnihsr
+// upscale -in IN -scales F1,F2,... -out OUTDIR/` does, unless they are all
+// complete already. mod is the model of a model method (loadModel).
+func processScene(in string, o Options, mod *model.Model) (Result, error) {
+	start := time.Now()
+	res := Result{Outputs: outputPaths(o, in)}
+	m, err := method.Lookup(o.methodName())
+	if err != nil {
+		return res, err
+	}
+	wo := hsi.WriteOptions{DataType: o.Type}
+	same := strings.EqualFold(o.Type, "same")
+	if same {
+		wo.DataType = ""
+	}
+	// A rerun skips a scene whose outputs are complete, from the headers
+	// alone (the input is not read). Where the input's shape cannot be
+	// known without reading it, an output that exists is complete.
+	H, W, B, known := formats.Shape(in)
+	var sz [][2]int
+	if known {
+		if sz, err = sizes(in, H, W, o.Factors); err != nil {
+			return res, err
+		}
+	}
+	done := true
+	for i, p := range res.Outputs {
+		if known {
+			done = done && complete(p, sz[i][0], sz[i][1], B)
+		} else {
+			done = done && complete(p, -1, -1, -1)
+		}
+	}
+	if done {
+		res.Skipped = true
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
+	if known {
+		outs := make([]formats.Output, len(sz))
+		for i, p := range res.Outputs {
+			outs[i] = formats.Output{Path: p, H: sz[i][0], W: sz[i][1], B: B, Opt: wo}
+		}
+		if err := formats.CheckOutputs(outs); err != nil {
+			return res, err
+		}
+	}
+	lr, info, err := formats.Read(in, hsi.ReadOptions{})
+	if nf := (*raw.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
+		err = nil // NaN is no-data; an infinite value stops the upscaling
+	}
+	if err != nil {
+		return res, err
+	}
+	if same {
+		if _, err := raw.ParseType(info.DataType); err != nil || info.DataType == "" {
+			return res, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+		}
+		wo.DataType = info.DataType
+	}
+	if sz, err = sizes(in, lr.H, lr.W, o.Factors); err != nil {
+		return res, err
+	}
+	r, err := m.Prepare(mod, lr)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", in, err)
+	}
+	for i, p := range res.Outputs {
+		warn, err := method.RenderFile(r, lr, info, sz[i][0], sz[i][1], p, wo, nil)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", in, err)
+		}
+		res.Warnings = append(res.Warnings, warn...)
+		res.Pixels += int64(sz[i][0]) * int64(sz[i][1])
+		for _, f := range formats.WriteFiles(p) {
+			if st, err := os.Stat(f); err == nil {
+				res.Bytes += st.Size()
+			}
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
