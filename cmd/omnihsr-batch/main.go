@@ -136,6 +136,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
 		return 1
 	}
+	if o.runner == "prism" {
+		// Prism's loopback worker leaves an empty file in $TMPDIR at every
+		// run: give it a private directory, removed at the end.
+		tmp, err := os.MkdirTemp("", "omnihsr-batch-")
+		if err != nil {
+			fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		defer os.Setenv("TMPDIR", os.Getenv("TMPDIR"))
+		os.Setenv("TMPDIR", tmp)
+	}
 	start := time.Now()
 	res, err := beam.Run(ctx, o.runner, buildPipeline(paths, jo))
 	if err != nil {
