@@ -2,8 +2,9 @@
 // command line offers by name: the OmniHSR model ("omnihsr"), the model with
 // the self-ensemble over the 8 flips and rotations of the input
 // ("omnihsr-se"), the model with one back-projection step ("omnihsr-bp") and
-// bicubic interpolation ("bicubic"). `omnihsr upscale` renders a method into
-// files of any size (Prepare), `omnihsr eval`, `omnihsr banddef`, the
+// bicubic interpolation ("bicubic"). `omnihsr upscale` and `omnihsr-batch`
+// render a method into files of any size (Prepare, then RenderFile per
+// output), `omnihsr eval`, `omnihsr banddef`, the
 // evaluation report and the ablation score it as an eval.Method (Eval,
 // OmniHSR).
 package method
