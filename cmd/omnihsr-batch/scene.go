@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
@@ -174,7 +175,7 @@ func processScene(in string, o Options, mod *model.Model) (Result, error) {
 		return res, err
 	}
 	if same {
-		if _, err := raw.ParseType(info.DataType); err != nil || info.DataType == "" {
+		if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
 			return res, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
 		}
 		wo.DataType = info.DataType
