@@ -3,9 +3,12 @@ package eval
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -16,12 +19,15 @@ import (
 // sigma Kappa*s*(b-1)/(B-1) HR pixels for band b = 1..B, then the
 // downsampling (block mean when Area, antialiased bicubic otherwise), then
 // Gaussian noise of standard deviation Noise on the LR cube (not clipped).
-// s is the nominal factor of the protocol.
+// s is the nominal factor of the protocol. NoiseModel replaces the white
+// noise by a sensor-like noise of level Noise (see NoiseModels).
 type Degradation struct {
 	Noise float64 `json:"noise,omitempty"`
-	Blur  float64 `json:"blur,omitempty"`
-	Area  bool    `json:"area,omitempty"`
-	Kappa float64 `json:"kappa,omitempty"`
+	// NoiseModel is "" (white Gaussian noise) or one of NoiseModels.
+	NoiseModel string  `json:"noise_model,omitempty"`
+	Blur       float64 `json:"blur,omitempty"`
+	Area       bool    `json:"area,omitempty"`
+	Kappa      float64 `json:"kappa,omitempty"`
 	// Seed is the base seed of the noise; each image draws from its own
 	// stream derived from Seed, the scene, the image and the factor.
 	Seed uint64 `json:"seed,omitempty"`
@@ -37,7 +43,45 @@ func (d Degradation) Validate() error {
 			return fmt.Errorf("eval: degradation %s %v must be a finite number >= 0", v.name, v.v)
 		}
 	}
+	if d.NoiseModel != "" {
+		if _, ok := noiseModels[d.NoiseModel]; !ok {
+			return fmt.Errorf("eval: noise model %q: want one of %s", d.NoiseModel, strings.Join(NoiseModels(), ", "))
+		}
+	}
 	return nil
+}
+
+// noiseModels are the sensor-like noises of the evaluation, each a
+// function of the level sigma (data normalised to a maximum of 1) and the
+// band count:
+//   - "shot": signal-dependent noise, shot variance 0.75 sigma^2/0.5 per
+//     unit of signal plus read noise 0.5 sigma, so that the standard
+//     deviation is sigma at a value of 0.5;
+//   - "profile": white noise of mean level sigma shaped over the bands like
+//     a VNIR/SWIR imaging spectrometer's (noise.SensorProfile, the bands
+//     spread evenly over 400-2500 nm);
+//   - "stripes": white noise of sigma plus a fixed offset per column and
+//     band of standard deviation sigma (pushbroom striping).
+var noiseModels = map[string]func(sigma float64, bands int) noise.Spec{
+	"shot": func(s float64, _ int) noise.Spec {
+		return noise.Spec{Kind: noise.Signal, Shot: 0.75 * s * s / 0.5, Read: 0.5 * s}
+	},
+	"profile": func(s float64, b int) noise.Spec {
+		return noise.Spec{Kind: noise.Profile, Sigma: s, Band: noise.SensorProfile(nil, b)}
+	},
+	"stripes": func(s float64, _ int) noise.Spec {
+		return noise.Spec{Kind: noise.Stripes, Sigma: s, Stripe: s}
+	},
+}
+
+// NoiseModels lists the names of the sensor-like noise models.
+func NoiseModels() []string {
+	names := make([]string, 0, len(noiseModels))
+	for n := range noiseModels {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Clean reports whether d is the plain antialiased bicubic downsampling.
@@ -60,7 +104,9 @@ func (d Degradation) String() string {
 	} else {
 		parts = append(parts, "antialiased bicubic")
 	}
-	if d.Noise > 0 {
+	if d.Noise > 0 && d.NoiseModel != "" {
+		parts = append(parts, fmt.Sprintf("%s noise %g (seed %d)", d.NoiseModel, d.Noise, d.Seed))
+	} else if d.Noise > 0 {
 		parts = append(parts, fmt.Sprintf("Gaussian noise sigma=%g (seed %d)", d.Noise, d.Seed))
 	}
 	return strings.Join(parts, " + ")
@@ -73,9 +119,21 @@ func (d Degradation) Apply(hr *hsi.Cube, lh, lw int, s float64, seed uint64) (*h
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	return resample.Degrade(hr, resample.DegradeOptions{
+	white := d.Noise
+	if d.NoiseModel != "" {
+		white = 0
+	}
+	lr, err := resample.Degrade(hr, resample.DegradeOptions{
 		Scale: s, H: lh, W: lw,
 		Blur: d.Blur, BandKappa: d.Kappa, Area: d.Area,
-		Noise: d.Noise, Seed: seed,
+		Noise: white, Seed: seed,
 	})
+	if err != nil || d.NoiseModel == "" || d.Noise == 0 {
+		return lr, err
+	}
+	sp := noiseModels[d.NoiseModel](d.Noise, lr.B)
+	if err := sp.Add(lr, rand.New(rand.NewPCG(seed, 0x5e05))); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	return lr, nil
 }

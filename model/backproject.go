@@ -30,6 +30,9 @@ type BackProjected struct {
 	Iters int
 }
 
+// Noise returns the noise level the input was encoded with.
+func (b BackProjected) Noise() Noise { return b.E.Noise() }
+
 // Render returns the back-projected output at outH x outW, with the
 // metadata Encoded.Render gives; no-data pixels are masked after the
 // projection, which sees only the filled input.

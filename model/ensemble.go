@@ -5,6 +5,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/noise"
 )
 
 // Dihedral is one of the 8 flips and rotations of an image. Output pixel
@@ -103,12 +104,20 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	}
 	usable := nd.Usable(lr.B)
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
+	// One noise level for every view (a flip or rotation does not change
+	// it), so that all views take the same model of a pair.
+	sigmas := lr.Meta.Noise
+	if sigmas == nil && (m.Cfg.NoiseInput || m.noisy != nil) {
+		if sigmas, err = noise.Bands(lr, true); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+	}
 	for _, d := range ds {
 		x, err := d.Apply(lr)
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.encodeFilled(x, usable, nil)
+		v, err := m.encodeFilled(x, usable, nil, sigmas)
 		if err != nil {
 			return nil, err
 		}
@@ -116,6 +125,9 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	}
 	return e, nil
 }
+
+// Noise returns the noise level the views were encoded with.
+func (e *Ensemble) Noise() Noise { return e.views[0].Noise() }
 
 // Render returns the mean of the orientations' outputs at outH x outW,
 // with the metadata Encoded.Render gives.

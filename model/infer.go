@@ -169,10 +169,10 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 
 // headBands applies FiLM(s) and the head band by band and returns the raw
 // head output (1 x h x w x Cfg.HeadChans()).
-func (m *Model) headBands(feat *nn.Tensor, s float64) *nn.Tensor {
+func (m *Model) headBands(feat *nn.Tensor, s, nf float64) *nn.Tensor {
 	ar := arenas.Get()
 	defer arenas.Put(ar)
-	return bandOp(ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s) })
+	return bandOp(ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s, nf) })
 }
 
 // Encoded is a low-res image after C_B and the encoder: the part of the
@@ -183,6 +183,9 @@ type Encoded struct {
 	lr   *hsi.Cube       // the input, no-data pixels filled
 	nd   *hsi.NoDataMask // the input's no-data mask (nil: none)
 	feat *nn.Tensor
+	// noise is the input's noise level (see Model.NoiseLevel); used only
+	// by a model with NoiseInput or a noise companion.
+	noise Noise
 }
 
 // EncodeImage runs C_B and the encoder on lr (any size, band by band).
@@ -190,8 +193,19 @@ type Encoded struct {
 // by band) is filled from valid neighbours of the same band first, bad
 // bands (flagged bad, or no-data in every pixel) are left out of the
 // network input, and both come out as no-data in every rendering. An
-// input with neither is encoded as it is.
+// input with neither is encoded as it is. A model with NoiseInput (or a
+// noise companion) takes the input's noise from lr.Meta.Noise when it is
+// set, and estimates it from the usable bands otherwise.
 func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
+	return m.EncodeImageNoise(lr, lr.Meta.Noise)
+}
+
+// EncodeImageNoise is EncodeImage with the noise of every band given (the
+// standard deviation in the units of lr, one per band, as from a sensor's
+// uncertainty product) instead of estimated; nil estimates it. A model with
+// a noise companion (WithNoisy) hands an input whose noise feature is above
+// the gate to the companion.
+func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -199,12 +213,14 @@ func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	return m.encodeFilled(lr, nd.Usable(lr.B), nd)
+	return m.encodeFilled(lr, nd.Usable(lr.B), nd, sigmas)
 }
 
 // encodeFilled encodes a cube without no-data whose network input is the
-// bands listed in usable (every band of lr: the network sees lr itself).
-func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask) (*Encoded, error) {
+// bands listed in usable (every band of lr: the network sees lr itself),
+// with the noise of every band of lr given in sigmas (nil: estimated from
+// the network's bands).
+func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, sigmas []float64) (*Encoded, error) {
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -215,15 +231,36 @@ func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask) (*E
 			return nil, fmt.Errorf("model: %w", err)
 		}
 	}
-	z, err := m.Input(x)
+	var nz Noise
+	if m.Cfg.NoiseInput || m.noisy != nil {
+		sx := sigmas
+		if sx != nil && len(usable) < lr.B {
+			if len(sx) != lr.B {
+				return nil, fmt.Errorf("model: %d noise values for %d bands", len(sx), lr.B)
+			}
+			sx = make([]float64, len(usable))
+			for i, b := range usable {
+				sx[i] = sigmas[b]
+			}
+		}
+		var err error
+		if nz, err = m.NoiseLevel(x, sx); err != nil {
+			return nil, err
+		}
+	}
+	use := m
+	if m.noisy != nil && nz.Feature > m.gate {
+		use, nz.Routed = m.noisy, true
+	}
+	z, err := use.Input(x)
 	if err != nil {
 		return nil, err
 	}
-	feat, err := m.encodeBands(z)
+	feat, err := use.encodeBands(z)
 	if err != nil {
 		return nil, err
 	}
-	return &Encoded{m: m, lr: lr, nd: nd, feat: feat}, nil
+	return &Encoded{m: use, lr: lr, nd: nd, feat: feat, noise: nz}, nil
 }
 
 // Primitives returns the primitives for an output of outH x outW (with
@@ -245,7 +282,7 @@ func (e *Encoded) raw(outH, outW int) ([]float32, error) {
 	if !(s > 0) || math.IsInf(s, 0) {
 		return nil, fmt.Errorf("model: factor %v", s)
 	}
-	return e.m.headBands(e.feat, s).Data, nil
+	return e.m.headBands(e.feat, s, e.noise.Feature).Data, nil
 }
 
 // Output returns the output path (any variant) for an output of outH x outW.

@@ -29,7 +29,7 @@ func TestBandedMatchesWholeImage512(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := nn.NewGraph(false)
-	whole := m.HeadRaw(g, m.Encode(g, z), 4)
+	whole := m.HeadRaw(g, m.Encode(g, z), 4, 0)
 	e, err := m.EncodeImage(lr)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestBandedMatchesWholeImage512(t *testing.T) {
 	if rows := chunkRows(512, 32*m.Cfg.Encoder.FFNRatio); rows >= 512 {
 		t.Fatalf("bands of %d rows: the test would not exercise banding", rows)
 	}
-	banded := m.headBands(e.feat, 4)
+	banded := m.headBands(e.feat, 4, 0)
 	var worst, scale float64
 	for i, v := range banded.Data {
 		worst = max(worst, math.Abs(float64(v-whole.Data[i])))

@@ -50,6 +50,14 @@ type Config struct {
 	// "Ablation"; see variant.go): "" is OmniHSR itself, the only value of
 	// weight files written before variants existed.
 	Variant string `json:"variant,omitempty"`
+	// NoiseInput feeds the input's estimated noise level to FiLM beside
+	// log2 s (see NoiseFeature): the model can then smooth a noisy input
+	// and sharpen a clean one. Weight files without it take log2 s alone.
+	NoiseInput bool `json:"noise_input,omitempty"`
+	// NoiseGate is, for a model with NoiseInput that serves as the noise
+	// companion of a model for clean inputs (WithNoisy), the noise feature
+	// above which it renders; chosen on validation data.
+	NoiseGate float64 `json:"noise_gate,omitempty"`
 }
 
 // DefaultConfig is the shipped architecture: M = 31, the encoder of
@@ -96,6 +104,11 @@ type Model struct {
 	Head *nn.Conv2DLayer
 	Geo  *nn.LinearLayer
 	Op   *nn.LinearLayer
+
+	// noisy, when not nil, renders the inputs whose noise feature is above
+	// gate (WithNoisy).
+	noisy *Model
+	gate  float64
 }
 
 // New builds a model with initialisation drawn from a PCG seeded by seed.
@@ -115,7 +128,7 @@ func New(cfg Config, seed uint64) (*Model, error) {
 	m := &Model{
 		Cfg:  cfg,
 		Enc:  enc,
-		FiLM: nn.NewMLP(r, 1, cfg.FiLMHidden, 2*c),
+		FiLM: nn.NewMLP(r, cfg.filmInputs(), cfg.FiLMHidden, 2*c),
 		Head: nn.NewConv2D(r, c, c, 3, nn.PadReplicate),
 		Geo:  nn.NewLinear(r, c, rawK),
 		Op:   nn.NewLinear(r, c, cfg.OpChans()),
@@ -158,14 +171,29 @@ func (m *Model) Input(lr *hsi.Cube) (*nn.Tensor, error) {
 // depend on the factor, so several factors can share them.
 func (m *Model) Encode(g *nn.Graph, z *nn.Tensor) *nn.Tensor { return m.Enc.Forward(g, z) }
 
-// HeadRaw applies FiLM for factor s and the head to encoder features,
-// returning the raw head output (1 x h x w x Cfg.HeadChans()): 6 geometry
-// values then 25 operator values (M spectral values for the spectral
-// variant) per low-res pixel, before parameterisation.
-func (m *Model) HeadRaw(g *nn.Graph, feat *nn.Tensor, s float64) *nn.Tensor {
-	ls := nn.New(feat.N, 1, 1, 1)
-	for i := range ls.Data {
+// filmInputs is the input width of the FiLM MLP: log2 s, and the noise
+// feature when the model takes one.
+func (c Config) filmInputs() int {
+	if c.NoiseInput {
+		return 2
+	}
+	return 1
+}
+
+// HeadRaw applies FiLM for factor s (and, for a model with NoiseInput, the
+// noise feature nf of NoiseFeature; ignored otherwise) and the head to
+// encoder features, returning the raw head output (1 x h x w x
+// Cfg.HeadChans()): 6 geometry values then 25 operator values (M spectral
+// values for the spectral variant) per low-res pixel, before
+// parameterisation.
+func (m *Model) HeadRaw(g *nn.Graph, feat *nn.Tensor, s, nf float64) *nn.Tensor {
+	k := m.Cfg.filmInputs()
+	ls := nn.New(feat.N, 1, 1, k)
+	for i := 0; i < len(ls.Data); i += k {
 		ls.Data[i] = float32(math.Log2(s))
+		if k == 2 {
+			ls.Data[i+1] = float32(nf)
+		}
 	}
 	gb := m.FiLM.Forward(g, ls)
 	c := m.Cfg.Encoder.C

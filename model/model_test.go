@@ -257,7 +257,7 @@ func TestBandedInferenceMatchesWholeImage(t *testing.T) {
 	lr := testrand.Cube(testrand.New(13, 1), 23, 17, 6)
 	z, _ := m.Input(lr)
 	g := nn.NewGraph(false)
-	whole := m.HeadRaw(g, m.Encode(g, z), 3.3)
+	whole := m.HeadRaw(g, m.Encode(g, z), 3.3, 0)
 	old := chunkFloats
 	defer func() { chunkFloats = old }()
 	for _, cf := range []int{17 * 8 * 3, 17 * 8 * 16, 1 << 20} {
@@ -266,7 +266,7 @@ func TestBandedInferenceMatchesWholeImage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw := m.headBands(e.feat, 3.3)
+		raw := m.headBands(e.feat, 3.3, 0)
 		var worst float64
 		for i, v := range raw.Data {
 			d := math.Abs(float64(v-whole.Data[i])) / max(1, math.Abs(float64(whole.Data[i])))

@@ -13,6 +13,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/scenes"
 	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -33,6 +34,9 @@ type Dataset struct {
 	Natural []*Image // RGB and grey photographs (3- and 1-band sensors)
 	HSI     []*Image // hyperspectral training scenes
 	Val     []*Sample
+	// NoisyVal are the validation samples again with fixed synthetic noise
+	// on their low-res inputs (DataOptions.NoisyVal), nil when not asked for.
+	NoisyVal []*Sample
 }
 
 // DataOptions selects the training data.
@@ -52,6 +56,9 @@ type DataOptions struct {
 	ValFactors []float64
 	// ValPatch is the high-resolution side of a validation sample.
 	ValPatch int
+	// NoisyVal also makes Dataset.NoisyVal: each validation sample with
+	// one of the fixed noise draws of NoisyValSpecs on its input.
+	NoisyVal bool
 }
 
 // DefaultDataOptions returns the data options used for the shipped model.
@@ -126,6 +133,11 @@ func LoadDataset(opt DataOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.NoisyVal {
+		if ds.NoisyVal, err = noisySamples(ds.Val); err != nil {
+			return nil, err
+		}
+	}
 	return ds, nil
 }
 
@@ -170,12 +182,54 @@ func validationSamples(nat, hs []*Image, opt DataOptions) ([]*Sample, error) {
 	return out, nil
 }
 
+// NoisyValSpecs are the noise draws of the noisy validation samples, in
+// turn: white noise of 0.01, 0.02 and 0.03, signal-dependent noise of 0.02
+// at a value of 0.5, a VNIR/SWIR band profile of 0.02 and striping.
+func NoisyValSpecs(bands int) []noise.Spec {
+	return []noise.Spec{
+		{Kind: noise.White, Sigma: 0.01},
+		{Kind: noise.White, Sigma: 0.02},
+		{Kind: noise.White, Sigma: 0.03},
+		{Kind: noise.Signal, Shot: 0.0006, Read: 0.01},
+		{Kind: noise.Profile, Sigma: 0.02, Band: noise.SensorProfile(nil, bands)},
+		{Kind: noise.Stripes, Sigma: 0.01, Stripe: 0.01},
+	}
+}
+
+// noisySamples returns the validation samples with fixed noise on their
+// inputs (sample i gets spec i mod 6 of NoisyValSpecs, seeded by i).
+func noisySamples(val []*Sample) ([]*Sample, error) {
+	out := make([]*Sample, len(val))
+	for i, s := range val {
+		specs := NoisyValSpecs(s.LR.B)
+		sp := specs[i%len(specs)]
+		lr := s.LR.Clone()
+		if err := sp.Add(lr, rand.New(rand.NewPCG(uint64(i), 0x5eed))); err != nil {
+			return nil, fmt.Errorf("train: noisy validation sample %s: %w", s.Name, err)
+		}
+		out[i] = &Sample{Name: s.Name, HR: s.HR, LR: lr, Clean: s.LR, Scale: s.Scale, Noise: sp.String()}
+	}
+	return out, nil
+}
+
 // Sample is one training or validation pair.
 type Sample struct {
 	Name  string
 	HR    *hsi.Cube
-	LR    *hsi.Cube
-	Scale float64 // effective factor: mean of HR/LR sides
+	LR    *hsi.Cube // the network's input (noisy when Noise is set)
+	Scale float64   // effective factor: mean of HR/LR sides
+	// Clean is the input before the noise was added (nil: LR is clean); the
+	// degradation-consistency loss compares with it.
+	Clean *hsi.Cube
+	Noise string // the noise added to LR, "" for none
+}
+
+// CleanLR is the low-res input without the added noise.
+func (s *Sample) CleanLR() *hsi.Cube {
+	if s.Clean != nil {
+		return s.Clean
+	}
+	return s.LR
 }
 
 // makeSample degrades hr by the antialiased bicubic downsampling to
@@ -205,6 +259,12 @@ type SampleOptions struct {
 	MaxScale   float64
 	HSIProb    float64 // probability of drawing a hyperspectral scene
 	BandSubset float64 // probability of a random band subset for an HSI patch
+	// NoiseProb is the probability of adding synthetic sensor noise
+	// (noise.Draw, level log-uniform in [NoiseMin, NoiseMax] for data
+	// normalised to a maximum of 1) to the low-res input; 0 keeps every
+	// input clean (and the random stream as it was).
+	NoiseProb          float64
+	NoiseMin, NoiseMax float64
 }
 
 // Draw returns a random training sample: an image (hyperspectral with
@@ -250,6 +310,15 @@ func (d *Dataset) Draw(rng *rand.Rand, o SampleOptions) (*Sample, error) {
 		return nil, err
 	}
 	smp.Name = im.Name
+	if o.NoiseProb > 0 && rng.Float64() < o.NoiseProb {
+		sp := noise.Draw(rng, smp.LR.B, o.NoiseMin, o.NoiseMax)
+		smp.Clean = smp.LR
+		smp.LR = smp.LR.Clone()
+		if err := sp.Add(smp.LR, rng); err != nil {
+			return nil, err
+		}
+		smp.Noise = sp.String()
+	}
 	return smp, nil
 }
 

@@ -70,29 +70,39 @@ func DefaultOptions() Options {
 // Meta is the training metadata stored in checkpoints and weight files
 // (the Meta of nn.Checkpoint; read it back with ReadMeta).
 type Meta struct {
-	Trained     bool           `json:"trained"`
-	Variant     string         `json:"variant,omitempty"` // model.Config.Variant ("" = OmniHSR)
-	Step        int            `json:"step"`
-	Steps       int            `json:"steps"`
-	Batch       int            `json:"batch"`
-	Patch       int            `json:"patch"`
-	PatchMin    int            `json:"patch_min,omitempty"`
-	Init        *Lineage       `json:"init,omitempty"` // the weights a fine-tune started from
-	Scales      [2]float64     `json:"scales"`
-	HSIProb     float64        `json:"hsi_prob"`
-	BandSubset  float64        `json:"band_subset"`
-	NaturalOnly bool           `json:"natural_only"`
-	LR          float64        `json:"lr"`
-	Loss        LossWeights    `json:"loss"`
-	Seed        uint64         `json:"seed"`
-	WallSeconds float64        `json:"wall_seconds"`
-	Machine     string         `json:"machine"`
-	GEMM        string         `json:"gemm"`
-	Truncation  string         `json:"truncation"`
-	Params      int            `json:"params"`
-	Val         *ValResult     `json:"val,omitempty"`
-	History     []ValResult    `json:"history,omitempty"`
-	Extra       map[string]any `json:"extra,omitempty"`
+	Trained     bool        `json:"trained"`
+	Variant     string      `json:"variant,omitempty"` // model.Config.Variant ("" = OmniHSR)
+	Step        int         `json:"step"`
+	Steps       int         `json:"steps"`
+	Batch       int         `json:"batch"`
+	Patch       int         `json:"patch"`
+	PatchMin    int         `json:"patch_min,omitempty"`
+	Init        *Lineage    `json:"init,omitempty"` // the weights a fine-tune started from
+	Scales      [2]float64  `json:"scales"`
+	HSIProb     float64     `json:"hsi_prob"`
+	BandSubset  float64     `json:"band_subset"`
+	NaturalOnly bool        `json:"natural_only"`
+	LR          float64     `json:"lr"`
+	Loss        LossWeights `json:"loss"`
+	Seed        uint64      `json:"seed"`
+	WallSeconds float64     `json:"wall_seconds"`
+	Machine     string      `json:"machine"`
+	GEMM        string      `json:"gemm"`
+	Truncation  string      `json:"truncation"`
+	Params      int         `json:"params"`
+	// Noise is the training-input noise (nil: clean inputs only).
+	Noise   *NoiseMeta     `json:"noise,omitempty"`
+	Val     *ValResult     `json:"val,omitempty"`
+	History []ValResult    `json:"history,omitempty"`
+	Extra   map[string]any `json:"extra,omitempty"`
+}
+
+// NoiseMeta records the synthetic noise of a run's training inputs.
+type NoiseMeta struct {
+	Prob  float64 `json:"prob"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Input bool    `json:"input"` // the model takes the noise feature
 }
 
 // ValResult is one validation pass.
@@ -103,6 +113,18 @@ type ValResult struct {
 	Gain        float64 `json:"gain"`
 	SAM         float64 `json:"sam"`
 	BicubicSAM  float64 `json:"bicubic_sam"`
+	// Noisy is the same on the noisy validation samples (Dataset.NoisyVal),
+	// nil when there are none.
+	Noisy *ValResult `json:"noisy,omitempty"`
+}
+
+// score is what best.omw is chosen by: the clean gain, plus the noisy gain
+// when the run validates on noisy samples too.
+func (v ValResult) score() float64 {
+	if v.Noisy != nil {
+		return v.Gain + v.Noisy.Gain
+	}
+	return v.Gain
 }
 
 // trainerState is the opaque Extra of a checkpoint: everything beyond the
@@ -176,6 +198,9 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		if err != nil {
 			return nil, err
 		}
+		if m.Cfg.NoiseInput != opt.Model.NoiseInput {
+			return nil, fmt.Errorf("train: resume %s: the checkpoint's noise input is %v, this run asks for %v", ck, m.Cfg.NoiseInput, opt.Model.NoiseInput)
+		}
 		if m.Cfg.Variant != opt.Model.Variant {
 			return nil, fmt.Errorf("train: resume %s: the checkpoint is variant %q, this run asks for %q", ck, model.VariantLabel(m.Cfg.Variant), model.VariantLabel(opt.Model.Variant))
 		}
@@ -210,6 +235,10 @@ func NewTrainer(opt Options, data *Dataset, naturalOnly bool) (*Trainer, error) 
 		m, err = model.Load(opt.Init)
 		if err == nil && m.Cfg.Variant != opt.Model.Variant {
 			err = fmt.Errorf("train: -init %s is a %q model, the run asks for %q", opt.Init, m.Cfg.Variant, opt.Model.Variant)
+		}
+		if err == nil && opt.Model.NoiseInput && !m.Cfg.NoiseInput {
+			t.logf("widening the FiLM input of %s by the noise feature (zero weights)", opt.Init)
+			m, err = m.WithNoiseInput()
 		}
 		if err == nil {
 			t.logf("starting from the weights of %s", opt.Init)
@@ -296,7 +325,15 @@ func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
 		return LossParts{}, err
 	}
 	feat := t.m.Encode(g, z)
-	raw := t.m.HeadRaw(g, feat, smp.Scale)
+	var nf float64
+	if t.m.Cfg.NoiseInput {
+		nz, err := t.m.NoiseLevel(smp.LR, nil)
+		if err != nil {
+			return LossParts{}, err
+		}
+		nf = nz.Feature
+	}
+	raw := t.m.HeadRaw(g, feat, smp.Scale, nf)
 	out, err := t.m.NewOutput(smp.LR, raw.Data, smp.HR.H, smp.HR.W)
 	if err != nil {
 		return LossParts{}, err
@@ -305,7 +342,7 @@ func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
 	if err != nil {
 		return LossParts{}, err
 	}
-	parts, dy, err := Loss(y, smp.HR, smp.LR, t.opt.Loss)
+	parts, dy, err := Loss(y, smp.HR, smp.CleanLR(), t.opt.Loss)
 	if err != nil {
 		return LossParts{}, err
 	}
@@ -385,6 +422,9 @@ func (t *Trainer) meta(val *ValResult) json.RawMessage {
 		GEMM: gemm.Backend(), Truncation: fmt.Sprintf("%dx%d primitive neighbourhood", t.m.Cfg.Neighbourhood, t.m.Cfg.Neighbourhood),
 		Params: t.m.NumParams(), Val: val, History: t.hist, Init: t.init,
 	}
+	if o.Sample.NoiseProb > 0 || t.m.Cfg.NoiseInput {
+		md.Noise = &NoiseMeta{Prob: o.Sample.NoiseProb, Min: o.Sample.NoiseMin, Max: o.Sample.NoiseMax, Input: t.m.Cfg.NoiseInput}
+	}
 	b, _ := json.Marshal(md)
 	return b
 }
@@ -434,7 +474,11 @@ func (t *Trainer) Run(ctx context.Context) error {
 	}
 	defer lf.Close()
 	if newLog {
-		fmt.Fprintln(lf, "step,wall_s,lr,loss,charbonnier,consistency,angle,curvature,grad_norm,val_psnr,val_bicubic_psnr,val_gain,val_sam,val_bicubic_sam")
+		head := "step,wall_s,lr,loss,charbonnier,consistency,angle,curvature,grad_norm,val_psnr,val_bicubic_psnr,val_gain,val_sam,val_bicubic_sam"
+		if len(t.data.NoisyVal) > 0 {
+			head += ",noisy_psnr,noisy_bicubic_psnr,noisy_gain,noisy_sam,noisy_bicubic_sam"
+		}
+		fmt.Fprintln(lf, head)
 	}
 	end := t.opt.Steps
 	if t.opt.StopAt > 0 {
@@ -479,18 +523,34 @@ func (t *Trainer) Run(ctx context.Context) error {
 					return err
 				}
 				v.Step = t.step
+				if len(t.data.NoisyVal) > 0 {
+					nv, err := Validate(t.m, t.data.NoisyVal)
+					if err != nil {
+						return err
+					}
+					nv.Step = t.step
+					v.Noisy = &nv
+					t.logf("step %d: noisy val PSNR %.3f dB (bicubic %.3f, gain %+.3f), SAM %.3f (bicubic %.3f)",
+						t.step, nv.PSNR, nv.BicubicPSNR, nv.Gain, nv.SAM, nv.BicubicSAM)
+				}
 				t.hist = append(t.hist, v)
 				line += fmt.Sprintf(",%.4f,%.4f,%.4f,%.4f,%.4f", v.PSNR, v.BicubicPSNR, v.Gain, v.SAM, v.BicubicSAM)
+				if nv := v.Noisy; nv != nil {
+					line += fmt.Sprintf(",%.4f,%.4f,%.4f,%.4f,%.4f", nv.PSNR, nv.BicubicPSNR, nv.Gain, nv.SAM, nv.BicubicSAM)
+				}
 				t.logf("step %d: val PSNR %.3f dB (bicubic %.3f, gain %+.3f), SAM %.3f (bicubic %.3f)",
 					t.step, v.PSNR, v.BicubicPSNR, v.Gain, v.SAM, v.BicubicSAM)
-				if v.Gain > t.best {
-					t.best = v.Gain
+				if v.score() > t.best {
+					t.best = v.score()
 					if err := t.m.Save(filepath.Join(t.opt.OutDir, "best.omw"), t.meta(&v)); err != nil {
 						return err
 					}
 				}
 			} else {
 				line += ",,,,,"
+				if len(t.data.NoisyVal) > 0 {
+					line += ",,,,,"
+				}
 			}
 			fmt.Fprintln(lf, line)
 			acc, accN = LossParts{}, 0

@@ -145,6 +145,7 @@ type evalOpts struct {
 	out       string
 	md        string
 	noise     float64
+	noiseMod  string
 	blur      float64
 	area      bool
 	kappa     float64
@@ -180,7 +181,8 @@ Protocols:
 Degradations (default: antialiased bicubic only, as the paper): -blur C blurs the HR
 image with a Gaussian of sigma C*s HR pixels, -kappa K with sigma K*s*(b-1)/(B-1) for
 band b, -area replaces the bicubic downsampling by the block mean, -noise S adds
-Gaussian noise of sigma S to the LR input (seeded by -seed).
+Gaussian noise of sigma S to the LR input (seeded by -seed); -noise-model
+shot, profile or stripes makes it a sensor-like noise of level S instead.
 
 Outputs: for each protocol, a JSON file of every per-image figure and the run
 configuration (-out), and Markdown tables shaped like the paper's (-md, default
@@ -209,6 +211,7 @@ Example (the committed bicubic tables):
 		fs.StringVar(&f.out, "out", "eval_{protocol}.json", "JSON output path")
 		fs.StringVar(&f.md, "md", "", "Markdown output path (default: -out with .md)")
 		fs.Float64Var(&f.noise, "noise", 0, "Gaussian noise sigma added to the LR input (0 = none)")
+		fs.StringVar(&f.noiseMod, "noise-model", "", "sensor-like noise of level -noise instead of white noise: "+strings.Join(eval.NoiseModels(), ", "))
 		fs.Float64Var(&f.blur, "blur", 0, "Gaussian blur of sigma C*s HR pixels before downsampling (0 = none)")
 		fs.BoolVar(&f.area, "area", false, "downsample by block mean (area) instead of antialiased bicubic")
 		fs.Float64Var(&f.kappa, "kappa", 0, "band-dependent blur sigma kappa*s*(b-1)/(B-1) HR pixels (0 = none)")
@@ -245,7 +248,7 @@ func (f *evalOpts) run(_ context.Context, e env) error {
 	if f.workers < 1 || f.resamples < 1 {
 		return usagef("-workers and -resamples must be at least 1")
 	}
-	deg := eval.Degradation{Noise: f.noise, Blur: f.blur, Area: f.area, Kappa: f.kappa, Seed: f.seed}
+	deg := eval.Degradation{Noise: f.noise, NoiseModel: f.noiseMod, Blur: f.blur, Area: f.area, Kappa: f.kappa, Seed: f.seed}
 	if err := deg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
@@ -302,7 +305,7 @@ func (f *evalOpts) runReport(e env) error {
 	var conflict []string
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "methods", "protocol", "factors", "out", "md", "noise", "blur", "area", "kappa", "seed", "workers", "resamples", "bootstrap-seed":
+		case "methods", "protocol", "factors", "out", "md", "noise", "noise-model", "blur", "area", "kappa", "seed", "workers", "resamples", "bootstrap-seed":
 			conflict = append(conflict, "-"+fl.Name)
 		}
 	})

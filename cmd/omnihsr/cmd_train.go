@@ -76,6 +76,10 @@ hyperspectral training scenes. The variant is stored in the weight files;
 		fs.StringVar(&o.initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
 		fs.BoolVar(&o.naturalOnly, "natural-only", false, "train on natural images only (ablation)")
 		fs.StringVar(&o.variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
+		fs.Float64Var(&o.noiseProb, "noise-prob", 0, "probability of synthetic sensor noise on a training input (white, signal-dependent, band profile, striping; 0 = clean inputs only)")
+		fs.Float64Var(&o.noiseMin, "noise-min", 0.002, "smallest noise level (data normalised to a maximum of 1)")
+		fs.Float64Var(&o.noiseMax, "noise-max", 0.06, "largest noise level")
+		fs.BoolVar(&o.noiseInput, "noise-input", false, "feed the input's estimated noise level to FiLM (widens an -init model that lacks it); validation also runs on noisy inputs")
 		fs.IntVar(&o.positions, "positions", 31, "number M of reference band positions of C_B (paper Table \"positions\"; the shipped model: 31)")
 		return o
 	},
@@ -90,7 +94,8 @@ type trainOpts struct {
 	minS, maxS, hsiProb, bandSub            float64
 	lr, clip                                float64
 	seed                                    uint64
-	resume, naturalOnly                     bool
+	resume, naturalOnly, noiseInput         bool
+	noiseProb, noiseMin, noiseMax           float64
 	initW                                   string
 	ckEvery                                 time.Duration
 }
@@ -139,7 +144,12 @@ func (o *trainOpts) options() (train.Options, error) {
 	t.Model.M, t.Model.Encoder.In = o.positions, o.positions
 	t.Loss = train.LossWeights{Consistency: o.wCons, Angle: o.wAngle, Curvature: o.wCurv}
 	t.Steps, t.Batch, t.LR, t.Seed, t.ClipNorm = o.steps, o.batch, o.lr, o.seed, o.clip
-	t.Sample = train.SampleOptions{Patch: o.patch, PatchMin: o.patchMin, MinScale: o.minS, MaxScale: o.maxS, HSIProb: o.hsiProb, BandSubset: o.bandSub}
+	if !(o.noiseProb >= 0 && o.noiseProb <= 1) || !(o.noiseMin > 0) || !(o.noiseMax >= o.noiseMin) || o.noiseMax > 1 {
+		return train.Options{}, usagef("noise options: want 0 <= -noise-prob <= 1 and 0 < -noise-min <= -noise-max <= 1")
+	}
+	t.Sample = train.SampleOptions{Patch: o.patch, PatchMin: o.patchMin, MinScale: o.minS, MaxScale: o.maxS, HSIProb: o.hsiProb, BandSubset: o.bandSub,
+		NoiseProb: o.noiseProb, NoiseMin: o.noiseMin, NoiseMax: o.noiseMax}
+	t.Model.NoiseInput = o.noiseInput
 	t.OutDir, t.Resume, t.ValEvery, t.CheckpointEvery = o.out, o.resume, o.valEvery, o.ckEvery
 	t.StopAt, t.SnapshotEvery = o.stopAt, o.snapEvery
 	t.Init = o.initW
@@ -162,6 +172,7 @@ func (o *trainOpts) run(ctx context.Context, e env) error {
 	t.Log, t.Progress = e.stderr, terminal(e.stderr)
 	dopt := train.DefaultDataOptions(shared)
 	dopt.NaturalOnly = o.naturalOnly
+	dopt.NoisyVal = o.noiseInput || o.noiseProb > 0
 	fmt.Fprintf(e.stderr, "train: loading data from %s (GEMM: %s)\n", shared, gemm.Backend())
 	ds, err := train.LoadDataset(dopt)
 	if err != nil {

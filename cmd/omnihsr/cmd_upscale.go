@@ -148,6 +148,7 @@ how many on stderr; -type same writes the input's sample type.
 An output that is the input (or its ENVI partner, or a link to either) is
 refused unless -overwrite is given.
 
+` + noiseFlagsHelp + `
 ` + tiffFlagsHelp + `
 Methods (-method):
 ` + methodHelp() + `
@@ -166,6 +167,7 @@ Formats, chosen by extension:
 		o.rf.register(fs)
 		o.tf.register(fs)
 		o.of.register(fs)
+		o.nf.register(fs)
 		return o
 	},
 }
@@ -174,6 +176,7 @@ type upscaleOpts struct {
 	rf                                          readFlags
 	tf                                          tiffFlags
 	of                                          outputFlags
+	nf                                          noiseFlags
 	in, out, size, method, typ, weights, scales string
 	scale                                       float64
 }
@@ -267,6 +270,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if o.weights != "" && !m.Model {
 		return usagef("-weights applies to -method omnihsr, omnihsr-se and omnihsr-bp only")
 	}
+	if err := o.nf.check(); err != nil {
+		return err
+	}
 	paths := []string{o.out}
 	if factors != nil {
 		if paths, err = outputPaths(o.out, o.in, factors); err != nil {
@@ -319,11 +325,17 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 			return fmt.Errorf("%s: %w", o.in, err)
 		}
 	}
+	if m.Model {
+		if err := o.nf.apply(lr); err != nil {
+			return err
+		}
+	}
 	r, err := m.Prepare(mod, lr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.in, err)
 	}
 	var written []string
+	reportNoise(e.stderr, r, mod)
 	for i, sz := range sizes {
 		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
 			return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))

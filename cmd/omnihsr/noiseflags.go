@@ -1,0 +1,159 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/model"
+)
+
+// noiseFlags are upscale's noise flags: -noise auto|clean|SIGMA and
+// -noise-file FILE.
+type noiseFlags struct {
+	level, file string
+}
+
+const noiseFlagsHelp = `Noise: the default model pair estimates the input's noise band by band (a
+robust scale of a spatial and spectral high-pass residual) and renders a
+noisy input with its noise-aware model, which smooths where the model for
+clean inputs would sharpen the noise; the estimate and the choice are
+printed on stderr. -noise SIGMA gives the noise standard deviation instead
+(the input's units, every band), -noise clean treats the input as clean,
+and -noise-file FILE takes one value per band: a text file of numbers, or a
+cube of the input's band count (e.g. a sensor's per-pixel uncertainty
+product), reduced to the root mean square of each band.
+`
+
+func (n *noiseFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&n.level, "noise", "auto", "input noise: auto (estimated), clean, or the standard deviation in the input's units")
+	fs.StringVar(&n.file, "noise-file", "", "per-band noise standard deviations: a text file of numbers or an uncertainty cube")
+}
+
+// check validates the flags before any input is read.
+func (n *noiseFlags) check() error {
+	switch strings.ToLower(strings.TrimSpace(n.level)) {
+	case "", "auto", "clean":
+	default:
+		v, err := strconv.ParseFloat(n.level, 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return usagef("-noise %q: want auto, clean or a finite number >= 0", n.level)
+		}
+	}
+	if n.file != "" && !(n.level == "" || strings.EqualFold(n.level, "auto")) {
+		return usagef("give -noise or -noise-file, not both")
+	}
+	return nil
+}
+
+// apply sets lr.Meta.Noise from the flags (nil: estimate).
+func (n *noiseFlags) apply(lr *hsi.Cube) error {
+	if n.file != "" {
+		s, err := readNoiseFile(n.file, lr.B)
+		if err != nil {
+			return err
+		}
+		lr.Meta.Noise = s
+		return nil
+	}
+	switch l := strings.ToLower(strings.TrimSpace(n.level)); l {
+	case "", "auto":
+		return nil
+	case "clean":
+		lr.Meta.Noise = make([]float64, lr.B)
+	default:
+		v, _ := strconv.ParseFloat(l, 64)
+		lr.Meta.Noise = make([]float64, lr.B)
+		for b := range lr.Meta.Noise {
+			lr.Meta.Noise[b] = v
+		}
+	}
+	return nil
+}
+
+// readNoiseFile reads bands noise values from path: numbers separated by
+// white space or commas ('#' starts a comment), or any cube the formats
+// read, reduced to each band's root mean square over its finite, valid
+// samples.
+func readNoiseFile(path string, bands int) ([]float64, error) {
+	if _, err := formats.ForRead(path); err == nil {
+		c, _, err := formats.Read(path, hsi.ReadOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("-noise-file: %w", err)
+		}
+		if c.B != bands {
+			return nil, fmt.Errorf("-noise-file %s: %d bands, the input has %d", path, c.B, bands)
+		}
+		out := make([]float64, bands)
+		cnt := make([]int, bands)
+		for i, v := range c.Data {
+			f := float64(v)
+			if math.IsNaN(f) || math.IsInf(f, 0) || (c.Meta.HasDataIgnore && f == c.Meta.DataIgnore) {
+				continue
+			}
+			out[i%bands] += f * f
+			cnt[i%bands]++
+		}
+		for b := range out {
+			if cnt[b] == 0 {
+				return nil, fmt.Errorf("-noise-file %s: band %d has no valid value", path, b+1)
+			}
+			out[b] = math.Sqrt(out[b] / float64(cnt[b]))
+		}
+		return out, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-noise-file: %w", err)
+	}
+	var out []float64
+	for ln, line := range strings.Split(string(raw), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("-noise-file %s: line %d: %q is not a finite number >= 0", path, ln+1, f)
+			}
+			out = append(out, v)
+		}
+	}
+	if len(out) != bands {
+		return nil, fmt.Errorf("-noise-file %s: %d values, the input has %d bands", path, len(out), bands)
+	}
+	return out, nil
+}
+
+// reportNoise writes one line saying what noise the model worked with and
+// which model rendered (nothing for bicubic).
+func reportNoise(w io.Writer, r any, m *model.Model) {
+	nr, ok := r.(interface{ Noise() model.Noise })
+	if !ok || m == nil {
+		return
+	}
+	nz := nr.Noise()
+	companion, gate := m.Noisy()
+	if companion == nil && !m.Cfg.NoiseInput {
+		fmt.Fprintln(w, "upscale: noise: this model takes no noise input (trained on clean inputs); the input's noise is not estimated")
+		return
+	}
+	src := "given"
+	if nz.Estimated {
+		src = "estimated from the input"
+	}
+	what := "the noise-aware model conditions its operators on it"
+	if companion != nil {
+		if nz.Routed {
+			what = fmt.Sprintf("above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it", gate)
+		} else {
+			what = fmt.Sprintf("at or below the gate (%.2f): rendered by the model for clean inputs", gate)
+		}
+	}
+	fmt.Fprintf(w, "upscale: noise %.4g (root mean square over the bands, %s; %.2f %% of the mean absolute value, feature %.2f): %s\n",
+		nz.Sigma, src, 100*nz.Net, nz.Feature, what)
+}

@@ -1,0 +1,122 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/noise"
+)
+
+// noiseRef is the noise level (network units) at which the noise feature
+// is 1: log2(1 + sigma/noiseRef).
+const noiseRef = 0.005
+
+// Noise is the noise level a model with NoiseInput works with.
+type Noise struct {
+	// Sigma is the root mean square over the bands of the noise standard
+	// deviation, in the units of the input.
+	Sigma float64
+	// Net is Sigma in the network's units (times InputScale).
+	Net float64
+	// Feature is what FiLM receives: log2(1 + Net/0.005).
+	Feature float64
+	// Estimated is true when the level was estimated from the input
+	// (noise.Bands), false when it was given.
+	Estimated bool
+	// Routed is true when a model with a noise companion (WithNoisy) handed
+	// the input to the companion.
+	Routed bool
+}
+
+// NoiseFeature maps a noise level in the network's units to the FiLM
+// input: 0 for a clean input, about 1 at 0.005, growing logarithmically.
+func NoiseFeature(net float64) float64 {
+	return math.Log2(1 + max(net, 0)/noiseRef)
+}
+
+// NoiseLevel returns the noise level of lr: from sigmas (one standard
+// deviation per band, units of lr) when given, else estimated from lr by
+// noise.Bands. An estimate that finds nothing (an image smaller than
+// 3 x 3) counts as clean.
+func (m *Model) NoiseLevel(lr *hsi.Cube, sigmas []float64) (Noise, error) {
+	n := Noise{Estimated: sigmas == nil}
+	if sigmas == nil {
+		var err error
+		if sigmas, err = noise.Bands(lr, true); err != nil {
+			return n, fmt.Errorf("model: %w", err)
+		}
+	} else if len(sigmas) != lr.B {
+		return n, fmt.Errorf("model: %d noise values for %d bands", len(sigmas), lr.B)
+	}
+	for b, v := range sigmas {
+		if !n.Estimated && (!(v >= 0) || math.IsInf(v, 0)) {
+			return n, fmt.Errorf("model: noise of band %d is %v: want a finite value >= 0", b+1, v)
+		}
+	}
+	n.Sigma = noise.Level(sigmas)
+	if math.IsNaN(n.Sigma) {
+		n.Sigma = 0
+	}
+	n.Net = n.Sigma * float64(InputScale(lr))
+	n.Feature = NoiseFeature(n.Net)
+	return n, nil
+}
+
+// Noise returns the noise level the encoding was made with (zero for a
+// model without NoiseInput).
+func (e *Encoded) Noise() Noise { return e.noise }
+
+// WithNoiseInput returns a copy of m that also takes the noise feature:
+// the same weights, and a FiLM first layer widened by one input column of
+// zeros, so the copy renders exactly what m renders until it is trained.
+// A model that already takes it is returned as it is.
+func (m *Model) WithNoiseInput() (*Model, error) {
+	if m.Cfg.NoiseInput {
+		return m, nil
+	}
+	cfg := m.Cfg
+	cfg.NoiseInput = true
+	n, err := New(cfg, 0)
+	if err != nil {
+		return nil, err
+	}
+	src, dst := m.Params(), n.Params()
+	for i, p := range src {
+		d := dst[i].T
+		if p.T == m.FiLM.L1.W {
+			// Cout x 1 x 1 x 1 into Cout x 1 x 1 x 2: column 0 kept, column 1 zero.
+			for o := range p.T.Data {
+				d.Data[2*o] = p.T.Data[o]
+				d.Data[2*o+1] = 0
+			}
+			continue
+		}
+		if len(d.Data) != len(p.T.Data) {
+			return nil, fmt.Errorf("model: widen FiLM: parameter %s has %d values, want %d", p.Name, len(p.T.Data), len(d.Data))
+		}
+		copy(d.Data, p.T.Data)
+	}
+	return n, nil
+}
+
+// WithNoisy returns a copy of m that hands every input whose noise feature
+// (NoiseFeature of its noise level) is above gate to the noise-aware model
+// noisy, and renders the others itself. m's weights are shared, not copied.
+func (m *Model) WithNoisy(noisy *Model, gate float64) (*Model, error) {
+	if noisy == nil || !noisy.Cfg.NoiseInput {
+		return nil, fmt.Errorf("model: a noise companion must be a model with a noise input")
+	}
+	if noisy.noisy != nil {
+		return nil, fmt.Errorf("model: a noise companion cannot have a companion of its own")
+	}
+	if !(gate >= 0) || math.IsInf(gate, 0) {
+		return nil, fmt.Errorf("model: noise gate %v: want a finite feature value >= 0", gate)
+	}
+	c := *m
+	c.noisy, c.gate = noisy, gate
+	return &c, nil
+}
+
+// Noisy returns m's noise companion and its gate (nil when it has none).
+func (m *Model) Noisy() (*Model, float64) { return m.noisy, m.gate }

@@ -1,0 +1,141 @@
+package model
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// A model widened by WithNoiseInput renders exactly what the original
+// renders, whatever the noise feature, until its new column is trained.
+func TestWithNoiseInputExact(t *testing.T) {
+	m, err := New(smallConfig(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(m, 6, 0.05)
+	n, err := m.WithNoiseInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !n.Cfg.NoiseInput || m.Cfg.NoiseInput {
+		t.Fatal("WithNoiseInput changed the original or did not set the flag")
+	}
+	if got, want := n.NumParams(), m.NumParams()+m.Cfg.FiLMHidden; got != want {
+		t.Fatalf("%d parameters, want %d", got, want)
+	}
+	lr := randCube(9, 7, 9, 12)
+	want, err := m.Upscale(lr, 21, 27)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range [][]float64{nil, make([]float64, 12), fill(12, 0.3)} {
+		e, err := n.EncodeImageNoise(lr, sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.Render(21, 27)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got.Data {
+			if got.Data[i] != want.Data[i] {
+				t.Fatalf("noise %v: value %d is %v, want %v", sig, i, got.Data[i], want.Data[i])
+			}
+		}
+	}
+	if again, _ := n.WithNoiseInput(); again != n {
+		t.Fatal("widening a widened model made a copy")
+	}
+}
+
+func fill(n int, v float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// Once the noise column is not zero, the noise level changes the output,
+// and a model saved with NoiseInput loads with it.
+func TestNoiseInputWired(t *testing.T) {
+	m, err := New(smallConfig(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(m, 7, 0.05)
+	n, err := m.WithNoiseInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(n, 8, 0.05)
+	lr := randCube(3, 8, 8, 5)
+	render := func(mm *Model, sig []float64) []float32 {
+		e, err := mm.EncodeImageNoise(lr, sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := e.Render(16, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return y.Data
+	}
+	a, b := render(n, fill(5, 0)), render(n, fill(5, 0.2))
+	var d float64
+	for i := range a {
+		d = max(d, math.Abs(float64(a[i]-b[i])))
+	}
+	if d == 0 {
+		t.Fatal("the noise level does not change the output")
+	}
+	path := filepath.Join(t.TempDir(), "n.omw")
+	if err := n.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Cfg.NoiseInput {
+		t.Fatal("NoiseInput lost in the weight file")
+	}
+	c := render(l, fill(5, 0.2))
+	for i := range c {
+		if c[i] != b[i] {
+			t.Fatalf("loaded model renders value %d as %v, want %v", i, c[i], b[i])
+		}
+	}
+}
+
+func TestNoiseLevel(t *testing.T) {
+	m, err := New(smallConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := randCube(2, 6, 6, 4)
+	nz, err := m.NoiseLevel(lr, []float64{0.1, 0.1, 0.2, 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSigma := math.Sqrt((0.01 + 0.01 + 0.04 + 0.04) / 4)
+	if math.Abs(nz.Sigma-wantSigma) > 1e-12 || nz.Estimated {
+		t.Fatalf("given noise: %+v, want sigma %v, not estimated", nz, wantSigma)
+	}
+	if want := wantSigma * float64(InputScale(lr)); math.Abs(nz.Net-want) > 1e-6 || nz.Feature != NoiseFeature(nz.Net) {
+		t.Fatalf("network units %v, want %v; feature %v", nz.Net, want, nz.Feature)
+	}
+	if NoiseFeature(0) != 0 || math.Abs(NoiseFeature(0.005)-1) > 1e-12 || NoiseFeature(-1) != 0 {
+		t.Fatal("NoiseFeature: want 0 at 0 (and below), 1 at 0.005")
+	}
+	for _, bad := range [][]float64{{0.1}, {0.1, math.NaN(), 0, 0}, {0.1, -1, 0, 0}, {math.Inf(1), 0, 0, 0}} {
+		if _, err := m.NoiseLevel(lr, bad); err == nil {
+			t.Errorf("noise %v: no error", bad)
+		}
+	}
+	est, err := m.NoiseLevel(lr, nil)
+	if err != nil || !est.Estimated || !(est.Sigma > 0) {
+		t.Fatalf("estimated: %+v, %v", est, err)
+	}
+}

@@ -1,0 +1,10 @@
+// Package noise estimates the noise of a hyperspectral cube from the cube
+// alone, and draws the synthetic noise of real sensors (white, signal
+// dependent, a per-band SNR profile, pushbroom column striping) for training
+// and evaluation.
+//
+// The estimator works band by band on a high-pass residual that cancels
+// both smooth image structure and locally linear spectra, and takes a
+// robust scale (the median absolute value) of it, so edges and texture
+// affect it little. See Estimate.
+package noise

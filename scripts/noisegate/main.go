@@ -1,0 +1,200 @@
+// Command noisegate chooses the noise gate of the shipped model pair: the
+// noise feature above which the noise-aware model renders instead of the
+// model for clean inputs. It scores both models on the training run's
+// validation samples (the held-out natural images and the held-out rows of
+// the hsi/train scenes, clean and with the fixed noise of
+// train.NoisyValSpecs; never hsi/eval) and prints, for candidate gates,
+// the mean PSNR and SAM gains over bicubic on the clean and on the noisy
+// samples; it recommends the gate with the highest sum of the two PSNR
+// gains whose clean gain is within -tol dB of the clean model's alone.
+//
+// With -write FILE it also writes the noise-aware weights with the
+// recommended gate in their configuration (model.Config.NoiseGate), ready to
+// ship as model/weights/noise.omw.
+//
+//	go run ./scripts/noisegate -clean model/weights/default.omw -noisy runs/noise1/best.omw -write model/weights/noise.omw
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/metrics"
+	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/nn"
+	"github.com/omnihsr/omnihsr/resample"
+	"github.com/omnihsr/omnihsr/train"
+)
+
+type score struct {
+	feature              float64
+	bic, clean, noisy    float64 // PSNR (dB)
+	sbic, sclean, snoisy float64 // SAM (degrees)
+	isNoisy              bool
+}
+
+func main() {
+	cleanPath := flag.String("clean", "model/weights/default.omw", "weights for clean inputs")
+	noisyPath := flag.String("noisy", "", "noise-aware weights")
+	shared := flag.String("shared", "", "shared data directory (default ../shared)")
+	tol := flag.Float64("tol", 0.02, "largest loss of clean validation gain (dB) the gate may cost")
+	write := flag.String("write", "", "write the noise-aware weights with the recommended gate to this file")
+	flag.Parse()
+	if err := run(*cleanPath, *noisyPath, *shared, *tol, *write); err != nil {
+		fmt.Fprintln(os.Stderr, "noisegate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cleanPath, noisyPath, shared string, tol float64, write string) error {
+	if noisyPath == "" {
+		return fmt.Errorf("give -noisy")
+	}
+	if shared == "" {
+		s, ok := scenes.SharedDir()
+		if !ok {
+			return fmt.Errorf("no ../shared directory; give -shared")
+		}
+		shared = s
+	}
+	cm, err := model.Load(cleanPath)
+	if err != nil {
+		return err
+	}
+	nm, err := model.Load(noisyPath)
+	if err != nil {
+		return err
+	}
+	opt := train.DefaultDataOptions(shared)
+	opt.NoisyVal = true
+	ds, err := train.LoadDataset(opt)
+	if err != nil {
+		return err
+	}
+	var all []score
+	for _, set := range []struct {
+		s     []*train.Sample
+		noisy bool
+	}{{ds.Val, false}, {ds.NoisyVal, true}} {
+		for _, smp := range set.s {
+			sc, err := scoreSample(cm, nm, smp)
+			if err != nil {
+				return fmt.Errorf("%s: %w", smp.Name, err)
+			}
+			sc.isNoisy = set.noisy
+			all = append(all, sc)
+		}
+	}
+	gates := []float64{math.Inf(1)}
+	for _, s := range all {
+		gates = append(gates, s.feature)
+	}
+	sort.Float64s(gates)
+	ref := cleanRefOf(all)
+	best, bestGate, bestClean, bestNoisy := math.Inf(-1), math.Inf(1), 0.0, 0.0
+	fmt.Println("gate\tclean_gain\tnoisy_gain\tclean_sam_gain\tnoisy_sam_gain\tnoisy_routed")
+	for i, g := range gates {
+		var cg, ng, cs, ns float64
+		var nc, nn, routed int
+		for _, s := range all {
+			p, sam := s.clean, s.sclean
+			if s.feature > g {
+				p, sam = s.noisy, s.snoisy
+				if s.isNoisy {
+					routed++
+				}
+			}
+			if s.isNoisy {
+				ng += p - s.bic
+				ns += s.sbic - sam
+				nn++
+			} else {
+				cg += p - s.bic
+				cs += s.sbic - sam
+				nc++
+			}
+		}
+		cg, ng, cs, ns = cg/float64(nc), ng/float64(nn), cs/float64(nc), ns/float64(nn)
+		if i%4 == 0 || math.IsInf(g, 1) {
+			fmt.Printf("%.3f\t%+.4f\t%+.4f\t%+.4f\t%+.4f\t%d/%d\n", g, cg, ng, cs, ns, routed, nn)
+		}
+		if cg >= ref-tol-1e-9 && cg+ng > best {
+			best, bestGate, bestClean, bestNoisy = cg+ng, g, cg, ng
+		}
+	}
+	fmt.Printf("recommended gate %.4f: clean gain %+.4f dB (clean model alone %+.4f), noisy gain %+.4f dB\n", bestGate, bestClean, ref, bestNoisy)
+	if write == "" {
+		return nil
+	}
+	if math.IsInf(bestGate, 0) {
+		return fmt.Errorf("no gate keeps the clean gain within %g dB: nothing written", tol)
+	}
+	f, err := nn.ReadCheckpoint(noisyPath)
+	if err != nil {
+		return err
+	}
+	nm.Cfg.NoiseGate = bestGate
+	if err := nm.Save(write, f.Meta); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (noise gate %.4f)\n", write, bestGate)
+	return nil
+}
+
+// cleanRefOf is the mean clean-sample gain of the clean model alone.
+func cleanRefOf(all []score) float64 {
+	var s float64
+	n := 0
+	for _, x := range all {
+		if !x.isNoisy {
+			s += x.clean - x.bic
+			n++
+		}
+	}
+	return s / float64(n)
+}
+
+func scoreSample(cm, nm *model.Model, smp *train.Sample) (score, error) {
+	var sc score
+	nz, err := cm.NoiseLevel(smp.LR, nil)
+	if err != nil {
+		return sc, err
+	}
+	sc.feature = nz.Feature
+	b, err := resample.Upsample(smp.LR, smp.HR.H, smp.HR.W)
+	if err != nil {
+		return sc, err
+	}
+	if sc.bic, sc.sbic, err = psnrSAM(smp.HR, b); err != nil {
+		return sc, err
+	}
+	for _, m := range []struct {
+		m      *model.Model
+		p, sam *float64
+	}{{cm, &sc.clean, &sc.sclean}, {nm, &sc.noisy, &sc.snoisy}} {
+		y, err := m.m.Upscale(smp.LR, smp.HR.H, smp.HR.W)
+		if err != nil {
+			return sc, err
+		}
+		if *m.p, *m.sam, err = psnrSAM(smp.HR, y); err != nil {
+			return sc, err
+		}
+	}
+	return sc, nil
+}
+
+func psnrSAM(ref, est *hsi.Cube) (float64, float64, error) {
+	e := est.Clone()
+	metrics.Clip01(e)
+	p, err := metrics.PSNR(ref, e)
+	if err != nil {
+		return 0, 0, err
+	}
+	s, _, err := metrics.SAM(ref, e)
+	return p, s, err
+}
