@@ -24,7 +24,7 @@ func TestCommittedReport(t *testing.T) {
 		v    any
 	}{
 		{"twelve.json", &r.Twelve}, {"seven.json", &r.Seven}, {"banddef.json", &r.BandDef},
-		{"degrade.json", &r.Degrade}, {"kappa.json", &r.Kappa}, {"figures.json", &r.Figures},
+		{"degrade.json", &r.Degrade}, {"sensor_noise.json", &r.SensorNoise}, {"kappa.json", &r.Kappa}, {"figures.json", &r.Figures},
 		{"ensemble.json", &r.Ensemble}, {"backproject.json", &r.BackProject}, {"bench.json", &r.Bench},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, "results", f.name))

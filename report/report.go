@@ -53,10 +53,13 @@ type Results struct {
 	Seven   *eval.Result        `json:"seven"`
 	BandDef *eval.BandDefResult `json:"banddef"`
 	Degrade []DegradeRun        `json:"degrade"`
-	Kappa   []DegradeRun        `json:"kappa"`
-	Bench   *bench.Result       `json:"bench,omitempty"`
-	Figures *FigureStats        `json:"figures"`
-	Model   map[string]any      `json:"model"`
+	// SensorNoise is the degradation table's protocol under the
+	// sensor-like noises of sensorNoiseCases.
+	SensorNoise []DegradeRun   `json:"sensor_noise,omitempty"`
+	Kappa       []DegradeRun   `json:"kappa"`
+	Bench       *bench.Result  `json:"bench,omitempty"`
+	Figures     *FigureStats   `json:"figures"`
+	Model       map[string]any `json:"model"`
 	// Ensemble is the twelve-factor and seven-dataset protocol with the
 	// self-ensemble over the 8 flips and rotations (method "omnihsr-se").
 	Ensemble *OptionRuns `json:"ensemble"`
@@ -93,6 +96,17 @@ var degradeCases = []degradeCase{
 	{"Blur 0.40s", eval.Degradation{Blur: 0.40}},
 	{"Blur 0.55s", eval.Degradation{Blur: 0.55}},
 	{"Area", eval.Degradation{Area: true}},
+}
+
+// sensorNoiseCases are the sensor-like noises of section 4's second table
+// (eval.NoiseModels): signal-dependent shot and read noise, a VNIR/SWIR
+// imaging spectrometer's per-band noise profile and pushbroom striping.
+var sensorNoiseCases = []degradeCase{
+	{"Shot + read 0.01", eval.Degradation{Noise: 0.01, NoiseModel: "shot"}},
+	{"Shot + read 0.02", eval.Degradation{Noise: 0.02, NoiseModel: "shot"}},
+	{"VNIR/SWIR profile 0.01", eval.Degradation{Noise: 0.01, NoiseModel: "profile"}},
+	{"VNIR/SWIR profile 0.02", eval.Degradation{Noise: 0.02, NoiseModel: "profile"}},
+	{"Striping 0.01", eval.Degradation{Noise: 0.01, NoiseModel: "stripes"}},
 }
 
 // backProjectCases are the degradations the back-projection is also run
@@ -178,6 +192,9 @@ func Generate(opt Options) (*Results, error) {
 	if r.Degrade, err = degraded(meth, degradeCases); err != nil {
 		return nil, err
 	}
+	if r.SensorNoise, err = degraded(meth, sensorNoiseCases); err != nil {
+		return nil, err
+	}
 	for _, k := range Kappas {
 		res, err := run(eval.ProtocolSeven, []float64{4}, eval.Degradation{Kappa: k})
 		if err != nil {
@@ -256,6 +273,7 @@ func writeJSONFiles(dir string, r *Results) error {
 		{"seven.json", r.Seven},
 		{"banddef.json", r.BandDef},
 		{"degrade.json", r.Degrade},
+		{"sensor_noise.json", r.SensorNoise},
 		{"kappa.json", r.Kappa},
 		{"figures.json", r.Figures},
 		{"ensemble.json", r.Ensemble},

@@ -95,7 +95,7 @@ func TestGenerateDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs (%v)", e.Name(), err)
 		}
 	}
-	for _, want := range []string{"twelve.json", "seven.json", "banddef.json", "degrade.json", "kappa.json", "figures.json",
+	for _, want := range []string{"twelve.json", "seven.json", "banddef.json", "degrade.json", "sensor_noise.json", "kappa.json", "figures.json",
 		"fig_lab_x4.png", "fig_air_x4.png", "fig_band_rmse_x4.png", "fig_primitives_x4.png"} {
 		if !strings.Contains(strings.Join(names, " "), want) {
 			t.Errorf("results/ lacks %s (has %v)", want, names)
