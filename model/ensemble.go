@@ -5,7 +5,6 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
-	"github.com/omnihsr/omnihsr/noise"
 )
 
 // Dihedral is one of the 8 flips and rotations of an image. Output pixel
@@ -106,18 +105,16 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	// One noise level for every view (a flip or rotation does not change
 	// it), so that all views take the same model of a pair.
-	sigmas := lr.Meta.Noise
-	if sigmas == nil && (m.Cfg.NoiseInput || m.noisy != nil) {
-		if sigmas, err = noise.Bands(lr, true); err != nil {
-			return nil, fmt.Errorf("model: %w", err)
-		}
+	nz, err := m.noiseOf(lr, usable, lr.Meta.Noise)
+	if err != nil {
+		return nil, err
 	}
 	for _, d := range ds {
 		x, err := d.Apply(lr)
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.encodeFilled(x, usable, nil, sigmas)
+		v, err := m.encodeWithNoise(x, usable, nil, nz)
 		if err != nil {
 			return nil, err
 		}

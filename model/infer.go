@@ -221,6 +221,43 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 // with the noise of every band of lr given in sigmas (nil: estimated from
 // the network's bands).
 func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, sigmas []float64) (*Encoded, error) {
+	nz, err := m.noiseOf(lr, usable, sigmas)
+	if err != nil {
+		return nil, err
+	}
+	return m.encodeWithNoise(lr, usable, nd, nz)
+}
+
+// noiseOf is the noise level of the network's bands of lr (the usable
+// ones): from sigmas (one per band of lr) when given, else estimated. A
+// model without NoiseInput or a noise companion needs none (zero Noise).
+func (m *Model) noiseOf(lr *hsi.Cube, usable []int, sigmas []float64) (Noise, error) {
+	if !m.Cfg.NoiseInput && m.noisy == nil {
+		return Noise{}, nil
+	}
+	x := lr
+	if len(usable) < lr.B {
+		var err error
+		if x, err = lr.SelectBands(usable); err != nil {
+			return Noise{}, fmt.Errorf("model: %w", err)
+		}
+		if sigmas != nil {
+			if len(sigmas) != lr.B {
+				return Noise{}, fmt.Errorf("model: %d noise values for %d bands", len(sigmas), lr.B)
+			}
+			sx := make([]float64, len(usable))
+			for i, b := range usable {
+				sx[i] = sigmas[b]
+			}
+			sigmas = sx
+		}
+	}
+	return m.NoiseLevel(x, sigmas)
+}
+
+// encodeWithNoise is encodeFilled with the noise level known: a model with
+// a noise companion hands the input to it when the level is above the gate.
+func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, nz Noise) (*Encoded, error) {
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -229,23 +266,6 @@ func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, sig
 		var err error
 		if x, err = lr.SelectBands(usable); err != nil {
 			return nil, fmt.Errorf("model: %w", err)
-		}
-	}
-	var nz Noise
-	if m.Cfg.NoiseInput || m.noisy != nil {
-		sx := sigmas
-		if sx != nil && len(usable) < lr.B {
-			if len(sx) != lr.B {
-				return nil, fmt.Errorf("model: %d noise values for %d bands", len(sx), lr.B)
-			}
-			sx = make([]float64, len(usable))
-			for i, b := range usable {
-				sx[i] = sigmas[b]
-			}
-		}
-		var err error
-		if nz, err = m.NoiseLevel(x, sx); err != nil {
-			return nil, err
 		}
 	}
 	use := m

@@ -139,3 +139,71 @@ func TestNoiseLevel(t *testing.T) {
 		t.Fatalf("estimated: %+v, %v", est, err)
 	}
 }
+
+// A pair routes by the noise feature, for the plain model and the
+// self-ensemble alike, and inputs too small to estimate count as clean.
+func TestWithNoisyRouting(t *testing.T) {
+	m, err := New(smallConfig(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(m, 6, 0.05)
+	n, err := m.WithNoiseInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(n, 7, 0.05)
+	pair, err := m.WithNoisy(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, g := pair.Noisy(); c != n || g != 1 {
+		t.Fatal("Noisy does not return the companion and gate")
+	}
+	lr := randCube(4, 10, 12, 6) // uniform noise of std 0.29 around 0.5: feature about 5
+	for _, tc := range []struct {
+		name   string
+		sigmas []float64
+		routed bool
+	}{{"estimated", nil, true}, {"given clean", make([]float64, 6), false}, {"given noisy", fill(6, 0.3), true}} {
+		e, err := pair.EncodeImageNoise(lr, tc.sigmas)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Noise().Routed != tc.routed {
+			t.Errorf("%s: routed %v (feature %.2f), want %v", tc.name, e.Noise().Routed, e.Noise().Feature, tc.routed)
+		}
+		want, err := map[bool]*Model{false: m, true: n}[tc.routed].EncodeImageNoise(lr, tc.sigmas)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := e.Render(20, 24)
+		b, _ := want.Render(20, 24)
+		for i := range a.Data {
+			if a.Data[i] != b.Data[i] {
+				t.Fatalf("%s: the pair's output differs from the chosen model's at %d", tc.name, i)
+			}
+		}
+		ens, err := pair.EncodeEnsemble(lr.Clone(), 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.sigmas == nil && ens.Noise().Routed != tc.routed {
+			t.Errorf("%s: the self-ensemble routed %v", tc.name, ens.Noise().Routed)
+		}
+	}
+	tiny := randCube(5, 2, 2, 6)
+	if _, err := pair.EncodeEnsemble(tiny, 8); err != nil {
+		t.Fatalf("2 x 2 input: %v", err)
+	}
+	e, err := pair.EncodeImage(tiny)
+	if err != nil || e.Noise().Routed {
+		t.Fatalf("2 x 2 input: %v, routed %v", err, e != nil && e.Noise().Routed)
+	}
+	if _, err := m.WithNoisy(m, 1); err == nil {
+		t.Error("a companion without a noise input accepted")
+	}
+	if _, err := m.WithNoisy(n, math.NaN()); err == nil {
+		t.Error("a NaN gate accepted")
+	}
+}
