@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/omnihsr/omnihsr/internal/testrand"
 	"math"
 	"path/filepath"
 	"testing"
@@ -24,7 +25,7 @@ func TestWithNoiseInputExact(t *testing.T) {
 	if got, want := n.NumParams(), m.NumParams()+m.Cfg.FiLMHidden; got != want {
 		t.Fatalf("%d parameters, want %d", got, want)
 	}
-	lr := randCube(9, 7, 9, 12)
+	lr := testrand.Cube(testrand.New(9, 1), 7, 9, 12)
 	want, err := m.Upscale(lr, 21, 27)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func TestNoiseInputWired(t *testing.T) {
 		t.Fatal(err)
 	}
 	randomise(n, 8, 0.05)
-	lr := randCube(3, 8, 8, 5)
+	lr := testrand.Cube(testrand.New(3, 1), 8, 8, 5)
 	render := func(mm *Model, sig []float64) []float32 {
 		e, err := mm.EncodeImageNoise(lr, sig)
 		if err != nil {
@@ -114,7 +115,7 @@ func TestNoiseLevel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := randCube(2, 6, 6, 4)
+	lr := testrand.Cube(testrand.New(2, 1), 6, 6, 4)
 	nz, err := m.NoiseLevel(lr, []float64{0.1, 0.1, 0.2, 0.2})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestWithNoisyRouting(t *testing.T) {
 	if c, g := pair.Noisy(); c != n || g != 1 {
 		t.Fatal("Noisy does not return the companion and gate")
 	}
-	lr := randCube(4, 10, 12, 6) // uniform noise of std 0.29 around 0.5: feature about 5
+	lr := testrand.Cube(testrand.New(4, 1), 10, 12, 6) // uniform noise of std 0.29 around 0.5: feature about 5
 	for _, tc := range []struct {
 		name   string
 		sigmas []float64
@@ -192,7 +193,7 @@ func TestWithNoisyRouting(t *testing.T) {
 			t.Errorf("%s: the self-ensemble routed %v", tc.name, ens.Noise().Routed)
 		}
 	}
-	tiny := randCube(5, 2, 2, 6)
+	tiny := testrand.Cube(testrand.New(5, 1), 2, 2, 6)
 	if _, err := pair.EncodeEnsemble(tiny, 8); err != nil {
 		t.Fatalf("2 x 2 input: %v", err)
 	}
