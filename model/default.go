@@ -13,13 +13,23 @@ import (
 //go:embed weights/default.omw
 var defaultWeights []byte
 
+// noiseWeights is the noise-aware companion of the default model
+// (weights/noise.omw, same model card): trained with synthetic sensor noise
+// on its inputs and the noise level as an input, it renders the inputs whose
+// estimated noise feature is above its configuration's NoiseGate.
+//
+//go:embed weights/noise.omw
+var noiseWeights []byte
+
 var (
 	defaultOnce  sync.Once
 	defaultModel *Model
 	defaultErr   error
 )
 
-// Default returns the embedded default model. Callers share one instance;
+// Default returns the embedded default model with its noise-aware
+// companion attached (WithNoisy): clean inputs are rendered by the model
+// itself, noisy ones by the companion. Callers share one instance;
 // inference does not modify it.
 func Default() (*Model, error) {
 	defaultOnce.Do(func() {
@@ -27,14 +37,27 @@ func Default() (*Model, error) {
 			defaultErr = ErrNoDefault
 			return
 		}
-		f, err := nn.DecodeCheckpoint(defaultWeights, "embedded default model")
+		m, err := decodeEmbedded(defaultWeights, "embedded default model")
 		if err != nil {
 			defaultErr = err
 			return
 		}
-		defaultModel, defaultErr = FromCheckpoint(f)
+		n, err := decodeEmbedded(noiseWeights, "embedded noise-aware model")
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		defaultModel, defaultErr = m.WithNoisy(n, n.Cfg.NoiseGate)
 	})
 	return defaultModel, defaultErr
+}
+
+func decodeEmbedded(b []byte, name string) (*Model, error) {
+	f, err := nn.DecodeCheckpoint(b, name)
+	if err != nil {
+		return nil, err
+	}
+	return FromCheckpoint(f)
 }
 
 // DefaultMeta returns the training metadata stored with the embedded model.
