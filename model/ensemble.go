@@ -97,6 +97,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	orig := lr
 	lr, nd, err := hsi.FillNoData(lr)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
@@ -105,7 +106,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	// One noise level for every view (a flip or rotation does not change
 	// it), so that all views take the same model of a pair.
-	nz, err := m.noiseOf(lr, usable, lr.Meta.Noise)
+	nz, err := m.noiseOf(orig, usable, orig.Meta.Noise)
 	if err != nil {
 		return nil, err
 	}

@@ -209,19 +209,15 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	orig := lr
 	lr, nd, err := hsi.FillNoData(lr)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	return m.encodeFilled(lr, nd.Usable(lr.B), nd, sigmas)
-}
-
-// encodeFilled encodes a cube without no-data whose network input is the
-// bands listed in usable (every band of lr: the network sees lr itself),
-// with the noise of every band of lr given in sigmas (nil: estimated from
-// the network's bands).
-func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, sigmas []float64) (*Encoded, error) {
-	nz, err := m.noiseOf(lr, usable, sigmas)
+	usable := nd.Usable(lr.B)
+	// The noise is estimated on the input as read, where the estimator
+	// leaves out the no-data samples, not on the filled cube.
+	nz, err := m.noiseOf(orig, usable, sigmas)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +225,8 @@ func (m *Model) encodeFilled(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, sig
 }
 
 // noiseOf is the noise level of the network's bands of lr (the usable
-// ones): from sigmas (one per band of lr) when given, else estimated. A
+// ones): from sigmas (one per band of lr) when given, else estimated (no-data
+// samples of lr left out). A
 // model without NoiseInput or a noise companion needs none (zero Noise).
 func (m *Model) noiseOf(lr *hsi.Cube, usable []int, sigmas []float64) (Noise, error) {
 	if !m.Cfg.NoiseInput && m.noisy == nil {
@@ -255,8 +252,10 @@ func (m *Model) noiseOf(lr *hsi.Cube, usable []int, sigmas []float64) (Noise, er
 	return m.NoiseLevel(x, sigmas)
 }
 
-// encodeWithNoise is encodeFilled with the noise level known: a model with
-// a noise companion hands the input to it when the level is above the gate.
+// encodeWithNoise encodes a cube without no-data whose network input is the
+// bands listed in usable (every band of lr: the network sees lr itself),
+// at the noise level nz: a model with a noise companion hands the input to
+// it when the level is above the gate.
 func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, nz Noise) (*Encoded, error) {
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)

@@ -24,8 +24,8 @@ const madToSigma = 1.482602218505602
 const lapNorm = 6
 
 // Bands returns the estimated standard deviation of the noise of every band
-// of c, in the units of c. Pixels listed in mask (may be nil) and
-// non-finite values are left out. A band with fewer than 3 x 3 valid
+// of c, in the units of c. Residuals that touch a sample at the cube's
+// no-data value (Meta.DataIgnore) or a non-finite value are left out. A band with fewer than 3 x 3 valid
 // pixels gets NaN.
 //
 // The residual of a band is the 3 x 3 mask above applied to the band; when
@@ -65,6 +65,7 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 		}
 	}
 	B, W := c.B, c.W
+	fill, hasFill := float32(c.Meta.DataIgnore), c.Meta.HasDataIgnore
 	r := make([]float64, B)
 	for y := 1; y < c.H-1; y += st {
 		for x := 1; x < c.W-1; x += st {
@@ -74,6 +75,11 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 				corners := float64(up[b]) + float64(up[b+2*B]) + float64(down[b]) + float64(down[b+2*B])
 				edges := float64(up[b+B]) + float64(down[b+B]) + float64(mid[b]) + float64(mid[b+2*B])
 				r[b] = 4*float64(mid[b+B]) - 2*edges + corners
+				if hasFill && (up[b] == fill || up[b+B] == fill || up[b+2*B] == fill ||
+					mid[b] == fill || mid[b+B] == fill || mid[b+2*B] == fill ||
+					down[b] == fill || down[b+B] == fill || down[b+2*B] == fill) {
+					r[b] = math.NaN() // a residual that touches no-data is left out
+				}
 			}
 			for b := 0; b < B; b++ {
 				if !math.IsNaN(r[b]) && !math.IsInf(r[b], 0) {

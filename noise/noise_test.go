@@ -330,3 +330,41 @@ func TestMedianMatchesSort(t *testing.T) {
 		t.Fatal("median of nothing is not NaN")
 	}
 }
+
+// Residuals that touch the no-data value are left out: fill values over
+// most of some bands do not change their estimates, which counting them as
+// data would.
+func TestBandsSkipNoData(t *testing.T) {
+	c := scene(60, 80, 20, 3)
+	if err := (Spec{Kind: White, Sigma: 0.01}).Add(c, rand.New(rand.NewPCG(2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Bands(c, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.Clone()
+	for y := 0; y < 36; y++ {
+		for x := 0; x < d.W; x++ {
+			for b := 10; b < d.B; b++ {
+				if (x/7+y/5)%3 != 0 {
+					d.Data[(y*d.W+x)*d.B+b] = -9999
+				}
+			}
+		}
+	}
+	d.Meta.DataIgnore, d.Meta.HasDataIgnore = -9999, true
+	got, err := Bands(d, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range got {
+		if math.Abs(got[b]/want[b]-1) > 0.10 {
+			t.Errorf("band %d: %.5f with fill values, %.5f without", b, got[b], want[b])
+		}
+	}
+	d.Meta.HasDataIgnore = false // the fill values are then data: the flat blocks pull the level down
+	if bad, _ := Bands(d, true); math.Abs(Level(bad)/Level(want)-1) < 0.10 {
+		t.Errorf("fill values counted as data moved the level only from %.5f to %.5f", Level(want), Level(bad))
+	}
+}
