@@ -50,6 +50,22 @@ func TestWithNoiseInputExact(t *testing.T) {
 	}
 }
 
+// randomPair returns a small model with random weights and a widened copy
+// whose weights (the noise column included) are perturbed further.
+func randomPair(t *testing.T, seed, noisySeed uint64) (m, n *Model) {
+	t.Helper()
+	m, err := New(smallConfig(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(m, seed, 0.05)
+	if n, err = m.WithNoiseInput(); err != nil {
+		t.Fatal(err)
+	}
+	randomise(n, noisySeed, 0.05)
+	return m, n
+}
+
 func fill(n int, v float64) []float64 {
 	s := make([]float64, n)
 	for i := range s {
@@ -61,16 +77,7 @@ func fill(n int, v float64) []float64 {
 // Once the noise column is not zero, the noise level changes the output,
 // and a model saved with NoiseInput loads with it.
 func TestNoiseInputWired(t *testing.T) {
-	m, err := New(smallConfig(), 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	randomise(m, 7, 0.05)
-	n, err := m.WithNoiseInput()
-	if err != nil {
-		t.Fatal(err)
-	}
-	randomise(n, 8, 0.05)
+	_, n := randomPair(t, 7, 8)
 	lr := testrand.Cube(testrand.New(3, 1), 8, 8, 5)
 	render := func(mm *Model, sig []float64) []float32 {
 		e, err := mm.EncodeImageNoise(lr, sig)
@@ -144,16 +151,7 @@ func TestNoiseLevel(t *testing.T) {
 // A pair routes by the noise feature, for the plain model and the
 // self-ensemble alike, and inputs too small to estimate count as clean.
 func TestWithNoisyRouting(t *testing.T) {
-	m, err := New(smallConfig(), 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	randomise(m, 6, 0.05)
-	n, err := m.WithNoiseInput()
-	if err != nil {
-		t.Fatal(err)
-	}
-	randomise(n, 7, 0.05)
+	m, n := randomPair(t, 6, 7)
 	pair, err := m.WithNoisy(n, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -375,11 +375,11 @@ func Validate(m *model.Model, val []*Sample) (ValResult, error) {
 		if err != nil {
 			return v, err
 		}
-		ps, sam, err := psnrSAM(s.HR, y)
+		ps, sam, err := Score(s.HR, y)
 		if err != nil {
 			return v, err
 		}
-		pb, samb, err := psnrSAM(s.HR, b)
+		pb, samb, err := Score(s.HR, b)
 		if err != nil {
 			return v, err
 		}
@@ -397,7 +397,9 @@ func Validate(m *model.Model, val []*Sample) (ValResult, error) {
 	return v, nil
 }
 
-func psnrSAM(ref, est *hsi.Cube) (float64, float64, error) {
+// Score is the validation metric of one output: PSNR (dB) and SAM
+// (degrees) of est clipped to [0, 1] against ref.
+func Score(ref, est *hsi.Cube) (psnr, sam float64, err error) {
 	e := est.Clone()
 	metrics.Clip01(e)
 	p, err := metrics.PSNR(ref, e)

@@ -22,9 +22,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/scenes"
-	"github.com/omnihsr/omnihsr/metrics"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/nn"
 	"github.com/omnihsr/omnihsr/resample"
@@ -170,7 +168,7 @@ func scoreSample(cm, nm *model.Model, smp *train.Sample) (score, error) {
 	if err != nil {
 		return sc, err
 	}
-	if sc.bic, sc.sbic, err = psnrSAM(smp.HR, b); err != nil {
+	if sc.bic, sc.sbic, err = train.Score(smp.HR, b); err != nil {
 		return sc, err
 	}
 	for _, m := range []struct {
@@ -181,20 +179,9 @@ func scoreSample(cm, nm *model.Model, smp *train.Sample) (score, error) {
 		if err != nil {
 			return sc, err
 		}
-		if *m.p, *m.sam, err = psnrSAM(smp.HR, y); err != nil {
+		if *m.p, *m.sam, err = train.Score(smp.HR, y); err != nil {
 			return sc, err
 		}
 	}
 	return sc, nil
-}
-
-func psnrSAM(ref, est *hsi.Cube) (float64, float64, error) {
-	e := est.Clone()
-	metrics.Clip01(e)
-	p, err := metrics.PSNR(ref, e)
-	if err != nil {
-		return 0, 0, err
-	}
-	s, _, err := metrics.SAM(ref, e)
-	return p, s, err
 }
