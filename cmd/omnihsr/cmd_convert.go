@@ -18,11 +18,14 @@ var convertCmd = &command{
 
 Reads IN and writes OUT, each in the format its extension names. Values are
 float32 in between: integer types up to 2^24 and float32 convert losslessly.
-The output is float32 unless -type names another sample type; integer types
-round to nearest, halfway cases away from zero as GDAL does, in every format,
-and a value that does not fit is an error. A .png output is a false-colour
-preview (three bands chosen by wavelength, 2-98% stretch). NaN or infinite
-input values are an error naming their position. The output is written to a
+The output is float32 unless -type names another sample type (-type same:
+the input's); integer types round to nearest, halfway cases away from zero
+as GDAL does, in every format, and a value outside the type's range is
+clamped to it as gdal_translate -ot does, with the count on stderr. NaN input
+samples are no-data (the output declares the input's no-data value, or NaN);
+an infinite value is an error naming its position. A .png output is a
+false-colour preview (three bands chosen by wavelength, 2-98% stretch), for
+which NaN is an error too. The output is written to a
 temporary file and renamed: on error no output is left. An output that is
 the input (or its ENVI partner, or a link to either) is refused unless
 -overwrite is given.
@@ -37,7 +40,7 @@ Formats, chosen by extension:
 		o := &convertOpts{}
 		fs.StringVar(&o.in, "in", "", "input file (required)")
 		fs.StringVar(&o.out, "out", "", "output file (required)")
-		fs.StringVar(&o.typ, "type", "", "output sample type: float32 (default), float64, uint8, int8, int16, uint16, int32, uint32, int64, uint64 (as the format allows)")
+		fs.StringVar(&o.typ, "type", "", "output sample type: float32 (default), float64, uint8, int8, int16, uint16, int32, uint32, int64, uint64 (as the format allows), or same (the input's); integer types clamp")
 		fs.StringVar(&o.interleave, "interleave", "", "ENVI output interleave: bsq (default), bil or bip")
 		fs.StringVar(&o.compress, "compress", "", "MAT/TIFF output compression: none (default), deflate; TIFF also lzw and zstd (with a predictor; -co COMPRESS for GDAL's meaning)")
 		o.rf.register(fs)
@@ -90,12 +93,37 @@ func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo
 	if err != nil {
 		return err // before reading a large input
 	}
-	c, info, err := formats.Read(in, ro)
+	read := readNaNAsNoData
+	if f.Name == "PNG" {
+		read = formats.Read // a preview has no no-data value to write NaN as
+	}
+	c, info, err := read(in, ro)
 	if err != nil {
 		return err
 	}
+	if wo.DataType, err = sameType(wo.DataType, info, in); err != nil {
+		return err
+	}
+	var clamped int64
+	if f.Name != "PNG" {
+		declareNaNNoData(c)
+		clamp, err := formats.NewClamp(wo.DataType, c.Meta.DataIgnore, c.Meta.HasDataIgnore)
+		if err != nil {
+			return fmt.Errorf("%s: %w", out, err)
+		}
+		if clamp != nil {
+			if v, changed := clamp.NoData(); changed && c.Meta.HasDataIgnore {
+				fmt.Fprintf(stderr, "warning: %s: the no-data value %v does not fit %s (%v): written as %v\n", out, c.Meta.DataIgnore, wo.DataType, clamp, v)
+				c.Meta.DataIgnore = v
+			}
+			clamped = clamp.Apply(c.Data)
+		}
+	}
 	if err := formats.Write(out, c, wo); err != nil {
 		return err
+	}
+	if clamped > 0 {
+		fmt.Fprintf(stderr, "warning: %s: %d sample(s) outside the %s range clamped to it (as gdal_translate -ot does)\n", out, clamped, wo.DataType)
 	}
 	if f.Name != "PNG" {
 		warnDropped(stderr, out, &c.Meta)

@@ -103,14 +103,18 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	hr, info, err := formats.Read(o.in, ro)
+	hr, info, err := readNaNAsNoData(o.in, ro)
 	if err != nil {
 		return err
 	}
-	// As upscale does: the no-data value never enters the filters.
+	// As upscale does: the no-data value (NaN included) never enters the
+	// filters, and the output declares it.
 	lr, err := hsi.KeepNoData(hr, func(c *hsi.Cube) (*hsi.Cube, error) { return resample.Degrade(c, d) })
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.in, err)
+	}
+	if v, ok := hsi.NoDataValue(hr); ok {
+		lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = v, true
 	}
 	if err := writeCube(o.out, lr, info, o.typ); err != nil {
 		return err

@@ -192,7 +192,7 @@ func TestResampleCommandsBadInput(t *testing.T) {
 		{[]string{"degrade", "-in", good, "-out", out, "-size", "7"}, 2, "HEIGHTxWIDTH"},
 		{[]string{"degrade", "-in", good, "-out", out, "-scale", "2", "-noise", "-1"}, 2, "-noise -1"},
 		{[]string{"degrade", "-in", good, "-out", out, "-scale", "30"}, 1, "must be at least 1"},
-		{[]string{"degrade", "-in", nan, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
+		{[]string{"degrade", "-in", inf, "-out", out, "-scale", "2"}, 1, "row 7, column 3, band 1"},
 		{[]string{"degrade", "-in", filepath.Join(dir, "missing.npy"), "-out", out, "-scale", "2"}, 1, "missing.npy"},
 		{[]string{"upscale", "-in", good, "-out", out}, 2, "exactly one of -scale, -scales and -size"},
 		{[]string{"upscale", "-in", good, "-out", out, "-scale", "2", "-size", "3x3"}, 2, "exactly one of -scale, -scales and -size"},

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,13 +75,30 @@ func TestInfoNaN(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "value range:    0 .. 0 (2 NaN, 0 infinite; first at row 1, column 2, band 1)") {
 		t.Fatalf("exit %d:\n%s%s", code, out, errs)
 	}
-	// convert refuses it, naming the file and the position.
-	code, _, errs = runCmd(t, "convert", "-in", p, "-out", filepath.Join(dir, "o.npy"))
-	if code != 1 || !strings.Contains(errs, "n.img") || !strings.Contains(errs, "row 1, column 2, band 1") {
+	// convert reads NaN as no-data, as GDAL does: the output declares it
+	// and keeps the NaN samples.
+	code, _, errs = runCmd(t, "convert", "-in", p, "-out", filepath.Join(dir, "o.hdr"))
+	if code != 0 {
 		t.Fatalf("convert of NaN: exit %d: %s", code, errs)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "o.npy")); err == nil {
-		t.Fatal("output written for NaN input")
+	o, _, err := formats.Read(filepath.Join(dir, "o.hdr"), hsi.ReadOptions{})
+	var nf *raw.NonFiniteError
+	if err != nil && !errors.As(err, &nf) {
+		t.Fatal(err)
+	}
+	if o == nil || !o.Meta.HasDataIgnore || !math.IsNaN(o.Meta.DataIgnore) || !math.IsNaN(float64(o.Data[13])) {
+		t.Fatalf("convert of NaN: no-data not declared or NaN lost: %+v", o)
+	}
+	// An infinite value is still refused, naming the file and the position.
+	inf := math.Float32bits(float32(math.Inf(1)))
+	data[4*13], data[4*13+1], data[4*13+2], data[4*13+3] = byte(inf), byte(inf>>8), byte(inf>>16), byte(inf>>24)
+	os.WriteFile(filepath.Join(dir, "n.img"), data, 0o644)
+	code, _, errs = runCmd(t, "convert", "-in", p, "-out", filepath.Join(dir, "i.npy"))
+	if code != 1 || !strings.Contains(errs, "n.") || !strings.Contains(errs, "row 1, column 2, band 1") {
+		t.Fatalf("convert of Inf: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "i.npy")); err == nil {
+		t.Fatal("output written for infinite input")
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/method"
@@ -305,10 +303,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 			return err
 		}
 	}
-	lr, info, err := formats.Read(o.in, ro)
-	if nf := (*raw.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
-		err = nil // NaN is no-data; an infinite value stops the upscaling
-	}
+	lr, info, err := readNaNAsNoData(o.in, ro)
 	if err != nil {
 		return err
 	}
