@@ -1,11 +1,14 @@
 package crs
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CRS is a coordinate reference system known by an EPSG code, by a WKT
@@ -26,16 +29,37 @@ const (
 func (c CRS) Empty() bool { return c.EPSG == 0 && c.WKT == "" }
 
 // FromEPSG returns the CRS of an EPSG code, with its WKT text filled in for
-// the codes this package can write (WGS 84 and its UTM zones).
+// the codes this package can write: WGS 84 and its UTM zones, and the
+// common codes of epsg_esri.json (ESRI WKT recorded from GDAL by
+// scripts/goldens/epsg.py).
 func FromEPSG(code int) CRS {
 	c := CRS{EPSG: code}
 	if zone, north, ok := utmZone(code); ok {
 		c.WKT = UTMWKT(zone, north)
 	} else if code == EPSGWGS84 {
 		c.WKT = wgs84GeogCS
+	} else if wkt, ok := knownWKT()[code]; ok {
+		c.WKT = wkt
 	}
 	return c
 }
+
+//go:embed epsg_esri.json
+var epsgESRI []byte
+
+var knownWKT = sync.OnceValue(func() map[int]string {
+	var raw map[string]string
+	out := map[int]string{}
+	if err := json.Unmarshal(epsgESRI, &raw); err != nil {
+		return out // the embedded table is checked by the tests
+	}
+	for k, v := range raw {
+		if code, err := strconv.Atoi(k); err == nil {
+			out[code] = v
+		}
+	}
+	return out
+})
 
 func utmZone(code int) (zone int, north, ok bool) {
 	switch {
@@ -78,8 +102,21 @@ func FromWKT(wkt string) (CRS, error) {
 	if c.EPSG == 0 {
 		c.EPSG = identify(n)
 	}
+	if c.EPSG == 0 {
+		c.EPSG = knownCodes()[strings.Join(strings.Fields(wkt), "")]
+	}
 	return c, nil
 }
+
+// knownCodes maps the texts of knownWKT (white space removed) to their
+// codes, so that a WKT this package wrote is known by its code again.
+var knownCodes = sync.OnceValue(func() map[string]int {
+	out := map[string]int{}
+	for code, wkt := range knownWKT() {
+		out[strings.Join(strings.Fields(wkt), "")] = code
+	}
+	return out
+})
 
 func identify(n *Node) int {
 	name := n.Name()

@@ -61,7 +61,7 @@ func TestParseQuotes(t *testing.T) {
 
 func TestGeoKeysRoundTrip(t *testing.T) {
 	albers, _ := FromWKT(albersESRI)
-	for _, c := range []CRS{FromEPSG(32633), FromEPSG(32701), FromEPSG(4326), {EPSG: 3035}, albers} {
+	for _, c := range []CRS{FromEPSG(32633), FromEPSG(32701), FromEPSG(4326), FromEPSG(3035), albers} {
 		for _, point := range []bool{false, true} {
 			keys, ascii := GeoKeys(c, point)
 			got, ok := FromGeoKeys(keys, nil, ascii)
@@ -82,5 +82,33 @@ func TestGeoKeysRoundTrip(t *testing.T) {
 	}
 	if _, ok := FromGeoKeys([]uint16{1, 1, 0, 1, KeyPCSCitation, tagGeoASCII, 200, 0}, nil, "short"); ok {
 		t.Error("a citation past the end of the text gave a CRS")
+	}
+}
+
+// The embedded table gives the ESRI WKT of common codes, each of which
+// FromWKT parses back (with the ESRI text, by its parameters, only the
+// WGS 84 ones have a code to find).
+func TestKnownEPSG(t *testing.T) {
+	tab := knownWKT()
+	if len(tab) < 80 {
+		t.Fatalf("%d codes in epsg_esri.json", len(tab))
+	}
+	for _, code := range []int{3035, 3857, 5070, 2154, 27700, 25832, 26910, 28355, 7855, 3413, 4258} {
+		c := FromEPSG(code)
+		if c.WKT == "" {
+			t.Errorf("EPSG:%d: no WKT", code)
+			continue
+		}
+		if _, err := Parse(c.WKT); err != nil {
+			t.Errorf("EPSG:%d: %v", code, err)
+		}
+	}
+	if FromEPSG(999999).WKT != "" {
+		t.Error("an unknown code got a WKT")
+	}
+	// A text of the table is known by its code when read back.
+	back, err := FromWKT(FromEPSG(3035).WKT)
+	if err != nil || back.EPSG != 3035 {
+		t.Errorf("EPSG:3035's text read back as %d (%v)", back.EPSG, err)
 	}
 }
