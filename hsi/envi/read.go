@@ -152,27 +152,43 @@ func ReadHeader(path string) (h, w, b int, meta hsi.Meta, info hsi.SourceInfo, e
 	if err != nil {
 		return
 	}
+	hd, meta, err := parseHeaderFile(hdrPath)
+	if err != nil {
+		return
+	}
+	return hd.lines, hd.samples, hd.bands, meta, sourceInfo(hd, hdrPath, dataPath), nil
+}
+
+// HeaderMeta parses the ENVI header file hdrPath alone (no data file is
+// needed: a header that describes another format's file, as DESIS
+// deliveries add beside their GeoTIFF) and returns its size and metadata.
+func HeaderMeta(hdrPath string) (h, w, b int, meta hsi.Meta, err error) {
+	hd, meta, err := parseHeaderFile(hdrPath)
+	if err != nil {
+		return
+	}
+	return hd.lines, hd.samples, hd.bands, meta, nil
+}
+
+func parseHeaderFile(hdrPath string) (*header, hsi.Meta, error) {
 	f, err := os.Open(hdrPath)
 	if err != nil {
-		err = fmt.Errorf("envi: %w", err)
-		return
+		return nil, hsi.Meta{}, fmt.Errorf("envi: %w", err)
 	}
 	text, err := readHeaderBytes(f)
 	f.Close()
 	if err != nil {
-		err = errHeader(hdrPath, err)
-		return
+		return nil, hsi.Meta{}, errHeader(hdrPath, err)
 	}
 	hd, err := parseHeader(text)
 	if err != nil {
-		err = errHeader(hdrPath, err)
-		return
+		return nil, hsi.Meta{}, errHeader(hdrPath, err)
 	}
-	if meta, err = hd.meta(); err != nil {
-		err = errHeader(hdrPath, err)
-		return
+	meta, err := hd.meta()
+	if err != nil {
+		return nil, hsi.Meta{}, errHeader(hdrPath, err)
 	}
-	return hd.lines, hd.samples, hd.bands, meta, sourceInfo(hd, hdrPath, dataPath), nil
+	return hd, meta, nil
 }
 
 // readData converts the samples of r (size bytes, the data file name, with

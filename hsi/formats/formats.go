@@ -61,7 +61,7 @@ var table = []Format{
 	{Name: "HDF5", Exts: []string{".h5", ".hdf5", ".he5", ".nc", ".nc4"}, Read: products.ReadHDF5,
 		Note: "HDF5 and NetCDF-4 cubes (-var /group/dataset, -layout HWB|BHW|...), EMIT L2A (-ortho), PRISMA L2D"},
 	{Name: "EnMAP", Exts: []string{".xml"}, Read: products.ReadProduct,
-		Note: "EnMAP L2A: its SPECTRAL_IMAGE.TIF or METADATA.XML gives the whole product (reflectance, wavelengths, bad bands)"},
+		Note: "EnMAP and DESIS L2A: the SPECTRAL_IMAGE.TIF or METADATA.XML gives the whole product (reflectance, wavelengths, bad bands)"},
 }
 
 // Formats returns the supported formats, in a stable order.

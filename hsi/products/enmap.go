@@ -30,7 +30,7 @@ func productParts(path string) (tifPath, xmlPath string, ok bool) {
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
 	upper := strings.ToUpper(stem)
-	if !strings.HasPrefix(upper, "ENMAP") {
+	if !strings.HasPrefix(upper, "ENMAP") && !strings.HasPrefix(upper, desisPrefix) {
 		return "", "", false
 	}
 	var prefix string
@@ -69,7 +69,8 @@ func globEscape(s string) string {
 }
 
 // IsProductFile reports whether path is part of a product that
-// ReadProduct reads whole: an EnMAP L2A spectral image or metadata file.
+// ReadProduct reads whole: an EnMAP or DESIS L2A spectral image or
+// metadata file.
 func IsProductFile(path string) bool {
 	_, _, ok := productParts(path)
 	return ok
@@ -91,15 +92,18 @@ type enmapMeta struct {
 	} `xml:"specific>bandCharacterisation>bandID"`
 }
 
-// ReadProduct reads an EnMAP L2A product from its spectral image or its
-// metadata file: reflectance = DN * gain + offset per band, wavelengths and
+// ReadProduct reads an EnMAP or DESIS L2A product (see readDESIS for DESIS)
+// from its spectral image or its metadata file. EnMAP: reflectance = DN * gain + offset per band, wavelengths and
 // FWHM from the band characterisation, -32768 as no-data, bands that hold
 // no data anywhere flagged bad, georeferencing from the GeoTIFF.
 func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "GeoTIFF + METADATA.XML"}
 	tifPath, xmlPath, ok := productParts(path)
 	if !ok {
-		return nil, info, fmt.Errorf("%s: not named like an EnMAP product (<name>-SPECTRAL_IMAGE.TIF, <name>-METADATA.XML)", path)
+		return nil, info, fmt.Errorf("%s: not named like an EnMAP or DESIS product (<name>-SPECTRAL_IMAGE.TIF, <name>-METADATA.XML)", path)
+	}
+	if strings.HasPrefix(strings.ToUpper(filepath.Base(path)), desisPrefix) {
+		return readDESIS(path, tifPath, xmlPath, opt)
 	}
 	if xmlPath == "" {
 		return nil, info, fmt.Errorf("%s: EnMAP product without its METADATA.XML beside it: wavelengths, gains and offsets are in that file", path)

@@ -317,3 +317,66 @@ func TestEnMAP(t *testing.T) {
 		t.Error("an HDF5 file taken for an EnMAP product")
 	}
 }
+
+type desisGolden struct {
+	Cube        [][][]float64 `json:"cube"`
+	Wavelengths []float64     `json:"wavelengths"`
+	FWHM        []float64     `json:"fwhm"`
+	Bad         []bool        `json:"bad"`
+	GT          []float64     `json:"geotransform"`
+	EPSG        int           `json:"epsg"`
+}
+
+// DESIS L2A from the TIF or the XML, with the band characterisation from
+// the METADATA.xml (bands out of order, a <band> outside it) or from the
+// SPECTRAL_IMAGE.hdr of the second delivery; against the values GDAL reads
+// times gain plus offset (scripts/miniatures/desis_l2a.py).
+func TestDESIS(t *testing.T) {
+	var g map[string]desisGolden
+	loadJSON(t, "desis_golden.json", &g)
+	const name = "DESIS-HSI-L2A-DT0865788448_017-20230607T153935-V0220"
+	for _, tc := range []struct{ dir, file, golden, source string }{
+		{"desis_xml", name + "-SPECTRAL_IMAGE.tif", "xml", "METADATA.xml"},
+		{"desis_xml", name + "-METADATA.xml", "xml", "METADATA.xml"},
+		{"desis_hdr", name + "-SPECTRAL_IMAGE.tif", "hdr", "SPECTRAL_IMAGE.hdr"},
+	} {
+		t.Run(tc.dir+"/"+tc.file[len(tc.file)-12:], func(t *testing.T) {
+			path := filepath.Join("testdata", tc.dir, tc.file)
+			if !IsProductFile(path) {
+				t.Fatal("not recognised as a product file")
+			}
+			c, info, err := ReadProduct(path, hsi.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := g[tc.golden]
+			sameCube(t, c, want.Cube)
+			for i := range want.Wavelengths {
+				if c.Meta.Wavelengths[i] != want.Wavelengths[i] || c.Meta.FWHM[i] != want.FWHM[i] || c.Meta.BadBands[i] != want.Bad[i] {
+					t.Fatalf("band %d: %v %v %v, want %v %v %v", i, c.Meta.Wavelengths[i], c.Meta.FWHM[i], c.Meta.BadBands[i], want.Wavelengths[i], want.FWHM[i], want.Bad[i])
+				}
+			}
+			if !c.Meta.HasDataIgnore || c.Meta.DataIgnore != 0 {
+				t.Errorf("no-data %v %v, want 0 from the GeoTIFF", c.Meta.HasDataIgnore, c.Meta.DataIgnore)
+			}
+			if info.Product != "DESIS L2A, acquired 20230607T153935" || !strings.Contains(info.Detail, tc.source) {
+				t.Errorf("product %q, detail %q", info.Product, info.Detail)
+			}
+			gt, ok := c.Meta.Geo.Transform()
+			if !ok || gt != [6]float64(want.GT) {
+				t.Errorf("geotransform %v, want %v", gt, want.GT)
+			}
+			if cr, _ := c.Meta.Geo.CRS(); cr.EPSG != want.EPSG {
+				t.Errorf("CRS %+v, want EPSG:%d", cr, want.EPSG)
+			}
+		})
+	}
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join("testdata", "desis_short_xml", name+"-METADATA.xml"), "lists 4 bands"},
+		{filepath.Join("testdata", "desis_no_xml", name+"-SPECTRAL_IMAGE.tif"), "without its METADATA.xml"},
+	} {
+		if _, _, err := ReadProduct(tc.path, hsi.ReadOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
+			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
