@@ -5,6 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +29,18 @@ with bicubic interpolation alone measured in the same run for comparison.
 Peak memory is the largest Go heap in use during one more, untimed run (the
 heap sampler would slow the timed runs), above the heap
 before it (the counterpart of the paper's peak allocated GPU memory).
-The table is printed (and written to -md as Markdown).`,
+The table is printed (and written to -md as Markdown).
+
+With -scene HxWxB the whole-scene table is made instead: a synthetic
+float32 ENVI scene of that size is written to a scratch directory (-dir,
+default the system's temporary directory; it needs room for the scene and
+one output) and, for every factor of -scene-factors, gdal_translate -of
+ENVI -r cubic (when gdal_translate is on the PATH; also timed followed by
+an fsync of its output, since omnihsr syncs its outputs), omnihsr upscale
+-method bicubic and omnihsr upscale run as child processes, alternated,
+-runs times: median wall time and peak RSS of each. Then the model's
+stages are timed in this process one after the other (read, encoder,
+head, operator field, U_s, write, sync) for the largest factor.`,
 	flags: func(fs *flag.FlagSet) runner {
 		o := &benchOpts{}
 		fs.StringVar(&o.weights, "weights", "", "weight file (default: the embedded model)")
@@ -35,6 +50,9 @@ The table is printed (and written to -md as Markdown).`,
 		fs.IntVar(&o.runs, "runs", 12, "timed runs per configuration")
 		fs.IntVar(&o.warm, "warmup", 3, "warm-up runs per configuration")
 		fs.StringVar(&o.markdown, "md", "", "also write the table as Markdown to this file")
+		fs.StringVar(&o.scene, "scene", "", "whole-scene comparison on a synthetic HxWxB scene (e.g. 512x512x102)")
+		fs.StringVar(&o.sceneFactors, "scene-factors", "2,4", "factors of the -scene comparison")
+		fs.StringVar(&o.dir, "dir", "", "scratch directory of -scene (default: the temporary directory)")
 		return o
 	},
 }
@@ -43,6 +61,8 @@ type benchOpts struct {
 	weights, bands, factors string
 	size, runs, warm        int
 	markdown                string
+	scene, sceneFactors     string
+	dir                     string
 }
 
 func (o *benchOpts) run(_ context.Context, e env) error {
@@ -60,6 +80,9 @@ func (o *benchOpts) run(_ context.Context, e env) error {
 	m, err := loadModel(o.weights)
 	if err != nil {
 		return err
+	}
+	if o.scene != "" {
+		return o.runScene(e, m)
 	}
 	w := o.warm
 	if w == 0 {
@@ -112,4 +135,70 @@ func loadModel(path string) (*model.Model, error) {
 // writeFile writes b to path atomically: on error the file is left as it was.
 func writeFile(path string, b []byte) error {
 	return atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err })
+}
+
+// runScene is bench -scene.
+func (o *benchOpts) runScene(e env, m *model.Model) error {
+	dims, err := parseScene(o.scene)
+	if err != nil {
+		return usagef("-scene: %v", err)
+	}
+	factors, err := parseFloats(o.sceneFactors)
+	if err != nil {
+		return usagef("-scene-factors: %v", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("bench: the omnihsr binary: %w", err)
+	}
+	gdal, _ := exec.LookPath("gdal_translate")
+	dir, err := os.MkdirTemp(o.dir, "omnihsr-bench-")
+	if err != nil {
+		return fmt.Errorf("bench: scratch directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	runs := o.runs
+	if !isSet(e.fs, "runs") {
+		runs = 1
+	}
+	rows, err := bench.Scene(bench.SceneConfig{H: dims[0], W: dims[1], B: dims[2], Factors: factors,
+		Exe: exe, GDAL: gdal, Dir: dir, Runs: runs, Seed: 1})
+	if err != nil {
+		return err
+	}
+	tab := bench.SceneMarkdown(dims[0], dims[1], dims[2], rows)
+	if gdal == "" {
+		tab += "\ngdal_translate is not on the PATH: GDAL left out.\n"
+	}
+	fmt.Fprint(e.stdout, tab)
+	s := slices.Max(factors)
+	st, err := bench.SceneStages(m, filepath.Join(dir, "scene.hdr"), filepath.Join(dir, "stages.hdr"), s)
+	if err != nil {
+		return err
+	}
+	stab := fmt.Sprintf("\nStages at x%g, run one after the other in one process (operator field: the COFR render less U_s alone):\n\n", s) +
+		bench.StagesMarkdown(st, 0) +
+		fmt.Sprintf("\nOutput data %.2f GiB; encoder %.1f GFLOP.\n", float64(st.OutBytes)/(1<<30), st.EncoderFLOPs/1e9)
+	fmt.Fprint(e.stdout, stab)
+	if o.markdown != "" {
+		return writeFile(o.markdown, []byte(tab+stab))
+	}
+	return nil
+}
+
+// parseScene parses HxWxB.
+func parseScene(s string) ([3]int, error) {
+	var d [3]int
+	f := strings.Split(strings.ToLower(s), "x")
+	if len(f) != 3 {
+		return d, fmt.Errorf("%q: want HxWxB, such as 512x512x102", s)
+	}
+	for i, v := range f {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return d, fmt.Errorf("%q: %q is not a positive integer", s, v)
+		}
+		d[i] = n
+	}
+	return d, nil
 }
