@@ -199,30 +199,42 @@ func (s *dataWriter) writeBIL(data []float32, y0, n int) error {
 	return nil
 }
 
+// bsqSub is the number of pixels writeBSQ transposes at a time: their
+// spectra and one group's band rows stay in the core's cache while the
+// rows are encoded.
+const bsqSub = 512
+
 // writeBSQ writes the n*w pixels of n rows into each band's plane, in
-// blocks of pixels: for each block and group of 16 bands, one
-// transposition and one write per band.
+// blocks of pixels: each block is transposed and encoded bsqSub pixels and
+// a group of 16 bands at a time into one buffer holding the block's
+// segment of every band (at most 2*raw.ChunkBytes), then written with one
+// write per band.
 func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 	es := s.t.Size()
 	W, B := s.w, s.b
 	HW := int64(s.h) * int64(W)
 	P := n * W
-	np := min(bsqPixels(P), P)
-	buf, rows := s.buffers(np*es, min(B, raw.GroupBands)*np)
+	np := min(max(2*raw.ChunkBytes/(B*es), bsqSub), P)
+	buf, rows := s.buffers(np*B*es, min(B, raw.GroupBands)*min(bsqSub, np))
 	p00 := int64(y0) * int64(W) // first pixel of the call in the image
 	for p0 := 0; p0 < P; p0 += np {
 		m := min(np, P-p0)
-		for g := 0; g < B; g += raw.GroupBands {
-			kb := min(raw.GroupBands, B-g)
-			raw.FromPixels(rows, data[p0*B:], B, g, m, kb)
-			for j := 0; j < kb; j++ {
-				if bad := sample.Encode(buf, rows[j*m:], 1, m, s.t, false); bad >= 0 {
-					return raw.BadValue(data, W, B, y0, (p0+bad)*B+g+j, s.t)
+		for q0 := 0; q0 < m; q0 += bsqSub {
+			q := min(bsqSub, m-q0)
+			for g := 0; g < B; g += raw.GroupBands {
+				kb := min(raw.GroupBands, B-g)
+				raw.FromPixels(rows, data[(p0+q0)*B:], B, g, q, kb)
+				for j := 0; j < kb; j++ {
+					if bad := sample.Encode(buf[((g+j)*m+q0)*es:], rows[j*q:], 1, q, s.t, false); bad >= 0 {
+						return raw.BadValue(data, W, B, y0, (p0+q0+bad)*B+g+j, s.t)
+					}
 				}
-				off := (int64(g+j)*HW + p00 + int64(p0)) * int64(es)
-				if _, err := s.f.WriteAt(buf[:m*es], off); err != nil {
-					return err
-				}
+			}
+		}
+		for b := 0; b < B; b++ {
+			off := (int64(b)*HW + p00 + int64(p0)) * int64(es)
+			if _, err := s.f.WriteAt(buf[b*m*es:(b+1)*m*es], off); err != nil {
+				return err
 			}
 		}
 	}
