@@ -178,6 +178,9 @@ func Encode(dst []byte, src []float32, stride int, n int, t Type, bigEndian bool
 	}
 	_ = src[(n-1)*stride]
 	_ = dst[n*t.Size()-1]
+	if t == Float32 && stride == 1 && !bigEndian {
+		return encodeFloat32LE(dst[:4*n], src[:n])
+	}
 	le, be := binary.LittleEndian, binary.BigEndian
 	lo, hi := t.Range()
 	j := 0
@@ -374,4 +377,20 @@ func DecodeFloat64(dst []float64, src []byte, t Type, bigEndian bool) {
 	default:
 		panic("sample: DecodeFloat64 of invalid type " + t.String())
 	}
+}
+
+// encodeFloat32LE is Encode of contiguous float32 values in little-endian
+// order (the writers' usual case), a loop without per-value branches on
+// the byte order or the stride.
+func encodeFloat32LE(dst []byte, src []float32) (bad int) {
+	bad = -1
+	dst = dst[:4*len(src)]
+	for i, v := range src {
+		u := math.Float32bits(v)
+		if u&0x7fffffff == 0x7f800000 && bad < 0 { // infinite
+			bad = i
+		}
+		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], u)
+	}
+	return bad
 }

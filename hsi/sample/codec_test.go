@@ -1,6 +1,7 @@
 package sample
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"strings"
@@ -250,6 +251,31 @@ func TestPrecisionLimit(t *testing.T) {
 	for _, typ := range []Type{Int32, Uint32, Int64, Uint64, Float64} {
 		if typ.Exact() {
 			t.Errorf("%v exact", typ)
+		}
+	}
+}
+
+// TestEncodeFloat32Contiguous checks Encode's contiguous little-endian
+// float32 path against the general one (a stride of 2 over the same
+// values): the same bytes and the same first infinite value.
+func TestEncodeFloat32Contiguous(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	for _, vals := range [][]float32{
+		{0, 1, -2.5, 3e38, 1e-45},
+		{1, nan, 2, inf, float32(math.Inf(-1))},
+		{float32(math.Inf(-1)), 0},
+		{nan, nan},
+	} {
+		strided := make([]float32, 2*len(vals))
+		for i, v := range vals {
+			strided[2*i] = v
+		}
+		got := make([]byte, 4*len(vals))
+		want := make([]byte, 4*len(vals))
+		gb := Encode(got, vals, 1, len(vals), Float32, false)
+		wb := Encode(want, strided, 2, len(vals), Float32, false)
+		if gb != wb || !bytes.Equal(got, want) {
+			t.Errorf("%v: bad %d, bytes % x; the strided path gives %d, % x", vals, gb, got, wb, want)
 		}
 	}
 }
