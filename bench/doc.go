@@ -9,4 +9,12 @@
 // the heap before it: the counterpart of the paper's peak allocated GPU
 // memory. `omnihsr bench` and the evaluation report (package report) print
 // its table.
+//
+// Whole scenes (Scene, `omnihsr bench -scene`): a synthetic float32 ENVI
+// scene upscaled by gdal_translate -r cubic, by `omnihsr upscale -method
+// bicubic` and by the model, each a child process so that wall time and
+// peak RSS (the child's rusage) compare like for like; SceneStages times
+// the model's stages in one process (read, encoder, head, operator field,
+// U_s, write, sync), and the Scene* benchmarks time each stage tiered by
+// size (docs/PERFORMANCE.md).
 package bench
