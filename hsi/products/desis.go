@@ -1,7 +1,6 @@
 package products
 
 import (
-	"encoding/xml"
 	"fmt"
 	"math"
 	"os"
@@ -78,13 +77,9 @@ func readDESIS(path, tifPath, xmlPath string, opt hsi.ReadOptions) (*hsi.Cube, h
 			nodata, hasNoData = hm.DataIgnore, true
 		}
 	} else {
-		b, err := os.ReadFile(xmlPath)
-		if err != nil {
-			return nil, info, err
-		}
 		var m desisMeta
-		if err := xml.Unmarshal(b, &m); err != nil {
-			return nil, info, fmt.Errorf("%s: not a DESIS metadata file: %w", xmlPath, err)
+		if err := readXML(xmlPath, "DESIS", &m); err != nil {
+			return nil, info, err
 		}
 		if len(m.Bands) == 0 {
 			return nil, info, fmt.Errorf("%s: no specific/bandCharacterisation/band elements: the product's wavelengths are missing", xmlPath)
@@ -121,25 +116,8 @@ func readDESIS(path, tifPath, xmlPath string, opt hsi.ReadOptions) (*hsi.Cube, h
 			return nil, info, fmt.Errorf("%s: %d %s for %d bands", src, len(l.v), l.name, c.B)
 		}
 	}
-	bad := make([]bool, c.B)
-	for i := range bad {
-		bad[i] = true
-	}
-	nd := float32(nodata)
-	for p := 0; p < c.H*c.W; p++ {
-		s := c.Data[p*c.B : (p+1)*c.B]
-		for k, v := range s {
-			if hasNoData && v == nd {
-				continue
-			}
-			bad[k] = false
-			s[k] = float32(float64(v)*gain[k] + off[k])
-		}
-	}
+	calibrate(c, wl, fwhm, gain, off, nodata, hasNoData)
 	meta := &c.Meta
-	meta.Wavelengths, meta.WavelengthUnits, meta.FWHM, meta.BadBands = wl, "Nanometers", fwhm, bad
-	meta.Scale, meta.Offset, meta.ReflectanceScale = nil, nil, 0
-	meta.DataIgnore, meta.HasDataIgnore = nodata, hasNoData
 	info.Product = "DESIS L2A"
 	if m := desisTime.FindStringSubmatch(filepath.Base(tifPath)); m != nil {
 		info.Product += ", acquired " + m[1]

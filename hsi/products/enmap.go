@@ -114,13 +114,9 @@ func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, e
 	if opt.Ortho {
 		return nil, info, fmt.Errorf("%s: -ortho applies to EMIT granules; EnMAP L2A is already map-projected", path)
 	}
-	b, err := os.ReadFile(xmlPath)
-	if err != nil {
-		return nil, info, err
-	}
 	var m enmapMeta
-	if err := xml.Unmarshal(b, &m); err != nil {
-		return nil, info, fmt.Errorf("%s: not an EnMAP metadata file: %w", xmlPath, err)
+	if err := readXML(xmlPath, "EnMAP", &m); err != nil {
+		return nil, info, err
 	}
 	if len(m.Bands) == 0 {
 		return nil, info, fmt.Errorf("%s: no specific/bandCharacterisation/bandID elements: the product's wavelengths are missing", xmlPath)
@@ -160,28 +156,12 @@ func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, e
 			return nil, info, err
 		}
 	}
-	nodata := float32(enmapNoData)
+	nodata := float64(enmapNoData)
 	if c.Meta.HasDataIgnore {
-		nodata = float32(c.Meta.DataIgnore)
+		nodata = c.Meta.DataIgnore
 	}
-	bad := make([]bool, c.B)
-	for i := range bad {
-		bad[i] = true
-	}
-	for p := 0; p < c.H*c.W; p++ {
-		s := c.Data[p*c.B : (p+1)*c.B]
-		for k, v := range s {
-			if v == nodata {
-				continue
-			}
-			bad[k] = false
-			s[k] = float32(float64(v)*gain[k] + off[k])
-		}
-	}
+	calibrate(c, wl, fwhm, gain, off, nodata, true)
 	meta := &c.Meta
-	meta.Wavelengths, meta.WavelengthUnits, meta.FWHM, meta.BadBands = wl, "Nanometers", fwhm, bad
-	meta.Scale, meta.Offset, meta.ReflectanceScale = nil, nil, 0
-	meta.DataIgnore, meta.HasDataIgnore = float64(nodata), true
 	level := m.Level
 	if level == "" {
 		level = "L2A"
@@ -195,4 +175,44 @@ func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, e
 	info.Layout = tinfo.Layout
 	info.Detail = fmt.Sprintf("%s; %s; reflectance = DN x gain + offset per band", filepath.Base(tifPath), filepath.Base(xmlPath))
 	return c, info, nil
+}
+
+// readXML decodes the metadata file path of a product of the mission named
+// into v.
+func readXML(path, mission string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := xml.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: not %s product metadata: %w", path, mission, err)
+	}
+	return nil
+}
+
+// calibrate turns the DNs of c into reflectance, DN x gain + offset per
+// band, leaving the samples at the no-data value (when hasNoData) as they
+// are, and sets c's metadata: wavelengths (nm), FWHM, the no-data value,
+// and the bands that hold no data anywhere flagged bad. The stored scale
+// metadata is dropped: the values are physical now.
+func calibrate(c *hsi.Cube, wl, fwhm, gain, off []float64, nodata float64, hasNoData bool) {
+	bad := make([]bool, c.B)
+	for i := range bad {
+		bad[i] = true
+	}
+	nd := float32(nodata)
+	for p := 0; p < c.H*c.W; p++ {
+		s := c.Data[p*c.B : (p+1)*c.B]
+		for k, v := range s {
+			if hasNoData && v == nd {
+				continue
+			}
+			bad[k] = false
+			s[k] = float32(float64(v)*gain[k] + off[k])
+		}
+	}
+	meta := &c.Meta
+	meta.Wavelengths, meta.WavelengthUnits, meta.FWHM, meta.BadBands = wl, "Nanometers", fwhm, bad
+	meta.Scale, meta.Offset, meta.ReflectanceScale = nil, nil, 0
+	meta.DataIgnore, meta.HasDataIgnore = nodata, hasNoData
 }

@@ -261,14 +261,39 @@ func TestPRISMA(t *testing.T) {
 	}
 }
 
-type enmapGolden struct {
-	TIF, XML    string
+// productGolden is what the miniature scripts record of a calibrated
+// EnMAP or DESIS product.
+type productGolden struct {
 	Cube        [][][]float64 `json:"cube"`
 	Wavelengths []float64     `json:"wavelengths"`
 	FWHM        []float64     `json:"fwhm"`
 	Bad         []bool        `json:"bad"`
 	GT          []float64     `json:"geotransform"`
 	EPSG        int           `json:"epsg"`
+}
+
+// check compares a product read with the golden: values, band metadata,
+// geotransform and CRS.
+func (g productGolden) check(t *testing.T, c *hsi.Cube) {
+	t.Helper()
+	sameCube(t, c, g.Cube)
+	for i := range g.Wavelengths {
+		if c.Meta.Wavelengths[i] != g.Wavelengths[i] || c.Meta.FWHM[i] != g.FWHM[i] || c.Meta.BadBands[i] != g.Bad[i] {
+			t.Fatalf("band %d: %v %v %v, want %v %v %v", i, c.Meta.Wavelengths[i], c.Meta.FWHM[i], c.Meta.BadBands[i], g.Wavelengths[i], g.FWHM[i], g.Bad[i])
+		}
+	}
+	gt, ok := c.Meta.Geo.Transform()
+	if !ok || gt != [6]float64(g.GT) {
+		t.Errorf("geotransform %v, want %v", gt, g.GT)
+	}
+	if cr, _ := c.Meta.Geo.CRS(); cr.EPSG != g.EPSG {
+		t.Errorf("CRS %+v, want EPSG:%d", cr, g.EPSG)
+	}
+}
+
+type enmapGolden struct {
+	TIF, XML string
+	productGolden
 }
 
 func TestEnMAP(t *testing.T) {
@@ -284,24 +309,12 @@ func TestEnMAP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameCube(t, c, g.Cube)
-			for i := range g.Wavelengths {
-				if c.Meta.Wavelengths[i] != g.Wavelengths[i] || c.Meta.FWHM[i] != g.FWHM[i] || c.Meta.BadBands[i] != g.Bad[i] {
-					t.Fatalf("band %d: %v %v %v, want %v %v %v", i, c.Meta.Wavelengths[i], c.Meta.FWHM[i], c.Meta.BadBands[i], g.Wavelengths[i], g.FWHM[i], g.Bad[i])
-				}
-			}
+			g.check(t, c)
 			if c.Meta.Scale != nil || c.Meta.DataIgnore != -32768 {
 				t.Errorf("scale %v no-data %v", c.Meta.Scale, c.Meta.DataIgnore)
 			}
 			if info.Product != "EnMAP L2A, acquired 2022-11-03T10:23:16.000000Z" {
 				t.Errorf("product %q", info.Product)
-			}
-			gt, ok := c.Meta.Geo.Transform()
-			if !ok || gt != [6]float64(g.GT) {
-				t.Errorf("geotransform %v, want %v", gt, g.GT)
-			}
-			if cr, _ := c.Meta.Geo.CRS(); cr.EPSG != g.EPSG {
-				t.Errorf("CRS %+v, want EPSG:%d", cr, g.EPSG)
 			}
 		})
 	}
@@ -318,21 +331,12 @@ func TestEnMAP(t *testing.T) {
 	}
 }
 
-type desisGolden struct {
-	Cube        [][][]float64 `json:"cube"`
-	Wavelengths []float64     `json:"wavelengths"`
-	FWHM        []float64     `json:"fwhm"`
-	Bad         []bool        `json:"bad"`
-	GT          []float64     `json:"geotransform"`
-	EPSG        int           `json:"epsg"`
-}
-
 // DESIS L2A from the TIF or the XML, with the band characterisation from
 // the METADATA.xml (bands out of order, a <band> outside it) or from the
 // SPECTRAL_IMAGE.hdr of the second delivery; against the values GDAL reads
 // times gain plus offset (scripts/miniatures/desis_l2a.py).
 func TestDESIS(t *testing.T) {
-	var g map[string]desisGolden
+	var g map[string]productGolden
 	loadJSON(t, "desis_golden.json", &g)
 	const name = "DESIS-HSI-L2A-DT0865788448_017-20230607T153935-V0220"
 	for _, tc := range []struct{ dir, file, golden, source string }{
@@ -349,25 +353,12 @@ func TestDESIS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := g[tc.golden]
-			sameCube(t, c, want.Cube)
-			for i := range want.Wavelengths {
-				if c.Meta.Wavelengths[i] != want.Wavelengths[i] || c.Meta.FWHM[i] != want.FWHM[i] || c.Meta.BadBands[i] != want.Bad[i] {
-					t.Fatalf("band %d: %v %v %v, want %v %v %v", i, c.Meta.Wavelengths[i], c.Meta.FWHM[i], c.Meta.BadBands[i], want.Wavelengths[i], want.FWHM[i], want.Bad[i])
-				}
-			}
+			g[tc.golden].check(t, c)
 			if !c.Meta.HasDataIgnore || c.Meta.DataIgnore != 0 {
 				t.Errorf("no-data %v %v, want 0 from the GeoTIFF", c.Meta.HasDataIgnore, c.Meta.DataIgnore)
 			}
 			if info.Product != "DESIS L2A, acquired 20230607T153935" || !strings.Contains(info.Detail, tc.source) {
 				t.Errorf("product %q, detail %q", info.Product, info.Detail)
-			}
-			gt, ok := c.Meta.Geo.Transform()
-			if !ok || gt != [6]float64(want.GT) {
-				t.Errorf("geotransform %v, want %v", gt, want.GT)
-			}
-			if cr, _ := c.Meta.Geo.CRS(); cr.EPSG != want.EPSG {
-				t.Errorf("CRS %+v, want EPSG:%d", cr, want.EPSG)
 			}
 		})
 	}
