@@ -156,21 +156,7 @@ func TestConvertLargeRSS(t *testing.T) {
 		}
 		mb = v
 	}
-	dir := os.Getenv("OMNIHSR_BIG_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	} else {
-		d, err := os.MkdirTemp(dir, "omnihsr-big-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	bin := filepath.Join(dir, "omnihsr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := bigRunDir(t)
 	// int16, 224 bands (AVIRIS-like), square image of about mb MiB.
 	const B = 224
 	side := 1

@@ -38,21 +38,7 @@ func TestUpscaleLargeRSS(t *testing.T) {
 		fmt.Sscan(s, &side)
 	}
 	const B = 128
-	dir := os.Getenv("OMNIHSR_BIG_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	} else {
-		d, err := os.MkdirTemp(dir, "omnihsr-big-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	bin := filepath.Join(dir, "omnihsr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := bigRunDir(t)
 	hdr := fmt.Sprintf("ENVI\nsamples = %d\nlines = %d\nbands = %d\nheader offset = 0\ndata type = 4\ninterleave = bip\nbyte order = 0\n", side, side, B)
 	if err := os.WriteFile(filepath.Join(dir, "big.hdr"), []byte(hdr), 0o644); err != nil {
 		t.Fatal(err)
@@ -98,4 +84,28 @@ func TestUpscaleLargeRSS(t *testing.T) {
 	if err != nil || st.Size() != int64(16)*in {
 		t.Errorf("output data file: %v, size %v, want %d", err, st, 16*in)
 	}
+}
+
+// bigRunDir returns the folder of an opt-in large-file measurement
+// (OMNIHSR_BIG_DIR, or a temporary one; removed at the end either way) and
+// the omnihsr binary built into it, run as a child so its peak RSS can be
+// read.
+func bigRunDir(t *testing.T) (dir, bin string) {
+	t.Helper()
+	dir = os.Getenv("OMNIHSR_BIG_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	} else {
+		d, err := os.MkdirTemp(dir, "omnihsr-big-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		dir = d
+	}
+	bin = filepath.Join(dir, "omnihsr")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir, bin
 }

@@ -24,21 +24,7 @@ func TestUpscaleExtremeFactorRSS(t *testing.T) {
 	if os.Getenv("OMNIHSR_BIG") != "1" {
 		t.Skip("set OMNIHSR_BIG=1 to upscale 10x12x1 to 16000x16000 and measure peak memory")
 	}
-	dir := os.Getenv("OMNIHSR_BIG_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	} else {
-		d, err := os.MkdirTemp(dir, "omnihsr-big-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	bin := filepath.Join(dir, "omnihsr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := bigRunDir(t)
 	in := filepath.Join(dir, "small.npy")
 	if err := formats.Write(in, testrand.Cube(testrand.New(uint64(10), uint64(12)), 10, 12, 1), hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
