@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
@@ -40,8 +39,13 @@ element, by the same library code as omnihsr upscale: DIR/STEM_xS.EXT equals
 are published by a rename only when complete; a scene whose outputs are all
 complete is skipped, so a rerun does only what is left. A scene that fails
 does not stop the others: it is listed with its error in DIR/failed.tsv and
-the job exits with status 1 naming how many failed. Paths must be visible to
-every worker under the same name (a local or shared file system).
+the job exits with status 1 naming how many failed.
+
+GLOB, FILE, the paths FILE lists and DIR may be local paths (visible to every
+worker under the same name) or URLs of any file system Beam registers:
+gs://BUCKET/..., s3://BUCKET/... (memfs://... for tests). A remote scene is
+copied to a local scratch directory (-scratch), its outputs are written there
+and copied to DIR, each appearing whole or not at all; see docs/BATCH.md.
 
 -runner prism (the default) runs the pipeline inside this process. Flags
 after "--" go to Beam (its --endpoint, --environment_type, --project, ...):
@@ -52,9 +56,9 @@ Flags:
 
 // opts are the command-line flags.
 type opts struct {
-	in, manifest, out, scales, method, weights, typ, ext, runner string
-	scale                                                        float64
-	verbose                                                      bool
+	in, manifest, out, scales, method, weights, typ, ext, runner, scratch string
+	scale                                                                 float64
+	verbose                                                               bool
 }
 
 func main() {
@@ -97,6 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
 	fs.StringVar(&o.typ, "type", "", "output sample type (default float32; \"same\": the input's)")
 	fs.StringVar(&o.ext, "ext", "", "output format by extension, e.g. .tif (default: the input's; .hdr for ENVI)")
+	fs.StringVar(&o.scratch, "scratch", "", "local directory for the copies of remote scenes and their outputs (default $TMPDIR)")
 	fs.StringVar(&o.runner, "runner", "prism", "Beam runner: prism (in process), flink, spark, universal, dataflow")
 	fs.BoolVar(&o.verbose, "v", false, "keep Beam's and Prism's log lines (INFO and up)")
 	fs.Usage = func() {
@@ -113,7 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "omnihsr-batch: unexpected arguments %q (Beam's flags go after \"--\")\n", fs.Args())
 		return 2
 	}
-	jo, paths, err := o.job()
+	jo, paths, err := o.job(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
 		return 2
@@ -127,12 +132,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		level = slog.LevelInfo
 	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
-	if err := os.MkdirAll(jo.OutDir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
-		return 1
+	if !isRemote(jo.OutDir) {
+		if err := os.MkdirAll(jo.OutDir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
+			return 1
+		}
 	}
-	dead := filepath.Join(jo.OutDir, deadLetterName)
-	if err := os.Remove(dead); err != nil && !errors.Is(err, os.ErrNotExist) {
+	dead := joinPath(jo.OutDir, deadLetterName)
+	if err := removeIfExists(ctx, dead); err != nil {
 		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
 		return 1
 	}
@@ -159,7 +166,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		len(paths), c["scenes"], c["skipped"], c["failed"], c["pixels"], float64(c["bytes"])/1e6,
 		float64(c["milliseconds"])/1e3, time.Since(start).Seconds())
 	if c["failed"] > 0 {
-		b, _ := os.ReadFile(dead)
+		b, _ := readAll(ctx, dead)
 		stderr.Write(b)
 		fmt.Fprintf(stderr, "omnihsr-batch: %d of %d scenes failed (listed in %s)\n", c["failed"], len(paths), dead)
 		return 1
@@ -204,9 +211,9 @@ func beamFlags(runner string, args []string) error {
 	return nil
 }
 
-// job checks the flags and returns the job's options and the absolute
-// paths of its scenes.
-func (o *opts) job() (Options, []string, error) {
+// job checks the flags and returns the job's options and the paths of its
+// scenes (absolute where local).
+func (o *opts) job(ctx context.Context) (Options, []string, error) {
 	if (o.in == "") == (o.manifest == "") {
 		return Options{}, nil, errors.New("give exactly one of -in and -manifest")
 	}
@@ -239,11 +246,16 @@ func (o *opts) job() (Options, []string, error) {
 	if o.weights != "" && !m.Model {
 		return Options{}, nil, errors.New("-weights applies to the OmniHSR methods only")
 	}
-	out, err := filepath.Abs(o.out)
+	out, err := absPath(o.out)
 	if err != nil {
 		return Options{}, nil, err
 	}
 	jo := Options{OutDir: out, Factors: factors, Method: o.method, Type: o.typ, Ext: o.ext}
+	if o.scratch != "" {
+		if jo.Scratch, err = filepath.Abs(o.scratch); err != nil {
+			return Options{}, nil, err
+		}
+	}
 	if o.weights != "" {
 		if jo.Weights, err = filepath.Abs(o.weights); err != nil {
 			return Options{}, nil, err
@@ -251,18 +263,18 @@ func (o *opts) job() (Options, []string, error) {
 	}
 	var paths []string
 	if o.in != "" {
-		if paths, err = filepath.Glob(o.in); err != nil {
+		if paths, err = listGlob(ctx, o.in); err != nil {
 			return Options{}, nil, fmt.Errorf("-in %q: %w", o.in, err)
 		}
 		if len(paths) == 0 {
 			return Options{}, nil, fmt.Errorf("-in %q matches no file", o.in)
 		}
-	} else if paths, err = readManifest(o.manifest); err != nil {
+	} else if paths, err = readManifest(ctx, o.manifest); err != nil {
 		return Options{}, nil, err
 	}
 	seen := map[string]string{}
 	for i, p := range paths {
-		if paths[i], err = filepath.Abs(p); err != nil {
+		if paths[i], err = absPath(p); err != nil {
 			return Options{}, nil, err
 		}
 		for _, q := range outputPaths(jo, paths[i]) {
@@ -278,9 +290,17 @@ func (o *opts) job() (Options, []string, error) {
 	return jo, paths, nil
 }
 
+// absPath returns a local path made absolute, a remote one unchanged.
+func absPath(p string) (string, error) {
+	if isRemote(p) {
+		return p, nil
+	}
+	return filepath.Abs(p)
+}
+
 // readManifest returns the scene paths that the manifest lists.
-func readManifest(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
+func readManifest(ctx context.Context, path string) ([]string, error) {
+	b, err := readAll(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("-manifest: %w", err)
 	}
@@ -291,8 +311,8 @@ func readManifest(path string) ([]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if !filepath.IsAbs(line) {
-			line = filepath.Join(filepath.Dir(path), line)
+		if !isRemote(line) && !filepath.IsAbs(line) {
+			line = joinPath(dirOf(path), line)
 		}
 		paths = append(paths, line)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -60,7 +59,7 @@ func (f *sceneFn) Setup() error {
 }
 
 func (f *sceneFn) ProcessElement(ctx context.Context, path string, dead func(string)) error {
-	res, err := processScene(path, f.Opts, f.mod)
+	res, err := processScene(ctx, path, f.Opts, f.mod)
 	if err != nil {
 		cFailed.Inc(ctx, 1)
 		dead(path + "\t" + oneLine(err.Error()))
@@ -93,6 +92,6 @@ func buildPipeline(paths []string, o Options) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	scenes := beam.Reshuffle(s, beam.CreateList(s, paths))
 	dead := beam.ParDo(s, &sceneFn{Opts: o}, scenes)
-	textio.Write(s.Scope("deadletters"), filepath.Join(o.OutDir, deadLetterName), dead)
+	textio.Write(s.Scope("deadletters"), joinPath(o.OutDir, deadLetterName), dead)
 	return p
 }

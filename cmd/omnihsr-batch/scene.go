@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +36,10 @@ type Options struct {
 	// Ext is the output extension with its dot ("" = the input's, .hdr for
 	// ENVI data files).
 	Ext string
+	// Scratch is the local directory that holds the copies of a remote
+	// scene and of its outputs while it is processed ("" = the system's
+	// temporary directory).
+	Scratch string
 }
 
 // Result is what one scene did.
@@ -56,7 +63,7 @@ func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 // outputPaths returns the outputs of the input in: OUTDIR/STEM_xS.EXT, the
 // names `omnihsr upscale -scales ... -out OUTDIR/` gives.
 func outputPaths(o Options, in string) []string {
-	base := filepath.Base(in)
+	base := path.Base(filepath.ToSlash(in))
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
 	if o.Ext != "" {
@@ -66,7 +73,7 @@ func outputPaths(o Options, in string) []string {
 	}
 	paths := make([]string, len(o.Factors))
 	for i, s := range o.Factors {
-		paths[i] = filepath.Join(o.OutDir, stem+"_x"+scaleLabel(s)+ext)
+		paths[i] = joinPath(o.OutDir, stem+"_x"+scaleLabel(s)+ext)
 	}
 	return paths
 }
@@ -122,8 +129,105 @@ func (o Options) methodName() string {
 
 // processScene super-resolves the scene in into its outputs, as `omnihsr
 // upscale -in IN -scales F1,F2,... -out OUTDIR/` does, unless they are all
-// complete already. mod is the model of a model method (loadModel).
-func processScene(in string, o Options, mod *model.Model) (Result, error) {
+// complete already. mod is the model of a model method (loadModel). A
+// remote scene is first copied to a local scratch directory (stage); remote
+// outputs are written there and then copied to OUTDIR (publish), each ENVI
+// data file before its header.
+func processScene(ctx context.Context, in string, o Options, mod *model.Model) (Result, error) {
+	if !isRemote(in) && !isRemote(o.OutDir) {
+		return processLocal(in, o, mod)
+	}
+	start := time.Now()
+	res := Result{Outputs: outputPaths(o, in)}
+	// Skip without copying anything when every output exists.
+	if isRemote(o.OutDir) {
+		fsys, err := openFS(ctx, o.OutDir)
+		if err != nil {
+			return res, err
+		}
+		done := true
+		for _, p := range res.Outputs {
+			done = done && remoteComplete(ctx, fsys, p)
+		}
+		fsys.Close()
+		if done {
+			res.Skipped = true
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
+	} else {
+		done := true
+		for _, p := range res.Outputs {
+			done = done && complete(p, -1, -1, -1)
+		}
+		if done {
+			res.Skipped = true
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
+	}
+	scratch, err := os.MkdirTemp(o.Scratch, "omnihsr-scene-")
+	if err != nil {
+		return res, fmt.Errorf("%s: scratch directory: %w", in, err)
+	}
+	defer os.RemoveAll(scratch)
+	localIn := in
+	if isRemote(in) {
+		dir := filepath.Join(scratch, "in")
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return res, err
+		}
+		if localIn, err = stage(ctx, in, dir); err != nil {
+			return res, err
+		}
+	}
+	lo := o
+	if isRemote(o.OutDir) {
+		lo.OutDir = filepath.Join(scratch, "out")
+		if err := os.Mkdir(lo.OutDir, 0o700); err != nil {
+			return res, err
+		}
+	}
+	lres, err := processLocal(localIn, lo, mod)
+	if err != nil {
+		// Name the scene and its outputs as the job knows them, not their
+		// scratch copies.
+		msg := err.Error()
+		if localIn != in {
+			msg = strings.ReplaceAll(msg, filepath.Dir(localIn)+string(filepath.Separator), joinPath(dirOf(in), ""))
+		}
+		if lo.OutDir != o.OutDir {
+			msg = strings.ReplaceAll(msg, lo.OutDir+string(filepath.Separator), joinPath(o.OutDir, ""))
+		}
+		return res, errors.New(msg)
+	}
+	res.Pixels, res.Warnings = lres.Pixels, lres.Warnings
+	if !isRemote(o.OutDir) {
+		res.Bytes = lres.Bytes
+	} else {
+		for _, p := range lres.Outputs {
+			files := formats.WriteFiles(p)
+			slices.Reverse(files) // an ENVI header last
+			for _, f := range files {
+				st, err := os.Stat(f)
+				if err != nil {
+					return res, err
+				}
+				if err := publish(ctx, f, joinPath(o.OutDir, filepath.Base(f))); err != nil {
+					return res, fmt.Errorf("%s: %w", in, err)
+				}
+				res.Bytes += st.Size()
+			}
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// processLocal is processScene for a local scene and a local OUTDIR: the
+// outputs are written in place, each to a temporary file renamed when
+// complete.
+func processLocal(in string, o Options, mod *model.Model) (Result, error) {
 	start := time.Now()
 	res := Result{Outputs: outputPaths(o, in)}
 	m, err := method.Lookup(o.methodName())
