@@ -29,14 +29,15 @@ import (
 )
 
 const usage = `Usage: omnihsr-batch (-in GLOB | -manifest FILE) -out DIR (-scale S | -scales S1,S2,...)
-       [-method M] [-weights FILE] [-type T] [-ext .EXT] [-runner R] [-v] [-- BEAM FLAGS...]
+       [-method M] [-weights FILE] [-type T] [-ext .EXT] [-scratch DIR] [-runner R] [-v]
+       [-- BEAM FLAGS...]
 
 Super-resolves every scene that GLOB matches or FILE lists (one path a line;
 blank lines and lines starting with # are skipped; relative paths are
 relative to FILE's directory) with an Apache Beam pipeline, one scene per
 element, by the same library code as omnihsr upscale: DIR/STEM_xS.EXT equals
 "omnihsr upscale -in SCENE -scales S... -out DIR/" for each scene. Outputs
-are published by a rename only when complete; a scene whose outputs are all
+are published only when complete; a scene whose outputs are all
 complete is skipped, so a rerun does only what is left. A scene that fails
 does not stop the others: it is listed with its error in DIR/failed.tsv and
 the job exits with status 1 naming how many failed.
