@@ -212,7 +212,7 @@ func (g *Geo) ENVI() (mapInfo, coordSys string, lost []string) {
 	}
 	coordSys = c.WKT
 	if c.WKT == "" && c.EPSG != 0 {
-		lost = append(lost, fmt.Sprintf("CRS EPSG:%d (ENVI needs its WKT, which is known here only for WGS 84, its UTM zones and the codes of hsi/crs/epsg_esri.json)", c.EPSG))
+		lost = append(lost, fmt.Sprintf("CRS EPSG:%d (ENVI needs its WKT, which is known here for the EPSG geographic 2D and projected CRSs GDAL writes as ESRI WKT)", c.EPSG))
 	}
 	return mapInfo, coordSys, lost
 }

@@ -58,10 +58,12 @@ func TestENVIFromGeoTIFF(t *testing.T) {
 		{Geo{PixelScale: []float64{30, 30, 0}, Tiepoints: []float64{0, 0, 0, 500000, 4200000, 0}, GeoKeys: utm}, "UTM, 1, 1, 500000, 4200000, 30, 30, 33, South, WGS-84", false},
 		{Geo{Transformation: []float64{c, s, 0, 500000, s, -c, 0, 4200000, 0, 0, 0, 0, 0, 0, 0, 1}, GeoKeys: utm}, "UTM, 1, 1, 500000, 4200000, 30, 30, 33, South, WGS-84, rotation=30", false},
 		{Geo{PixelScale: []float64{1, 1, 0}, Tiepoints: []float64{0, 0, 0, 10, 20, 0}}, "Arbitrary, 1, 1, 10, 20, 1, 1, 0, North", false},
-		// A code of hsi/crs's table gets GDAL's map info and WKT; another
-		// code has no WKT here, so its CRS is reported lost.
+		// A code of hsi/crs's table gets GDAL's map info and WKT; a code
+		// GDAL cannot write as ESRI WKT (EPSG:3139, Hyperbolic
+		// Cassini-Soldner) has no WKT here, so its CRS is reported lost.
 		{Geo{PixelScale: []float64{1, 1, 0}, Tiepoints: []float64{0, 0, 0, 10, 20, 0}, GeoKeys: []uint16{1, 1, 0, 1, 3072, 0, 1, 3035}}, "Lambert Azimuthal Equal Area, 1, 1, 10, 20, 1, 1", false},
-		{Geo{PixelScale: []float64{1, 1, 0}, Tiepoints: []float64{0, 0, 0, 10, 20, 0}, GeoKeys: []uint16{1, 1, 0, 1, 3072, 0, 1, 3400}}, "EPSG:3400, 1, 1, 10, 20, 1, 1", true},
+		{Geo{PixelScale: []float64{1, 1, 0}, Tiepoints: []float64{0, 0, 0, 10, 20, 0}, GeoKeys: []uint16{1, 1, 0, 1, 3072, 0, 1, 3400}}, "Transverse Mercator, 1, 1, 10, 20, 1, 1", false},
+		{Geo{PixelScale: []float64{1, 1, 0}, Tiepoints: []float64{0, 0, 0, 10, 20, 0}, GeoKeys: []uint16{1, 1, 0, 1, 3072, 0, 1, 3139}}, "EPSG:3139, 1, 1, 10, 20, 1, 1", true},
 	} {
 		mi, cs, lost := tc.g.ENVI()
 		if !strings.HasPrefix(mi, tc.prefix) {

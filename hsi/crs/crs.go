@@ -1,9 +1,11 @@
 package crs
 
 import (
+	"bytes"
+	"compress/gzip"
 	_ "embed"
-	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -28,10 +30,11 @@ const (
 // Empty reports whether neither a code nor a text is known.
 func (c CRS) Empty() bool { return c.EPSG == 0 && c.WKT == "" }
 
-// FromEPSG returns the CRS of an EPSG code, with its WKT text filled in for
-// the codes this package can write: WGS 84 and its UTM zones, and the
-// common codes of epsg_esri.json (ESRI WKT recorded from GDAL by
-// scripts/goldens/epsg.py).
+// FromEPSG returns the CRS of an EPSG code, with its WKT text filled in
+// for every EPSG geographic 2D and projected CRS: the ESRI WKT GDAL writes
+// for it, from epsg_esri.txt.gz (recorded from GDAL by
+// scripts/goldens/epsg.py). Other codes (vertical, compound, geocentric,
+// unknown) keep an empty WKT.
 func FromEPSG(code int) CRS {
 	c := CRS{EPSG: code}
 	if zone, north, ok := utmZone(code); ok {
@@ -44,22 +47,60 @@ func FromEPSG(code int) CRS {
 	return c
 }
 
-//go:embed epsg_esri.json
+//go:embed epsg_esri.txt.gz
 var epsgESRI []byte
 
-var knownWKT = sync.OnceValue(func() map[int]string {
-	var raw map[string]string
-	out := map[int]string{}
-	if err := json.Unmarshal(epsgESRI, &raw); err != nil {
-		return out // the embedded table is checked by the tests
+// epsgTable is the decoded epsg_esri.txt.gz (see scripts/goldens/epsg.py):
+// the ESRI WKT GDAL writes for every EPSG geographic 2D and projected CRS,
+// and, for EPSG datums, ellipsoids and prime meridians, the code of a
+// geographic CRS that uses them.
+type epsgTable struct {
+	wkt                  map[int]string
+	datum, ellps, primem map[int]int
+	order                []int // codes in file order: current ones first, each kind ascending
+}
+
+// table decodes the embedded table once, on first use.
+var table = sync.OnceValue(func() *epsgTable { return decodeTable(epsgESRI) })
+
+func decodeTable(gz []byte) *epsgTable {
+	t := &epsgTable{wkt: map[int]string{}, datum: map[int]int{}, ellps: map[int]int{}, primem: map[int]int{}}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return t // the embedded table is checked by the tests
 	}
-	for k, v := range raw {
-		if code, err := strconv.Atoi(k); err == nil {
-			out[code] = v
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return t
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 3 {
+			continue
+		}
+		code, err := strconv.Atoi(f[1])
+		if err != nil {
+			continue
+		}
+		switch f[0] {
+		case "C":
+			if len(f) == 4 {
+				t.wkt[code] = f[3]
+				t.order = append(t.order, code)
+			}
+		case "D", "E", "P":
+			geog, err := strconv.Atoi(f[2])
+			if err != nil {
+				continue
+			}
+			map[string]map[int]int{"D": t.datum, "E": t.ellps, "P": t.primem}[f[0]][code] = geog
 		}
 	}
-	return out
-})
+	return t
+}
+
+// knownWKT returns the table's ESRI WKT by EPSG code.
+func knownWKT() map[int]string { return table().wkt }
 
 func utmZone(code int) (zone int, north, ok bool) {
 	switch {
@@ -90,8 +131,10 @@ var (
 )
 
 // FromWKT parses a WKT text and finds its EPSG code where the text states
-// one (AUTHORITY or ID at its root) or where it is WGS 84 geographic or a
-// WGS 84 UTM zone by name or by its parameters. The text is kept as given.
+// one (AUTHORITY or ID at its root), where it is the ESRI WKT GDAL writes
+// for a code of the table (white space aside), or where it is WGS 84
+// geographic or a WGS 84 UTM zone by name or by its parameters. The text
+// is kept as given.
 func FromWKT(wkt string) (CRS, error) {
 	wkt = strings.TrimSpace(wkt)
 	n, err := Parse(wkt)
@@ -100,23 +143,28 @@ func FromWKT(wkt string) (CRS, error) {
 	}
 	c := CRS{WKT: wkt, EPSG: n.authority()}
 	if c.EPSG == 0 {
-		c.EPSG = identify(n)
+		c.EPSG = knownCodes()[strings.Join(strings.Fields(wkt), "")]
 	}
 	if c.EPSG == 0 {
-		c.EPSG = knownCodes()[strings.Join(strings.Fields(wkt), "")]
+		c.EPSG = identify(n)
 	}
 	return c, nil
 }
 
 // knownCodes maps the texts of knownWKT (white space removed) to their
 // codes, so that a WKT this package wrote is known by its code again.
-var knownCodes = sync.OnceValue(func() map[string]int {
-	out := map[string]int{}
-	for code, wkt := range knownWKT() {
-		out[strings.Join(strings.Fields(wkt), "")] = code
+var knownCodes = sync.OnceValue(func() map[string]int { return reverse(table()) })
+
+func reverse(t *epsgTable) map[string]int {
+	out := make(map[string]int, len(t.order))
+	for _, code := range t.order {
+		k := strings.Join(strings.Fields(t.wkt[code]), "")
+		if _, ok := out[k]; !ok { // a text shared by several codes: the first (smallest current) code
+			out[k] = code
+		}
 	}
 	return out
-})
+}
 
 func identify(n *Node) int {
 	name := n.Name()

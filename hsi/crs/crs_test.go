@@ -85,30 +85,112 @@ func TestGeoKeysRoundTrip(t *testing.T) {
 	}
 }
 
-// The embedded table gives the ESRI WKT of common codes, each of which
-// FromWKT parses back (with the ESRI text, by its parameters, only the
-// WGS 84 ones have a code to find).
-func TestKnownEPSG(t *testing.T) {
-	tab := knownWKT()
-	if len(tab) < 80 {
-		t.Fatalf("%d codes in epsg_esri.json", len(tab))
+// The embedded table gives the ESRI WKT of every EPSG geographic 2D and
+// projected CRS; each text parses, is known by a code again whose text is
+// the same, and the WGS 84 texts this package writes itself are GDAL's.
+func TestEPSGTable(t *testing.T) {
+	tab := table()
+	if len(tab.wkt) < 6000 || len(tab.order) != len(tab.wkt) {
+		t.Fatalf("%d codes (%d in order) in epsg_esri.txt.gz", len(tab.wkt), len(tab.order))
 	}
-	for _, code := range []int{3035, 3857, 5070, 2154, 27700, 25832, 26910, 28355, 7855, 3413, 4258} {
+	for zone := 1; zone <= 60; zone++ {
+		for _, north := range []bool{true, false} {
+			code := epsgUTMS + zone
+			if north {
+				code = epsgUTMN + zone
+			}
+			if got := UTMWKT(zone, north); got != tab.wkt[code] {
+				t.Errorf("EPSG:%d: UTMWKT %s\nGDAL %s", code, got, tab.wkt[code])
+			}
+		}
+	}
+	if tab.wkt[EPSGWGS84] != wgs84GeogCS {
+		t.Errorf("EPSG:4326: GDAL %s", tab.wkt[EPSGWGS84])
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	var geog int
+	for _, code := range tab.order {
 		c := FromEPSG(code)
-		if c.WKT == "" {
-			t.Errorf("EPSG:%d: no WKT", code)
+		n, err := Parse(c.WKT)
+		if err != nil {
+			t.Errorf("EPSG:%d: %v", code, err)
 			continue
 		}
-		if _, err := Parse(c.WKT); err != nil {
-			t.Errorf("EPSG:%d: %v", code, err)
+		if n.Key != "GEOGCS" && n.Key != "PROJCS" {
+			t.Errorf("EPSG:%d: a %s", code, n.Key)
+		}
+		if c.Geographic() {
+			geog++
+		}
+		back, err := FromWKT(c.WKT)
+		if err != nil || back.EPSG == 0 || norm(FromEPSG(back.EPSG).WKT) != norm(c.WKT) {
+			t.Errorf("EPSG:%d read back as EPSG:%d (%v)", code, back.EPSG, err)
 		}
 	}
-	if FromEPSG(999999).WKT != "" {
-		t.Error("an unknown code got a WKT")
+	if geog < 500 || geog > len(tab.order)-5000 {
+		t.Errorf("%d geographic codes of %d", geog, len(tab.order))
 	}
-	// A text of the table is known by its code when read back.
-	back, err := FromWKT(FromEPSG(3035).WKT)
-	if err != nil || back.EPSG != 3035 {
-		t.Errorf("EPSG:3035's text read back as %d (%v)", back.EPSG, err)
+	for kind, m := range map[string]map[int]int{"datum": tab.datum, "ellipsoid": tab.ellps, "prime meridian": tab.primem} {
+		if len(m) < 10 {
+			t.Errorf("%d %ss", len(m), kind)
+		}
+		for c, g := range m {
+			if !FromEPSG(g).Geographic() {
+				t.Errorf("%s %d: EPSG:%d is not a geographic CRS of the table", kind, c, g)
+			}
+		}
+	}
+	for _, code := range []int{3035, 3857, 5070, 2154, 27700, 25832, 26910, 28355, 7855, 3413, 4258, 2227, 21781, 4807, 32661} {
+		if FromEPSG(code).WKT == "" {
+			t.Errorf("EPSG:%d: no WKT", code)
+		}
+	}
+	for _, code := range []int{0, 5703, 4978, 999999} { // none, vertical, geocentric, unknown
+		if FromEPSG(code).WKT != "" {
+			t.Errorf("EPSG:%d got a WKT", code)
+		}
+	}
+}
+
+// BenchmarkEPSGTableDecode is the one-off cost of the first FromEPSG call.
+func BenchmarkEPSGTableDecode(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if len(decodeTable(epsgESRI).wkt) == 0 {
+			b.Fatal("empty table")
+		}
+	}
+}
+
+// BenchmarkEPSGReverse is the one-off cost of the first FromWKT call that
+// looks a text up in the table (the table decoded already).
+func BenchmarkEPSGReverse(b *testing.B) {
+	t := table()
+	for i := 0; i < b.N; i++ {
+		if len(reverse(t)) == 0 {
+			b.Fatal("empty map")
+		}
+	}
+}
+
+// BenchmarkFromEPSG is a lookup once the table is decoded.
+func BenchmarkFromEPSG(b *testing.B) {
+	table()
+	for i := 0; i < b.N; i++ {
+		if FromEPSG(2154).WKT == "" {
+			b.Fatal("no WKT")
+		}
+	}
+}
+
+// BenchmarkFromWKT identifies the code of a table text (the reverse map is
+// built on first use, before the timer).
+func BenchmarkFromWKT(b *testing.B) {
+	w := FromEPSG(2154).WKT
+	FromWKT(w)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c, _ := FromWKT(w); c.EPSG != 2154 {
+			b.Fatal(c.EPSG)
+		}
 	}
 }

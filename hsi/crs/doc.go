@@ -1,6 +1,10 @@
 // Package crs reads and writes the coordinate reference system texts that
 // hyperspectral files carry: OGC and ESRI WKT (version 1) as found in ENVI
 // "coordinate system string" fields and GeoTIFF "ESRI PE String" citations.
-// It knows the WGS 84 UTM zones and WGS 84 geographic coordinates by EPSG
-// code and keeps any other CRS as its WKT text; it has no EPSG database.
+// It has no EPSG database: an embedded table, recorded from GDAL, gives the
+// ESRI WKT of every EPSG geographic 2D and projected CRS (FromEPSG) and
+// knows those texts by their code again (FromWKT); any other CRS is kept as
+// its WKT text. GeoTIFF geokeys are read to a CRS (EPSG codes, GDAL's ESRI
+// PE citation, and user-defined projections, datums and ellipsoids) and
+// written from one.
 package crs
