@@ -1,6 +1,7 @@
 package crs
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -191,6 +192,101 @@ func BenchmarkFromWKT(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if c, _ := FromWKT(w); c.EPSG != 2154 {
 			b.Fatal(c.EPSG)
+		}
+	}
+}
+
+// keyDir builds a GeoTIFF key directory: short keys as given, float keys
+// in GeoDoubleParams, the citation in GeoAsciiParams.
+func keyDir(shorts map[uint16]uint16, floats map[uint16]float64, geogCitation string) ([]uint16, []float64, string) {
+	type ent struct{ id, loc, count, val uint16 }
+	var ents []ent
+	for id, v := range shorts {
+		ents = append(ents, ent{id, 0, 1, v})
+	}
+	var doubles []float64
+	for id, v := range floats {
+		ents = append(ents, ent{id, tagGeoDoubles, 1, uint16(len(doubles))})
+		doubles = append(doubles, v)
+	}
+	ascii := ""
+	if geogCitation != "" {
+		ascii = geogCitation + "|"
+		ents = append(ents, ent{KeyGeogCitation, tagGeoASCII, uint16(len(ascii)), 0})
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].id < ents[j].id })
+	keys := []uint16{1, 1, 0, uint16(len(ents))}
+	for _, e := range ents {
+		keys = append(keys, e.id, e.loc, e.count, e.val)
+	}
+	return keys, doubles, ascii
+}
+
+// User-defined keys GDAL's goldens do not reach: what is refused, and the
+// parts (sphere, semi-minor axis, EPSG ellipsoid, datum and meridian
+// codes, UTM conversion codes) read on their own.
+func TestUserDefinedKeys(t *testing.T) {
+	proj := map[uint16]uint16{KeyModelType: ModelProjected, KeyGeographicType: UserDefined, KeyProjectedCSType: UserDefined, keyProjCoordTrans: ctSinusoidal}
+	with := func(m map[uint16]uint16, k, v uint16) map[uint16]uint16 {
+		out := map[uint16]uint16{k: v}
+		for a, b := range m {
+			if a != k {
+				out[a] = b
+			}
+		}
+		return out
+	}
+	sphere := map[uint16]float64{keyGeogSemiMajorAxis: 6371007.181, keyGeogSemiMinorAxis: 6371007.181}
+	for _, tc := range []struct {
+		name   string
+		shorts map[uint16]uint16
+		floats map[uint16]float64
+		cite   string
+		want   []string // substrings of the WKT; nil: no CRS
+	}{
+		{"sphere by semi-minor axis", proj, sphere, "", []string{`SPHEROID["unknown",6371007.181,0.0]`, `PROJECTION["Sinusoidal"]`, `DATUM["D_unknown"`}},
+		{"ellipsoid by semi-minor axis", proj, map[uint16]float64{keyGeogSemiMajorAxis: 6378000, keyGeogSemiMinorAxis: 6357000}, "GCS Name = g|Datum = My Datum (1)|Ellipsoid = E. 1|Primem = Greenwich",
+			[]string{`GEOGCS["GCS_g",DATUM["D_My_Datum_1",SPHEROID["E_1",6378000.0,303.714285714286]]`}},
+		{"EPSG ellipsoid", with(proj, keyGeogEllipsoid, 7019), nil, "", []string{`SPHEROID["GRS_1980",6378137.0,298.257222101]`}},
+		{"EPSG datum", with(proj, keyGeogGeodeticDatum, 6230), nil, "", []string{`DATUM["D_European_1950",SPHEROID["International_1924",6378388.0,297.0]]`}},
+		{"EPSG prime meridian", with(with(proj, keyGeogGeodeticDatum, 6807), keyGeogPrimeMeridian, 8903), nil, "", []string{`PRIMEM["Paris",2.33722917]`, `DATUM["D_NTF"`}},
+		{"prime meridian by longitude", proj, map[uint16]float64{keyGeogSemiMajorAxis: 6378137, keyGeogInvFlattening: 298.257223563, keyGeogPrimeMeridianLon: 2.5}, "", []string{`PRIMEM["unknown",2.5]`}},
+		{"UTM conversion south", map[uint16]uint16{KeyModelType: ModelProjected, KeyGeographicType: 4230, KeyProjectedCSType: UserDefined, keyProjection: convUTMS + 33}, nil, "",
+			[]string{`GEOGCS["GCS_European_1950"`, `PARAMETER["False_Northing",10000000.0],PARAMETER["Central_Meridian",15.0],PARAMETER["Scale_Factor",0.9996]`}},
+		{"geographic model", map[uint16]uint16{KeyModelType: ModelGeographic, KeyGeographicType: UserDefined, keyGeogEllipsoid: 7022}, nil, "GCS Name = Mine", []string{`GEOGCS["GCS_Mine",DATUM["D_unknown",SPHEROID["International_1924"`}},
+		{"US feet", with(proj, keyProjLinearUnits, unitUSFoot), sphere, "", []string{`UNIT["US survey foot",0.304800609601219]]`}},
+		{"Mercator 1SP on a sphere", with(proj, keyProjCoordTrans, ctMercator), map[uint16]float64{keyGeogSemiMajorAxis: 6371000, keyGeogSemiMinorAxis: 6371000, keyScaleAtNatOrigin: 0.5}, "", []string{`PARAMETER["Standard_Parallel_1",60.0]`}},
+		{"no coordinate transformation", with(proj, keyProjCoordTrans, 0), sphere, "", nil},
+		{"unknown coordinate transformation", with(proj, keyProjCoordTrans, 26), sphere, "", nil},
+		{"unknown conversion code", map[uint16]uint16{KeyModelType: ModelProjected, KeyGeographicType: 4326, keyProjection: 10101}, nil, "", nil},
+		{"radians", with(proj, keyGeogAngularUnits, 9101), sphere, "", nil},
+		{"linear unit not metre or foot", with(proj, keyProjLinearUnits, 9036), sphere, "", nil},
+		{"no semi-major axis", proj, map[uint16]float64{keyGeogInvFlattening: 298}, "", nil},
+		{"semi-minor axis over semi-major", proj, map[uint16]float64{keyGeogSemiMajorAxis: 1, keyGeogSemiMinorAxis: 2}, "", nil},
+		{"unknown datum code", with(proj, keyGeogGeodeticDatum, 6999), sphere, "", nil},
+		{"unknown ellipsoid code", with(proj, keyGeogEllipsoid, 7999), nil, "", nil},
+		{"geographic code that is projected", with(proj, KeyGeographicType, 3035), nil, "", nil},
+		{"Mercator scale over 1", with(proj, keyProjCoordTrans, ctMercator), map[uint16]float64{keyGeogSemiMajorAxis: 6371000, keyGeogSemiMinorAxis: 6371000, keyScaleAtNatOrigin: 1.5}, "", nil},
+	} {
+		keys, doubles, ascii := keyDir(tc.shorts, tc.floats, tc.cite)
+		c, ok := FromGeoKeys(keys, doubles, ascii)
+		if tc.want == nil {
+			if ok {
+				t.Errorf("%s: read as %s", tc.name, c.WKT)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: no CRS", tc.name)
+			continue
+		}
+		if _, err := Parse(c.WKT); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(c.WKT, w) {
+				t.Errorf("%s: %s lacks %s", tc.name, c.WKT, w)
+			}
 		}
 	}
 }

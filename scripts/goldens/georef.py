@@ -38,14 +38,16 @@ def data():
 
 def gtiff(name, crs, gt, point=False):
     """A GeoTIFF as GDAL writes it: an EPSG code (int) as EPSG geokeys, a
-    PROJ string as user-defined projection keys."""
+    PROJ string or a WKT text as user-defined keys."""
     path = os.path.join(OUT, name)
     ds = gdal.GetDriverByName("GTiff").Create(path, W, H, B, gdal.GDT_Float32)
     s = osr.SpatialReference()
     if isinstance(crs, int):
         s.ImportFromEPSG(crs)
-    else:
+    elif crs.startswith("+"):
         s.ImportFromProj4(crs)
+    else:
+        s.ImportFromWkt(crs)
     ds.SetSpatialRef(s)
     ds.SetGeoTransform(gt)
     if point:
@@ -56,6 +58,67 @@ def gtiff(name, crs, gt, point=False):
         ds.GetRasterBand(b + 1).SetOffset(0)
     ds = None
     return path
+
+
+# EPSG codes across kinds, beyond WGS 84: UTM zones of other datums, state
+# plane, national grids (Hotine oblique Mercator among them), polar
+# stereographic (variants A and B) and geographic CRSs of other datums (one
+# with the Paris meridian in grads).
+EPSG_SAMPLE = [
+    23032, 31983, 26717,                      # ED50, SIRGAS 2000, NAD27 UTM zones
+    2227, 26985,                              # NAD83 California zone 3 (US feet), Maryland
+    2193, 31468, 2180, 21781, 29902, 3375,    # NZTM, DHDN GK 4, Poland CS92, Swiss LV03, Irish Grid, Malaysia RSO
+    32661, 3032,                              # UPS North, Australian Antarctic polar stereographic
+    4267, 4230, 4612, 4674, 4807, 4301,       # NAD27, ED50, JGD2000, SIRGAS 2000, NTF (Paris), Tokyo
+]
+
+# CRSs GDAL writes as user-defined GeoTIFF keys (ProjectedCSTypeGeoKey
+# 32767, user-defined datum or ellipsoid): each coordinate transformation
+# omnihsr reads, on user-defined and EPSG ellipsoids, datums and prime
+# meridians, in metres and US feet.
+ED50_CASSINI = ('PROJCS["custom cass",GEOGCS["my geog",DATUM["European_Datum_1950",SPHEROID["International 1924",6378388,297,'
+                'AUTHORITY["EPSG","7022"]],AUTHORITY["EPSG","6230"]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],'
+                'PROJECTION["Cassini_Soldner"],PARAMETER["latitude_of_origin",40],PARAMETER["central_meridian",3],'
+                'PARAMETER["false_easting",100000],PARAMETER["false_northing",200000],UNIT["metre",1]]')
+NTF_PARIS_LCC1SP = ('PROJCS["custom lcc",GEOGCS["my paris",DATUM["Nouvelle_Triangulation_Francaise_Paris",SPHEROID["Clarke 1880 (IGN)",'
+                    '6378249.2,293.466021293627,AUTHORITY["EPSG","7011"]],AUTHORITY["EPSG","6807"]],PRIMEM["Paris",2.33722917,'
+                    'AUTHORITY["EPSG","8903"]],UNIT["degree",0.0174532925199433]],PROJECTION["Lambert_Conformal_Conic_1SP"],'
+                    'PARAMETER["latitude_of_origin",46.8],PARAMETER["central_meridian",0],PARAMETER["scale_factor",0.99987742],'
+                    'PARAMETER["false_easting",600000],PARAMETER["false_northing",2200000],UNIT["metre",1]]')
+GRS80_MERCATOR = ('PROJCS["custom merc",GEOGCS["my ell",DATUM["my datum",SPHEROID["GRS 1980",6378137,298.257222101,AUTHORITY["EPSG","7019"]]],'
+                  'PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Mercator_1SP"],PARAMETER["central_meridian",10],'
+                  'PARAMETER["scale_factor",0.99],PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1]]')
+USER_DEFINED = {
+    "merc1sp": "+proj=merc +lon_0=100 +k=0.997 +x_0=3900000 +y_0=900000 +ellps=bessel +units=m",
+    "merc2sp": "+proj=merc +lat_ts=41 +lon_0=51 +x_0=0 +y_0=0 +ellps=krass +units=m",
+    "merc1sp_grs80": GRS80_MERCATOR,
+    "polar_a": "+proj=stere +lat_0=90 +lon_0=-45 +k=0.994 +x_0=2000000 +y_0=2000000 +datum=WGS84 +units=m",
+    "polar_b": "+proj=stere +lat_0=-90 +lat_ts=-71 +lon_0=0 +x_0=0 +y_0=0 +ellps=intl +units=m",
+    "oblique_stereo": "+proj=sterea +lat_0=52.15616055555555 +lon_0=5.38763888888889 +k=0.9999079 +x_0=155000 +y_0=463000 +ellps=bessel +units=m",
+    "stereo": "+proj=stere +lat_0=40 +lon_0=10 +k=0.9999 +x_0=100 +y_0=200 +datum=WGS84 +units=m",
+    "lcc1sp": "+proj=lcc +lat_1=18 +lat_0=18 +lon_0=-77 +k_0=1 +x_0=250000 +y_0=150000 +ellps=clrk66 +units=m",
+    "lcc1sp_paris": NTF_PARIS_LCC1SP,
+    "lcc2sp_usft": "+proj=lcc +lat_1=33 +lat_2=45 +lat_0=39 +lon_0=-96 +x_0=2000000 +y_0=0 +datum=NAD83 +units=us-ft",
+    "eqc": "+proj=eqc +lat_ts=30 +lat_0=0 +lon_0=10 +x_0=0 +y_0=0 +datum=WGS84 +units=m",
+    "hom_a": "+proj=omerc +lat_0=4 +lonc=102.25 +alpha=30 +k=0.99984 +x_0=804671 +y_0=0 +no_uoff +ellps=evrst69 +units=m",
+    "hom_a_rso": "+proj=omerc +lat_0=4 +lonc=102.25 +alpha=323.0257905 +k=0.99984 +x_0=804671 +y_0=0 +no_uoff +gamma=323.1301023611111 +ellps=evrst69 +units=m",
+    "hom_b": "+proj=omerc +lat_0=46.95 +lonc=7.43 +alpha=90 +gamma=90 +k=1 +x_0=600000 +y_0=200000 +ellps=bessel +units=m",
+    "hom_b_rso": "+proj=omerc +lat_0=4 +lonc=102.25 +alpha=30 +gamma=20 +k=0.99984 +x_0=804671 +y_0=0 +ellps=evrst69 +units=m",
+    "cassini": "+proj=cass +lat_0=10.44166666666667 +lon_0=-61.33333333333334 +x_0=86501.46392051999 +y_0=65379.0134283 +ellps=clrk80 +units=m",
+    "cassini_ed50": ED50_CASSINI,
+    "polyconic": "+proj=poly +lat_0=0 +lon_0=-54 +x_0=5000000 +y_0=10000000 +ellps=GRS80 +units=m",
+    "sinusoidal": "+proj=sinu +lon_0=0 +x_0=0 +y_0=0 +R=6371007.181 +units=m",
+    "aeqd": "+proj=aeqd +lat_0=40 +lon_0=-100 +x_0=0 +y_0=0 +datum=WGS84 +units=m",
+    "eqdc": "+proj=eqdc +lat_0=40 +lon_0=10 +lat_1=30 +lat_2=50 +x_0=1 +y_0=2 +datum=WGS84 +units=m",
+    "gnomonic": "+proj=gnom +lat_0=40 +lon_0=10 +x_0=1 +y_0=2 +datum=WGS84 +units=m",
+    "miller": "+proj=mill +lon_0=10 +x_0=1 +y_0=2 +datum=WGS84 +units=m",
+    "robinson": "+proj=robin +lon_0=10 +x_0=1 +y_0=2 +datum=WGS84 +units=m",
+    "vandg": "+proj=vandg +lon_0=10 +x_0=1 +y_0=2 +R=6371000 +units=m",
+    "tm_south": "+proj=tmerc +axis=wsu +lat_0=-22 +lon_0=25 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m",
+    "utm_rf_paris": "+proj=tmerc +lat_0=0 +lon_0=3 +k=0.9996 +x_0=500000 +y_0=0 +a=6378000 +rf=298.5 +pm=paris +units=m",
+    "tm_b_pm": "+proj=tmerc +lat_0=0 +lon_0=4 +k=0.9996 +x_0=500000 +y_0=0 +a=6378000 +b=6357000 +pm=2.5 +units=m",
+    "longlat_madrid": "+proj=longlat +ellps=intl +pm=madrid +no_defs",
+}
 
 
 def envi_albers(name):
@@ -116,6 +179,9 @@ def gdal_view(path, ref=None):
         "bbl": ds.GetMetadataItem("bbl", "ENVI"),
     }
     if srs is not None:
+        e = srs.Clone()
+        e.MorphToESRI()
+        v["esri_wkt"] = e.ExportToWkt()
         s = srs.Clone()
         s.AutoIdentifyEPSG()
         code = s.GetAuthorityCode(None)
@@ -161,10 +227,25 @@ def main():
         "epsg3035.tif": gtiff("epsg3035.tif", 3035, [4000000.0, 10.0, 0.0, 3000000.0, 0.0, -10.0]),
         "rotated.img": envi_rotated("rotated.img"),
     }
+    for code in EPSG_SAMPLE:
+        name = f"epsg{code}.tif"
+        geog = osr.SpatialReference()
+        geog.ImportFromEPSG(code)
+        gt = [10.5, 0.001, 0.0, 45.25, 0.0, -0.001] if geog.IsGeographic() else [400000.0, 30.0, 0.0, 4000000.0, 0.0, -30.0]
+        inputs[name] = gtiff(name, code, gt)
+    for name, crs in USER_DEFINED.items():
+        name = f"ud_{name}.tif"
+        gt = [10.5, 0.001, 0.0, 45.25, 0.0, -0.001] if "longlat" in crs else [100000.0, 10.0, 0.0, 200000.0, 0.0, -10.0]
+        inputs[name] = gtiff(name, crs, gt)
     goldens = {"gdal_version": gdal.__version__, "cases": []}
     with tempfile.TemporaryDirectory() as tmp:
         for name, path in inputs.items():
             case = {"input": name, "gdal": gdal_view(path), "outputs": []}
+            # GDAL's own ENVI copy: where GDAL does not read it back as the
+            # same CRS (OSR IsSame), an output is checked against it instead.
+            own = os.path.join(tmp, "gdal_" + os.path.splitext(name)[0] + ".img")
+            gdal.Translate(own, path, format="ENVI")
+            case["gdal"]["gdal_envi_is_same"] = bool(gdal.Open(own).GetSpatialRef().IsSame(gdal.Open(path).GetSpatialRef()))
             for op, ext in [("convert", ".img"), ("convert", ".tif"), ("upscale", ".img"), ("upscale", ".tif")]:
                 out = os.path.join(tmp, os.path.splitext(name)[0] + "_" + op + ext)
                 cmd = [exe, op, "-in", path, "-out", out]
@@ -179,14 +260,18 @@ def main():
                 for k, xy in view["corners"].items():
                     if max(abs(a - b) for a, b in zip(xy, want[k])) > 1e-6 * max(1, abs(want[k][0]), abs(want[k][1])):
                         sys.exit(f"{out}: corner {k} {xy}, want {want[k]}")
-                # ENVI needs the WKT of a CRS; omnihsr knows it for WGS 84, its
-                # UTM zones and the codes of hsi/crs/epsg_esri.json (EPSG:3035
-                # among them), so no output drops its CRS.
+                # ENVI needs the WKT of a CRS; omnihsr knows it for every EPSG
+                # geographic 2D and projected CRS (hsi/crs/epsg_esri.txt.gz)
+                # and makes it from user-defined GeoTIFF keys, so no output
+                # drops its CRS.
                 lost = False
                 if lost != bool(r.stderr.strip()):
                     sys.exit(f"{out}: warnings {r.stderr!r}, expected some: {lost}")
-                if not lost and not view["is_same_crs_as_input"]:
+                if not case["gdal"]["gdal_envi_is_same"]:
+                    view["is_same_crs_as_gdal_envi"] = bool(gdal.Open(out).GetSpatialRef().IsSame(gdal.Open(own).GetSpatialRef()))
+                if not lost and not (view["is_same_crs_as_input"] or view.get("is_same_crs_as_gdal_envi")):
                     sys.exit(f"{out}: CRS differs from {name}:\n{view['wkt']}\n{case['gdal']['wkt']}")
+                del view["wkt"], view["esri_wkt"]
                 phys = {}
                 if op == "convert":
                     want, _ = physical(path)
