@@ -121,6 +121,32 @@ USER_DEFINED = {
 }
 
 
+# Not EPSG:2227 (US survey feet) nor EPSG:4807 (NTF Paris, in grads): GDAL
+# reads its own ENVI header of them as another CRS than the code (map info
+# "units=Feet" taken as international feet; ESRI's D_NTF taken as the
+# Greenwich NTF datum), while omnihsr knows the header's text by its code
+# and writes that code to GeoTIFF.
+ENVI_FROM = [ "epsg3375.tif", "ud_merc1sp.tif", "ud_polar_b.tif", "ud_hom_a_rso.tif",
+             "ud_lcc1sp_paris.tif", "ud_sinusoidal.tif", "ud_tm_b_pm.tif"]
+
+
+def gdal_envi(name, src):
+    """An ENVI file as GDAL writes it, in the CRS and grid of src (values
+    without a band scale)."""
+    path = os.path.join(OUT, name)
+    s = gdal.Open(src)
+    ds = gdal.GetDriverByName("ENVI").Create(path, W, H, B, gdal.GDT_Float32)
+    ds.SetSpatialRef(s.GetSpatialRef())
+    ds.SetGeoTransform(s.GetGeoTransform())
+    for b, band in enumerate(data()):
+        ds.GetRasterBand(b + 1).WriteArray(band)
+    ds = None
+    aux = path + ".aux.xml"
+    if os.path.exists(aux):
+        os.remove(aux)
+    return path
+
+
 def envi_albers(name):
     path = os.path.join(OUT, name)
     ds = gdal.GetDriverByName("ENVI").Create(path, W, H, B, gdal.GDT_Float32)
@@ -237,6 +263,11 @@ def main():
         name = f"ud_{name}.tif"
         gt = [10.5, 0.001, 0.0, 45.25, 0.0, -0.001] if "longlat" in crs else [100000.0, 10.0, 0.0, 200000.0, 0.0, -10.0]
         inputs[name] = gtiff(name, crs, gt)
+    # ENVI headers GDAL writes for some of them (ESRI WKT), for the way back
+    # to GeoTIFF.
+    for src in ENVI_FROM:
+        name = os.path.splitext(src)[0] + "_envi.img"
+        inputs[name] = gdal_envi(name, inputs[src])
     goldens = {"gdal_version": gdal.__version__, "cases": []}
     with tempfile.TemporaryDirectory() as tmp:
         for name, path in inputs.items():
