@@ -257,7 +257,7 @@ func TestUserDefinedKeys(t *testing.T) {
 		{"US feet", with(proj, keyProjLinearUnits, unitUSFoot), sphere, "", []string{`UNIT["US survey foot",0.304800609601219]]`}},
 		{"Mercator 1SP on a sphere", with(proj, keyProjCoordTrans, ctMercator), map[uint16]float64{keyGeogSemiMajorAxis: 6371000, keyGeogSemiMinorAxis: 6371000, keyScaleAtNatOrigin: 0.5}, "", []string{`PARAMETER["Standard_Parallel_1",60.0]`}},
 		{"no coordinate transformation", with(proj, keyProjCoordTrans, 0), sphere, "", nil},
-		{"unknown coordinate transformation", with(proj, keyProjCoordTrans, 26), sphere, "", nil},
+		{"unknown coordinate transformation", with(proj, keyProjCoordTrans, 2), sphere, "", nil}, // TM modified Alaska
 		{"unknown conversion code", map[uint16]uint16{KeyModelType: ModelProjected, KeyGeographicType: 4326, keyProjection: 10101}, nil, "", nil},
 		{"radians", with(proj, keyGeogAngularUnits, 9101), sphere, "", nil},
 		{"linear unit not metre or foot", with(proj, keyProjLinearUnits, 9036), sphere, "", nil},

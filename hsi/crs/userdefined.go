@@ -55,6 +55,7 @@ const (
 const (
 	ctTransverseMercator   = 1
 	ctObliqueMercator      = 3 // Hotine variant A
+	ctLabordeOblique       = 4
 	ctMercator             = 7
 	ctLambertConfConic2SP  = 8
 	ctLambertConfConic1SP  = 9
@@ -69,11 +70,14 @@ const (
 	ctCassiniSoldner       = 18
 	ctGnomonic             = 19
 	ctMillerCylindrical    = 20
+	ctOrthographic         = 21
 	ctPolyconic            = 22
 	ctRobinson             = 23
 	ctSinusoidal           = 24
 	ctVanDerGrinten        = 25
+	ctNewZealandMapGrid    = 26
 	ctTMSouthOriented      = 27
+	ctCylindricalEqualArea = 28
 )
 
 // double returns a key's value from GeoDoubleParamsTag (or a short stored
@@ -495,6 +499,30 @@ func projection(keys []uint16, doubles []float64) (string, bool) {
 			ctRobinson: "Robinson", ctVanDerGrinten: "Van_der_Grinten_I"}[ct])
 		easting()
 		par("Central_Meridian", lon0)
+	case ctCylindricalEqualArea:
+		proj("Behrmann") // GDAL's ESRI name for any standard parallel
+		easting()
+		par("Central_Meridian", lon0)
+		par("Standard_Parallel_1", sp1)
+	case ctOrthographic:
+		proj("Local") // GDAL's ESRI form: a local projection with no scale or azimuth
+		easting()
+		par("Scale_Factor", 1)
+		par("Azimuth", 0)
+		par("Longitude_Of_Center", lon0)
+		par("Latitude_Of_Center", lat0)
+	case ctNewZealandMapGrid:
+		proj("New_Zealand_Map_Grid")
+		easting()
+		par("Longitude_Of_Origin", lon0)
+		par("Latitude_Of_Origin", lat0)
+	case ctLabordeOblique:
+		proj("Laborde_Oblique_Mercator")
+		easting()
+		par("Scale_Factor", k)
+		par("Azimuth", first(0, keyAzimuthAngle))
+		par("Longitude_Of_Center", lon0)
+		par("Latitude_Of_Center", lat0)
 	case ctGnomonic:
 		proj("Gnomonic")
 		easting()
