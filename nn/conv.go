@@ -51,6 +51,8 @@ func (g *Graph) Conv2D(x, w, b *Tensor, pad Padding) *Tensor {
 	rep := pad == PadReplicate
 	np := x.Pixels()
 	out := g.out(x.N, x.H, x.W, cout)
+	wt := g.transposed(w.Data, cout, kc)
+	defer g.free(wt)
 	forChunks(np, kc, func(p0, p1 int, col []float32) {
 		im2col(col, x.Data, x.H, x.W, cin, x.H, x.W, k, off, rep, p0, p1)
 		// The bias goes in first and the product is added to it (beta 1):
@@ -60,7 +62,7 @@ func (g *Graph) Conv2D(x, w, b *Tensor, pad Padding) *Tensor {
 			fillRows(out.Data[p0*cout:p1*cout], b.Data)
 			beta = 1
 		}
-		gemm.SgemmSerial(false, true, p1-p0, cout, kc, 1, col, kc, w.Data, kc, beta, out.Data[p0*cout:], cout)
+		gemm.SgemmSerial(false, false, p1-p0, cout, kc, 1, col, kc, wt, cout, beta, out.Data[p0*cout:], cout)
 	})
 	g.record(out, func() {
 		gy := out.Grad
@@ -224,6 +226,8 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	np := x.Pixels()
 	out := g.out(x.N, x.H, x.W, cout)
 	rows := linearRows(np, cin, cout)
+	wt := g.transposed(w.Data, cout, cin)
+	defer g.free(wt)
 	parFor((np+rows-1)/rows, 1, func(c0, c1 int) {
 		for p0 := c0 * rows; p0 < min(c1*rows, np); p0 += rows {
 			p1 := min(p0+rows, np)
@@ -232,7 +236,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 				fillRows(out.Data[p0*cout:p1*cout], b.Data)
 				beta = 1
 			}
-			gemm.SgemmSerial(false, true, p1-p0, cout, cin, 1, x.Data[p0*cin:], cin, w.Data, cin, beta, out.Data[p0*cout:], cout)
+			gemm.SgemmSerial(false, false, p1-p0, cout, cin, 1, x.Data[p0*cin:], cin, wt, cout, beta, out.Data[p0*cout:], cout)
 		}
 	})
 	g.record(out, func() {
@@ -274,6 +278,26 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		}
 	}, x, w, b)
 	return out
+}
+
+// transposed returns the rows x cols matrix m transposed (cols x rows) in
+// a buffer from g's arena; give it back with g.free. The forward products
+// take weights (Cout x K) in this K x Cout form: the GEMM then copies (or,
+// at 32 outputs, reads in place) contiguous rows of them instead of
+// gathering a column per output for every chunk of pixels.
+func (g *Graph) transposed(m []float32, rows, cols int) []float32 {
+	var t []float32
+	if g.arena != nil {
+		t = g.arena.get(rows * cols)
+	} else {
+		t = make([]float32, rows*cols)
+	}
+	for r := 0; r < rows; r++ {
+		for c, v := range m[r*cols : (r+1)*cols] {
+			t[c*rows+r] = v
+		}
+	}
+	return t
 }
 
 // linearRows is the number of pixels per chunk of Linear: about 256 KiB of

@@ -60,9 +60,11 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		return
 	}
 	// The wide kernel wastes work on edge tiles of small products; use it
-	// when C holds at least two of its tiles in each direction.
+	// when C holds at least two of its row tiles and one column tile (its
+	// FMAs are twice as wide, so a single 32-column tile, as in a product
+	// with 32 outputs, still runs at about twice the narrow kernel's rate).
 	kern := narrow
-	if wide != nil && m >= 2*wide.mr && n >= 2*wide.nr {
+	if wide != nil && m >= 2*wide.mr && n >= wide.nr {
 		kern = wide
 	}
 	blockedSgemm(kern, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -129,9 +131,10 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 	// cost as much as the products, its block being reused for only a few
 	// B panels. Row strides that are multiples of 4 KB are packed anyway
 	// (mr rows at such a stride share L1 sets). Likewise an untransposed B
-	// is read in place (full panels) when m is small.
+	// is read in place (full panels) when m is small, or when its rows are
+	// exactly one panel wide (ldb = nr: B is its own packed panel).
 	inPlaceA := !transA && n <= 8*nr && lda%1024 != 0
-	inPlaceB := !transB && m <= 4*mr
+	inPlaceB := !transB && (m <= 4*mr || ldb == nr)
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
