@@ -87,3 +87,42 @@ func BenchmarkElementwise(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) { benchOp(b, 0, nil, tc.f) })
 	}
 }
+
+// BenchmarkForward times the encoder's non-GEMM ops on an inference graph
+// (no tape, an arena), at the size of one band of a 512-pixel-wide image.
+func BenchmarkForward(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	x32 := New(1, 128, 512, 32).Randn(r, 1)
+	x128 := New(1, 128, 512, 128).Randn(r, 1)
+	qkv := New(1, 128, 512, 96).Randn(r, 1)
+	ln := NewLayerNorm(32)
+	arena := NewArena()
+	for _, tc := range []struct {
+		name string
+		f    func(g *Graph) error
+	}{
+		{"LayerNorm/128x512x32", func(g *Graph) error { ln.Forward(g, x32); return nil }},
+		{"GELU/128x512x128", func(g *Graph) error { g.GELU(x128); return nil }},
+		{"ESSAStream/128x512x96", func(g *Graph) error {
+			st := NewESSAStream(32)
+			if err := st.Add(qkv); err != nil {
+				return err
+			}
+			st.Finish()
+			_, err := st.Apply(qkv)
+			return err
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			c0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				g := NewGraph(false).WithArena(arena)
+				if err := tc.f(g); err != nil {
+					b.Fatal(err)
+				}
+				g.Release()
+			}
+			reportCPU(b, c0)
+		})
+	}
+}
