@@ -137,7 +137,7 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 		// Pass 2: x += Out(v + q2 A), band by band (per-pixel, so in place).
 		err = forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
 			return withQKV(r0, r1, func(g *nn.Graph, qkv *nn.Tensor) error {
-				a, err := st.Apply(qkv)
+				a, err := st.Apply(g, qkv)
 				if err != nil {
 					return err
 				}

@@ -109,7 +109,7 @@ func BenchmarkForward(b *testing.B) {
 				return err
 			}
 			st.Finish()
-			_, err := st.Apply(qkv)
+			_, err := st.Apply(g, qkv)
 			return err
 		}},
 	} {

@@ -20,6 +20,17 @@ type ESSAStream struct {
 	kk     []float64 // C: sum over tokens of k2^2
 	kv     []float64 // C x C: sum over tokens of k2 v^T
 	a      []float32 // C x C: normalised k2^T v / sqrt(T), after Finish
+	// scratch holds a chunk's k2 (Add) or q2 (Apply), kvc a chunk's
+	// k2^T v; both are kept from one chunk to the next.
+	scratch, kvc []float32
+}
+
+// chunkScratch returns s.scratch with n values (contents unspecified).
+func (s *ESSAStream) chunkScratch(n int) []float32 {
+	if cap(s.scratch) < n {
+		s.scratch = make([]float32, n)
+	}
+	return s.scratch[:n]
 }
 
 // NewESSAStream starts pass 1 for C channels (the input has 3C).
@@ -37,19 +48,18 @@ func (s *ESSAStream) Add(qkv *Tensor) error {
 		return fmt.Errorf("nn: ESSAStream.Add after Finish")
 	}
 	t := qkv.H * qkv.W
-	k2 := make([]float32, t*c)
-	parFor(t, minElems/max(c, 1), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			essaTokenK(qkv.Data[i*3*c+c:i*3*c+2*c], k2[i*c:(i+1)*c])
-		}
-	})
+	k2 := s.chunkScratch(t * c)
+	parFor(t, minElems/max(c, 1), func(lo, hi int) { essaTokensK(qkv.Data[c:], 3*c, k2, c, lo, hi) })
 	for i := 0; i < t; i++ {
 		for a, v := range k2[i*c : (i+1)*c] {
 			s.kk[a] += float64(v) * float64(v)
 		}
 	}
 	// k2^T v for this chunk (C x C), one GEMM; accumulated in float64.
-	kv := make([]float32, c*c)
+	if s.kvc == nil {
+		s.kvc = make([]float32, c*c)
+	}
+	kv := s.kvc
 	gemm.Sgemm(true, false, c, c, t, 1, k2, c, qkv.Data[2*c:], 3*c, 0, kv, c)
 	for i, v := range kv {
 		s.kv[i] += float64(v)
@@ -72,8 +82,9 @@ func (s *ESSAStream) Finish() {
 }
 
 // Apply returns v + q2 A for a chunk (1 x H x W x C), A the normalised
-// k2^T v / sqrt(T) of the whole image. Call Finish first.
-func (s *ESSAStream) Apply(qkv *Tensor) (*Tensor, error) {
+// k2^T v / sqrt(T) of the whole image, as an output of g (from g's arena,
+// if it has one; g may be nil). Call Finish first.
+func (s *ESSAStream) Apply(g *Graph, qkv *Tensor) (*Tensor, error) {
 	c := s.C
 	if s.a == nil {
 		return nil, fmt.Errorf("nn: ESSAStream.Apply before Finish")
@@ -82,15 +93,99 @@ func (s *ESSAStream) Apply(qkv *Tensor) (*Tensor, error) {
 		return nil, fmt.Errorf("nn: ESSAStream.Apply: chunk %v, want 1 x H x W x %d", qkv, 3*c)
 	}
 	t := qkv.H * qkv.W
-	out := New(1, qkv.H, qkv.W, c)
-	q2 := make([]float32, t*c)
+	var out *Tensor
+	if g != nil {
+		out = g.out(1, qkv.H, qkv.W, c)
+		g.record(out, nil)
+	} else {
+		out = New(1, qkv.H, qkv.W, c)
+	}
+	q2 := s.chunkScratch(t * c)
 	parFor(t, minElems/max(c, 1), func(lo, hi int) {
+		essaTokensQ(qkv.Data, 3*c, q2, c, lo, hi)
 		for i := lo; i < hi; i++ {
-			row := qkv.Data[i*3*c : (i+1)*3*c]
-			essaTokenQ(row[:c], q2[i*c:(i+1)*c])
-			copy(out.Data[i*c:(i+1)*c], row[2*c:])
+			copy(out.Data[i*c:(i+1)*c], qkv.Data[i*3*c+2*c:(i+1)*3*c])
 		}
 	})
 	gemm.Sgemm(false, false, t, c, c, 1, q2, c, s.a, c, 1, out.Data, c)
 	return out, nil
+}
+
+// essaTokensK is essaTokenK on tokens [lo, hi) of a chunk: token i's k is
+// src[i*stride:][:c], its k2 goes to dst[i*c:][:c]. Four tokens are taken
+// side by side (each token's sums stay in their own order, so the bits are
+// those of essaTokenK) to overlap the chains of dependent adds.
+func essaTokensK(src []float32, stride int, dst []float32, c, lo, hi int) {
+	i := lo
+	for ; i+4 <= hi; i += 4 {
+		essaTokenK4(src[i*stride:][:c], src[(i+1)*stride:][:c], src[(i+2)*stride:][:c], src[(i+3)*stride:][:c],
+			dst[i*c:][:c], dst[(i+1)*c:][:c], dst[(i+2)*c:][:c], dst[(i+3)*c:][:c])
+	}
+	for ; i < hi; i++ {
+		essaTokenK(src[i*stride:][:c], dst[i*c:][:c])
+	}
+}
+
+// essaTokensQ is essaTokenQ on tokens [lo, hi), as essaTokensK.
+func essaTokensQ(src []float32, stride int, dst []float32, c, lo, hi int) {
+	i := lo
+	for ; i+4 <= hi; i += 4 {
+		d0, d1, d2, d3 := dst[i*c:][:c], dst[(i+1)*c:][:c], dst[(i+2)*c:][:c], dst[(i+3)*c:][:c]
+		essaTokenK4(src[i*stride:][:c], src[(i+1)*stride:][:c], src[(i+2)*stride:][:c], src[(i+3)*stride:][:c], d0, d1, d2, d3)
+		var n0, n1, n2, n3 float32
+		for j, v := range d0 {
+			n0 += v * v
+			n1 += d1[j] * d1[j]
+			n2 += d2[j] * d2[j]
+			n3 += d3[j] * d3[j]
+		}
+		s0 := 1 / max(float32(math.Sqrt(float64(n0))), 1e-12)
+		s1 := 1 / max(float32(math.Sqrt(float64(n1))), 1e-12)
+		s2 := 1 / max(float32(math.Sqrt(float64(n2))), 1e-12)
+		s3 := 1 / max(float32(math.Sqrt(float64(n3))), 1e-12)
+		for j := range d0 {
+			d0[j] *= s0
+			d1[j] *= s1
+			d2[j] *= s2
+			d3[j] *= s3
+		}
+	}
+	for ; i < hi; i++ {
+		essaTokenQ(src[i*stride:][:c], dst[i*c:][:c])
+	}
+}
+
+// essaTokenK4 is essaTokenK on four tokens at once (the same bits).
+func essaTokenK4(k0, k1, k2, k3, d0, d1, d2, d3 []float32) {
+	n := len(k0)
+	k1, k2, k3 = k1[:n], k2[:n], k3[:n]
+	d0, d1, d2, d3 = d0[:n], d1[:n], d2[:n], d3[:n]
+	var m0, m1, m2, m3 float32
+	for j, v := range k0 {
+		m0 += v
+		m1 += k1[j]
+		m2 += k2[j]
+		m3 += k3[j]
+	}
+	fn := float32(n)
+	m0 /= fn
+	m1 /= fn
+	m2 /= fn
+	m3 /= fn
+	var s0, s1, s2, s3 float32
+	for j, v := range k0 {
+		e0, e1, e2, e3 := v-m0, k1[j]-m1, k2[j]-m2, k3[j]-m3
+		d0[j], d1[j], d2[j], d3[j] = e0, e1, e2, e3
+		s0 += e0 * e0
+		s1 += e1 * e1
+		s2 += e2 * e2
+		s3 += e3 * e3
+	}
+	i0, i1, i2, i3 := 1/(s0+1e-7), 1/(s1+1e-7), 1/(s2+1e-7), 1/(s3+1e-7)
+	for j, e := range d0 {
+		d0[j] = e * e * i0
+		d1[j] = d1[j] * d1[j] * i1
+		d2[j] = d2[j] * d2[j] * i2
+		d3[j] = d3[j] * d3[j] * i3
+	}
 }

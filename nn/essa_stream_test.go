@@ -20,8 +20,14 @@ func TestESSAStreamMatchesWhole(t *testing.T) {
 		}
 	}
 	s.Finish()
-	for _, ch := range chunks {
-		got, err := s.Apply(FromData(1, ch[1]-ch[0], w, 3*c, x.Data[ch[0]*w*3*c:ch[1]*w*3*c]))
+	g := NewGraph(false).WithArena(NewArena())
+	defer g.Release()
+	for i, ch := range chunks {
+		var on *Graph // the first chunk without a graph, the others from g's arena
+		if i > 0 {
+			on = g
+		}
+		got, err := s.Apply(on, FromData(1, ch[1]-ch[0], w, 3*c, x.Data[ch[0]*w*3*c:ch[1]*w*3*c]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +38,37 @@ func TestESSAStreamMatchesWhole(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewESSAStream(c).Apply(x); err == nil {
+	if _, err := NewESSAStream(c).Apply(nil, x); err == nil {
 		t.Fatal("Apply before Finish accepted")
+	}
+}
+
+// The token functions that take four tokens side by side give the bits of
+// one token at a time, for every remainder modulo four.
+func TestESSATokensBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []int{1, 3, 32} {
+		const n, stride = 11, 100
+		src := make([]float32, n*stride)
+		for i := range src {
+			src[i] = float32(r.NormFloat64() * 2)
+		}
+		for lo := 0; lo < 3; lo++ {
+			for hi := lo; hi <= n; hi++ {
+				gk, gq := make([]float32, n*c), make([]float32, n*c)
+				essaTokensK(src, stride, gk, c, lo, hi)
+				essaTokensQ(src, stride, gq, c, lo, hi)
+				wk, wq := make([]float32, c), make([]float32, c)
+				for i := lo; i < hi; i++ {
+					essaTokenK(src[i*stride:][:c], wk)
+					essaTokenQ(src[i*stride:][:c], wq)
+					for j := 0; j < c; j++ {
+						if math.Float32bits(gk[i*c+j]) != math.Float32bits(wk[j]) || math.Float32bits(gq[i*c+j]) != math.Float32bits(wq[j]) {
+							t.Fatalf("c %d [%d, %d) token %d channel %d: k %v q %v, want %v %v", c, lo, hi, i, j, gk[i*c+j], gq[i*c+j], wk[j], wq[j])
+						}
+					}
+				}
+			}
+		}
 	}
 }
