@@ -154,7 +154,7 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 		}
 		// Feed-forward: two 3x3 convolutions, a two-row halo.
 		f := bandOp(ar, x, c, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
-			return b.FFN2.Forward(g, g.GELU(b.FFN1.Forward(g, b.LN2.Forward(g, in))))
+			return b.FFN2.Forward(g, b.FFN1.ForwardGELU(g, b.LN2.Forward(g, in)))
 		})
 		for i, v := range f.Data {
 			x.Data[i] += v

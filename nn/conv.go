@@ -45,6 +45,43 @@ func (g *Graph) Conv2D(x, w, b *Tensor, pad Padding) *Tensor {
 	if k == 1 {
 		return g.Linear(x, w, b)
 	}
+	out := g.conv2D(x, w, b, pad, false)
+	g.record(out, func() {
+		gy := out.Grad
+		if w.needsGrad || (b != nil && b.needsGrad) {
+			convGradW(g, x, w, b, gy, k, k/2, pad == PadReplicate)
+		}
+		if x.needsGrad {
+			convGradX(g, x, w, gy, k, pad == PadReplicate)
+		}
+	}, x, w, b)
+	return out
+}
+
+// Conv2DGELU is GELU(Conv2D(x, w, b, pad)). On an inference graph (or
+// when no input needs a gradient), with K > 1, the GELU is applied to each
+// chunk of output pixels right after its product, while the chunk is in
+// cache, instead of in a second pass over the whole output; on a training
+// graph it is the two ops.
+func (g *Graph) Conv2DGELU(x, w, b *Tensor, pad Padding) *Tensor {
+	if (g.train && (x.needsGrad || w.needsGrad || (b != nil && b.needsGrad))) || w.H == 1 {
+		return g.GELU(g.Conv2D(x, w, b, pad))
+	}
+	if w.W != w.H || w.H%2 == 0 || w.C != x.C {
+		panic(fmt.Sprintf("nn: Conv2DGELU: weight %v for input %v: want Cout x K x K x %d with K odd", w, x, x.C))
+	}
+	if b != nil && b.Len() != w.N {
+		panic(fmt.Sprintf("nn: Conv2DGELU: bias %v for %d output channels", b, w.N))
+	}
+	out := g.conv2D(x, w, b, pad, true)
+	g.record(out, nil, x, w, b)
+	return out
+}
+
+// conv2D is Conv2D's forward pass (arguments checked, K > 1), with GELU
+// applied to every chunk of the output when gelu is set.
+func (g *Graph) conv2D(x, w, b *Tensor, pad Padding, gelu bool) *Tensor {
+	k := w.H
 	cin, cout := x.C, w.N
 	kc := k * k * cin
 	off := k / 2
@@ -63,16 +100,11 @@ func (g *Graph) Conv2D(x, w, b *Tensor, pad Padding) *Tensor {
 			beta = 1
 		}
 		gemm.SgemmSerial(false, false, p1-p0, cout, kc, 1, col, kc, wt, cout, beta, out.Data[p0*cout:], cout)
+		if gelu {
+			o := out.Data[p0*cout : p1*cout]
+			phiSlice(o, o, true)
+		}
 	})
-	g.record(out, func() {
-		gy := out.Grad
-		if w.needsGrad || (b != nil && b.needsGrad) {
-			convGradW(g, x, w, b, gy, k, off, rep)
-		}
-		if x.needsGrad {
-			convGradX(g, x, w, gy, k, rep)
-		}
-	}, x, w, b)
 	return out
 }
 

@@ -37,6 +37,12 @@ func NewConv2D(r *rand.Rand, cin, cout, k int, pad Padding) *Conv2DLayer {
 // Forward applies the convolution.
 func (l *Conv2DLayer) Forward(g *Graph, x *Tensor) *Tensor { return g.Conv2D(x, l.W, l.B, l.Pad) }
 
+// ForwardGELU is GELU(Forward(g, x)), fused on an inference graph (see
+// Graph.Conv2DGELU).
+func (l *Conv2DLayer) ForwardGELU(g *Graph, x *Tensor) *Tensor {
+	return g.Conv2DGELU(x, l.W, l.B, l.Pad)
+}
+
 // Params are "weight" and "bias".
 func (l *Conv2DLayer) Params() []Param { return []Param{{"weight", l.W}, {"bias", l.B}} }
 
