@@ -3,9 +3,11 @@ package noise
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // madToSigma converts the median absolute value of a zero-mean Gaussian
@@ -50,11 +52,53 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 	spectral = spectral && c.B >= 3
 	// The residuals are taken pixel by pixel over all bands at once (the
 	// nine spectra of a 3 x 3 neighbourhood are contiguous in memory), on
-	// a grid of every st-th row and column.
+	// a grid of every st-th row and column. The grid's rows are split over
+	// the cores, each part collecting its own residuals; a median does not
+	// depend on the order of its values, so the parts are simply joined.
 	st := stride(c.H, c.W)
-	n := ((c.H - 2 + st - 1) / st) * ((c.W - 2 + st - 1) / st)
-	sp := make([][]float32, c.B)
-	var sr [][]float32
+	ny, nx := (c.H-2+st-1)/st, (c.W-2+st-1)/st
+	nw := par.Parts(ny, 8, runtime.GOMAXPROCS(0))
+	psp := make([][][]float32, nw)
+	psr := make([][][]float32, nw)
+	par.Ranges(ny, nw, func(part, lo, hi int) {
+		psp[part], psr[part] = residuals(c, spectral, st, 1+lo*st, 1+hi*st, (hi-lo)*nx)
+	})
+	sp, sr := psp[0], psr[0]
+	for _, q := range psp[1:] {
+		for b := range sp {
+			sp[b] = append(sp[b], q[b]...)
+		}
+	}
+	for _, q := range psr[1:] {
+		for b := range sr {
+			sr[b] = append(sr[b], q[b]...)
+		}
+	}
+	B := c.B
+	par.ForEach(B, runtime.GOMAXPROCS(0), func(b int) {
+		out[b] = median(sp[b]) / lapNorm
+		if !spectral {
+			return
+		}
+		// Gain of the spectral difference on white noise of equal sigma:
+		// sqrt(1 + 1/4 + 1/4) inside the band, sqrt(1 + 4 + 1) at the ends.
+		g := math.Sqrt(1.5)
+		if b == 0 || b == B-1 {
+			g = math.Sqrt(6)
+		}
+		if ss := median(sr[b]) / lapNorm / g; ss < out[b] || math.IsNaN(out[b]) {
+			out[b] = ss
+		}
+	})
+	return out, nil
+}
+
+// residuals returns the absolute spatial residuals of every band (sp) and,
+// when spectral, of its spectral second difference (sr), of the grid
+// pixels (every st-th row and column from 1) in rows [y0, y1), at most n
+// of them.
+func residuals(c *hsi.Cube, spectral bool, st, y0, y1, n int) (sp, sr [][]float32) {
+	sp = make([][]float32, c.B)
 	if spectral {
 		sr = make([][]float32, c.B)
 	}
@@ -67,7 +111,7 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 	B, W := c.B, c.W
 	fill, hasFill := float32(c.Meta.DataIgnore), c.Meta.HasDataIgnore
 	r := make([]float64, B)
-	for y := 1; y < c.H-1; y += st {
+	for y := y0; y < min(y1, c.H-1); y += st {
 		for x := 1; x < c.W-1; x += st {
 			i := (y*W + x) * B
 			up, mid, down := c.Data[i-W*B-B:i-W*B+2*B], c.Data[i-B:i+2*B], c.Data[i+W*B-B:i+W*B+2*B]
@@ -106,22 +150,7 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 			}
 		}
 	}
-	for b := range out {
-		out[b] = median(sp[b]) / lapNorm
-		if !spectral {
-			continue
-		}
-		// Gain of the spectral difference on white noise of equal sigma:
-		// sqrt(1 + 1/4 + 1/4) inside the band, sqrt(1 + 4 + 1) at the ends.
-		g := math.Sqrt(1.5)
-		if b == 0 || b == B-1 {
-			g = math.Sqrt(6)
-		}
-		if ss := median(sr[b]) / lapNorm / g; ss < out[b] || math.IsNaN(out[b]) {
-			out[b] = ss
-		}
-	}
-	return out, nil
+	return sp, sr
 }
 
 // maxResiduals bounds the residuals one band's median is taken over: the
