@@ -196,42 +196,44 @@ func parseHeaderFile(hdrPath string) (*header, hsi.Meta, error) {
 // cube and a *raw.NonFiniteError.
 func readData(r io.ReaderAt, size int64, h *header, name, hdrName string) (*hsi.Cube, error) {
 	H, W, B := h.lines, h.samples, h.bands
-	es := h.typ.Size()
-	if h.offset > size {
-		return nil, fmt.Errorf("envi: %s: header %s gives header offset = %d, beyond the end of the data file (%d bytes)", name, hdrName, h.offset, size)
-	}
-	dataBytes, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(es))
-	if !ok || dataBytes > (1<<62)-h.offset {
-		return nil, fmt.Errorf("envi: %s: %d samples x %d lines x %d bands is too large", name, W, H, B)
-	}
-	if need := h.offset + dataBytes; size != need {
-		why := "truncated file or wrong header"
-		if size > need {
-			why = "the header does not describe this data file (another header's data, or a header and data file from two different writes)"
-		}
-		return nil, fmt.Errorf("envi: %s: data file holds %d bytes, but header %s promises %d (%d samples x %d lines x %d bands x %d bytes + header offset %d): %s",
-			name, size, hdrName, need, W, H, B, es, h.offset, why)
+	if err := checkDataSize(size, h, name, hdrName); err != nil {
+		return nil, err
 	}
 	c, err := raw.NewCube(H, W, B)
 	if err != nil {
 		return nil, fmt.Errorf("envi: %s: %w", name, err)
 	}
 	var tr raw.FiniteTracker
-	switch h.interleave {
-	case "bip":
-		err = readBIP(r, h, c, &tr)
-	case "bil":
-		err = readBIL(r, h, c, &tr)
-	default:
-		err = readBSQ(r, h, c, &tr)
-	}
-	if err != nil {
+	if err := readRows(r, h, c, 0, &tr); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("envi: %s: data ends early (file changed while reading?): %w", name, err)
 		}
 		return nil, fmt.Errorf("envi: %s: %w", name, err)
 	}
 	return c, tr.Err(name)
+}
+
+// checkDataSize checks that a data file of size bytes (name, with header
+// hdrName) holds exactly the samples the header promises.
+func checkDataSize(size int64, h *header, name, hdrName string) error {
+	H, W, B := h.lines, h.samples, h.bands
+	es := h.typ.Size()
+	if h.offset > size {
+		return fmt.Errorf("envi: %s: header %s gives header offset = %d, beyond the end of the data file (%d bytes)", name, hdrName, h.offset, size)
+	}
+	dataBytes, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(es))
+	if !ok || dataBytes > (1<<62)-h.offset {
+		return fmt.Errorf("envi: %s: %d samples x %d lines x %d bands is too large", name, W, H, B)
+	}
+	if need := h.offset + dataBytes; size != need {
+		why := "truncated file or wrong header"
+		if size > need {
+			why = "the header does not describe this data file (another header's data, or a header and data file from two different writes)"
+		}
+		return fmt.Errorf("envi: %s: data file holds %d bytes, but header %s promises %d (%d samples x %d lines x %d bands x %d bytes + header offset %d): %s",
+			name, size, hdrName, need, W, H, B, es, h.offset, why)
+	}
+	return nil
 }
 
 // readFull reads len(buf) bytes at off.
@@ -246,15 +248,27 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 	return err
 }
 
+// readRows reads lines [y0, y0+c.H) of the image into c, noting
+// non-finite samples in tr at rows relative to y0.
+func readRows(r io.ReaderAt, h *header, c *hsi.Cube, y0 int, tr *raw.FiniteTracker) error {
+	switch h.interleave {
+	case "bip":
+		return readBIP(r, h, c, y0, tr)
+	case "bil":
+		return readBIL(r, h, c, y0, tr)
+	}
+	return readBSQ(r, h, c, y0, tr)
+}
+
 // readBIP: the file order is the cube order.
-func readBIP(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
+func readBIP(r io.ReaderAt, h *header, c *hsi.Cube, y0 int, tr *raw.FiniteTracker) error {
 	read := func(b []byte, off int64) error { return readFull(r, b, off) }
-	return raw.DecodePixels(read, h.offset, c, h.typ, h.bigEndian, tr)
+	return raw.DecodePixels(read, h.offset+int64(y0)*int64(c.W)*int64(c.B)*int64(h.typ.Size()), c, h.typ, h.bigEndian, tr)
 }
 
 // readBIL: each line holds band 0's samples, then band 1's, ... Lines
 // are read a few MiB at a time and moved into the cube in groups of bands.
-func readBIL(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
+func readBIL(r io.ReaderAt, h *header, c *hsi.Cube, yc int, tr *raw.FiniteTracker) error {
 	es := h.typ.Size()
 	W, B := c.W, c.B
 	lineBytes := W * B * es
@@ -264,7 +278,7 @@ func readBIL(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error
 	for y0 := 0; y0 < c.H; y0 += k {
 		n := min(k, c.H-y0)
 		b := buf[:n*lineBytes]
-		if err := readFull(r, b, h.offset+int64(y0)*int64(lineBytes)); err != nil {
+		if err := readFull(r, b, h.offset+int64(yc+y0)*int64(lineBytes)); err != nil {
 			return err
 		}
 		for l := 0; l < n; l++ {
@@ -295,9 +309,11 @@ func bsqPixels(hw int) int {
 // readBSQ: band 0's whole image, then band 1's, ... The cube is filled in
 // blocks of pixels; for each block and group of 16 bands, one read per band
 // and one transposition into the pixels' spectra.
-func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error {
+func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, y0 int, tr *raw.FiniteTracker) error {
 	es := h.typ.Size()
 	HW, B := c.H*c.W, c.B
+	plane := int64(h.lines) * int64(c.W) // a band's samples in the file
+	first := int64(y0) * int64(c.W)      // the file pixel of c's first
 	np := bsqPixels(HW)
 	buf := make([]byte, np*es)
 	rows := make([]float32, min(B, raw.GroupBands)*np)
@@ -307,7 +323,7 @@ func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, tr *raw.FiniteTracker) error
 		for g := 0; g < B; g += raw.GroupBands {
 			kb := min(raw.GroupBands, B-g)
 			for j := 0; j < kb; j++ {
-				off := h.offset + (int64(g+j)*int64(HW)+int64(p0))*int64(es)
+				off := h.offset + (int64(g+j)*plane+first+int64(p0))*int64(es)
 				if err := readFull(r, b, off); err != nil {
 					return err
 				}
