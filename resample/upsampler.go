@@ -15,6 +15,30 @@ type Upsampler struct {
 	c      *hsi.Cube
 	th, tw *taps
 	mid    []float32
+	// read, when set, supplies the input rows instead of c.Data (c then
+	// holds the size only); src holds the rows last read, [srcLo, srcHi).
+	read         func(y0, y1 int, dst []float32) error
+	src, spare   []float32
+	srcLo, srcHi int
+}
+
+// NewRowUpsampler is NewUpsampler for an H x W x B input that is never
+// held whole: read(y0, y1, dst) fills dst with input rows [y0, y1)
+// (pixel-interleaved) when RenderRows needs them, and must return an error
+// for a NaN or infinite value. The output rows are those of Upsample on the
+// whole input; the memory held is the input rows one band of output rows
+// reads (about (u1-u0)/s + 4 rows), twice.
+func NewRowUpsampler(H, W, B, h, w int, read func(y0, y1 int, dst []float32) error) (*Upsampler, error) {
+	if H < 1 || W < 1 || B < 1 {
+		return nil, fmt.Errorf("resample: upsample: input %dx%dx%d: %w", H, W, B, ErrSize)
+	}
+	if h < 1 || w < 1 {
+		return nil, fmt.Errorf("resample: upsample %dx%dx%d to %dx%d: %w: output size must be at least 1x1", H, W, B, h, w, ErrSize)
+	}
+	if _, err := hsi.Elems(h, w, B); err != nil {
+		return nil, fmt.Errorf("resample: upsample %dx%dx%d to %dx%d: %w: %v", H, W, B, h, w, ErrSize, err)
+	}
+	return &Upsampler{c: &hsi.Cube{H: H, W: W, B: B}, th: cubicTaps(H, h), tw: cubicTaps(W, w), read: read}, nil
 }
 
 // NewUpsampler prepares the upsampling of c to h x w pixels. It checks c
@@ -62,7 +86,15 @@ func (u *Upsampler) RenderRows(u0, u1 int, dst []float32) error {
 		lo, hi = u0, u1-1
 	}
 	n := hi - lo + 1
-	src := c.Data[lo*c.W*c.B : (hi+1)*c.W*c.B]
+	var src []float32
+	if u.read != nil {
+		var err error
+		if src, err = u.rows(lo, hi+1); err != nil {
+			return err
+		}
+	} else {
+		src = c.Data[lo*c.W*c.B : (hi+1)*c.W*c.B]
+	}
 	mid := src
 	if !tw.identity() {
 		if cap(u.mid) < n*row {
@@ -77,4 +109,33 @@ func (u *Upsampler) RenderRows(u0, u1 int, dst []float32) error {
 	}
 	vpassRows(dst, mid, row, th, false, u0, u1, lo)
 	return nil
+}
+
+// rows returns input rows [lo, hi) from u.read, reading only the rows the
+// previous call did not hold (consecutive bands of output rows share a few
+// input rows).
+func (u *Upsampler) rows(lo, hi int) ([]float32, error) {
+	rowLen := u.c.W * u.c.B
+	if lo >= u.srcLo && hi <= u.srcHi {
+		return u.src[(lo-u.srcLo)*rowLen : (hi-u.srcLo)*rowLen], nil
+	}
+	need := (hi - lo) * rowLen
+	buf := u.spare
+	if cap(buf) < need {
+		buf = make([]float32, need)
+	}
+	buf = buf[:need]
+	from := lo
+	if lo >= u.srcLo && lo < u.srcHi {
+		// Keep the overlap with the rows held.
+		copy(buf, u.src[(lo-u.srcLo)*rowLen:])
+		from = u.srcHi
+	}
+	if err := u.read(from, hi, buf[(from-lo)*rowLen:]); err != nil {
+		u.srcLo, u.srcHi = 0, 0
+		return nil, err
+	}
+	u.spare = u.src
+	u.src, u.srcLo, u.srcHi = buf, lo, hi
+	return buf, nil
 }

@@ -1,6 +1,7 @@
 package resample
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -24,12 +25,43 @@ func TestUpsamplerRowsEqualUpsample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, err := NewUpsampler(c, tc.oh, tc.ow)
-		if err != nil {
-			t.Fatal(err)
-		}
 		row := tc.ow * tc.b
+		in := tc.w * tc.b
 		for _, strip := range []int{1, 2, 3, 7, tc.oh} {
+			// From the cube, and from a row source that reads the cube's
+			// rows (and checks it is asked for rows in range).
+			u, err := NewUpsampler(c, tc.oh, tc.ow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := 0
+			ur, err := NewRowUpsampler(tc.h, tc.w, tc.b, tc.oh, tc.ow, func(y0, y1 int, dst []float32) error {
+				if y0 < 0 || y1 > tc.h || y0 >= y1 || len(dst) != (y1-y0)*in {
+					t.Fatalf("%+v: read rows [%d, %d) into %d values", tc, y0, y1, len(dst))
+				}
+				read += y1 - y0
+				copy(dst, c.Data[y0*in:y1*in])
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotRows := make([]float32, tc.oh*row)
+			for u0 := 0; u0 < tc.oh; u0 += strip {
+				u1 := min(tc.oh, u0+strip)
+				if err := ur.RenderRows(u0, u1, gotRows[u0*row:u1*row]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Consecutive strips share input rows: each is read once.
+			if read > tc.h {
+				t.Errorf("%+v strips of %d: %d input rows read for %d", tc, strip, read, tc.h)
+			}
+			for i := range gotRows {
+				if math.Float32bits(gotRows[i]) != math.Float32bits(want.Data[i]) {
+					t.Fatalf("%+v strips of %d from rows: value %d = %v, want %v", tc, strip, i, gotRows[i], want.Data[i])
+				}
+			}
 			got := make([]float32, tc.oh*row)
 			for u0 := 0; u0 < tc.oh; u0 += strip {
 				u1 := min(tc.oh, u0+strip)
@@ -60,5 +92,30 @@ func TestUpsamplerHugeOutput(t *testing.T) {
 	c.Data[5] = float32(math.NaN())
 	if _, err := NewUpsampler(c, 20, 24); err == nil {
 		t.Fatal("NaN input accepted")
+	}
+}
+
+// An error of the row source comes back from RenderRows, and nothing else
+// is made of the rows it failed to read.
+func TestRowUpsamplerReadError(t *testing.T) {
+	bad := errors.New("bad row")
+	u, err := NewRowUpsampler(8, 4, 2, 16, 8, func(y0, y1 int, dst []float32) error {
+		if y1 > 5 {
+			return bad
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]float32, 2*8*2)
+	if err := u.RenderRows(0, 2, dst); err != nil {
+		t.Fatalf("rows before the bad one: %v", err)
+	}
+	if err := u.RenderRows(10, 12, dst); !errors.Is(err, bad) {
+		t.Fatalf("rows that need the bad row: %v, want the source's error", err)
+	}
+	if _, err := NewRowUpsampler(0, 4, 2, 16, 8, nil); err == nil {
+		t.Fatal("an empty input accepted")
 	}
 }
