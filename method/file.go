@@ -25,11 +25,24 @@ import (
 // the format cannot hold, fields of the input grid left out, and the count
 // of clamped samples.
 func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	meta, err := lr.Meta.Resized(lr.H, lr.W, h, w)
+	nd, hasND := hsi.NoDataValue(lr)
+	return renderFile(r, lr.H, lr.W, lr.B, lr.Meta, nd, hasND, info, h, w, path, wo, progress)
+}
+
+// RenderFileRows is RenderFile for a renderer of an H x W x B input that is
+// not held in memory (BicubicRows), with the input's metadata meta; the
+// output declares meta's no-data value, if any (the renderer fails on a
+// sample that is no-data, so none needs declaring otherwise).
+func RenderFileRows(r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
+	return renderFile(r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
+}
+
+func renderFile(r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
+	meta, err := inMeta.Resized(H, W, h, w)
 	if err != nil {
 		return nil, err
 	}
-	meta.DataIgnore, meta.HasDataIgnore = hsi.NoDataValue(lr)
+	meta.DataIgnore, meta.HasDataIgnore = nd, hasND
 	typ := wo.DataType
 	clamp, err := formats.NewClamp(typ, meta.DataIgnore, meta.HasDataIgnore)
 	if err != nil {
@@ -45,7 +58,7 @@ func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path st
 		return nil, err
 	}
 	wo.Var = info.Variable
-	wr, err := formats.Create(path, h, w, lr.B, meta, wo)
+	wr, err := formats.Create(path, h, w, B, meta, wo)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +75,7 @@ func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path st
 	for _, d := range formats.Dropped(path, &meta) {
 		warnings = append(warnings, fmt.Sprintf("warning: %s: not written (the format cannot hold it): %s", path, d))
 	}
-	for _, f := range lr.Meta.Extra {
+	for _, f := range inMeta.Extra {
 		if slices.Contains(hsi.GridFields, f.Key) {
 			warnings = append(warnings, fmt.Sprintf("warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q", path, f.Key))
 		}

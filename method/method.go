@@ -1,6 +1,7 @@
 package method
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -138,6 +139,32 @@ func (b bicubic) RenderTo(h, w int, sink model.RowSink, progress func(done, tota
 		nd.Apply(u0, u1, h, w, lr.B, dst)
 		return nil
 	}, sink, progress)
+}
+
+// ErrNoDataSample is returned (wrapped) by a row source of BicubicRows
+// that meets a no-data sample: such an input needs its no-data filled
+// (hsi.FillNoData), which needs the whole image.
+var ErrNoDataSample = errors.New("no-data sample")
+
+// BicubicRows is the bicubic renderer of an H x W x B input that is read
+// a band of rows at a time from read (resample.NewRowUpsampler), never held
+// whole: the values of the bicubic method for an input without no-data.
+// read must fail on a NaN, infinite or no-data sample.
+func BicubicRows(H, W, B int, read func(y0, y1 int, dst []float32) error) Renderer {
+	return bicubicRows{H, W, B, read}
+}
+
+type bicubicRows struct {
+	H, W, B int
+	read    func(y0, y1 int, dst []float32) error
+}
+
+func (b bicubicRows) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	up, err := resample.NewRowUpsampler(b.H, b.W, b.B, h, w, b.read)
+	if err != nil {
+		return err
+	}
+	return model.StreamRows(h, w, b.B, up.RenderRows, sink, progress)
 }
 
 // OmniHSR is an OmniHSR model as an evaluation method (eval.Method). A model

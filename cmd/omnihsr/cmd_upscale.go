@@ -303,6 +303,11 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 			return err
 		}
 	}
+	if !m.Model {
+		if done, err := o.bicubicRows(e, m.Name, factors, paths, wo, ro); done || err != nil {
+			return err
+		}
+	}
 	lr, info, err := readNaNAsNoData(o.in, ro)
 	if err != nil {
 		return err
