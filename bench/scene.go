@@ -82,9 +82,10 @@ func (t *timedSink) WriteRows(d []float32) error {
 	return err
 }
 
-// SceneStages upscales the scene file in by factor with m into out (an
-// ENVI .hdr name), timing each stage (see Stages).
-func SceneStages(m *model.Model, in, out string, factor float64) (Stages, error) {
+// SceneStages upscales the scene file in by factor with m into out (a
+// name whose extension picks the format, written with wo), timing each
+// stage (see Stages).
+func SceneStages(m *model.Model, in, out string, factor float64, wo hsi.WriteOptions) (Stages, error) {
 	var st Stages
 	t0 := time.Now()
 	lr, _, err := formats.Read(in, hsi.ReadOptions{})
@@ -113,7 +114,7 @@ func SceneStages(m *model.Model, in, out string, factor float64) (Stages, error)
 	if err != nil {
 		return st, fmt.Errorf("bench: %s: %w", in, err)
 	}
-	wr, err := formats.Create(out, oh, ow, lr.B, meta, hsi.WriteOptions{})
+	wr, err := formats.Create(out, oh, ow, lr.B, meta, wo)
 	if err != nil {
 		return st, err
 	}
@@ -226,6 +227,83 @@ type SceneConfig struct {
 	Dir     string // scratch directory (the scene and the outputs)
 	Runs    int    // runs of each command (the median is kept; 0 = 1)
 	Seed    uint64
+	// Format is the output's GDAL driver, given to gdal_translate -of and,
+	// for a TIFF, to omnihsr -of: "ENVI" (or "") or "GTiff" or "COG".
+	Format string
+	// Creation holds creation options KEY=VALUE given to both
+	// gdal_translate and omnihsr as -co (TIFF only).
+	Creation []string
+}
+
+// OutputFormat is the output driver, "ENVI" when none is set.
+func (c SceneConfig) OutputFormat() string {
+	if c.Format == "" {
+		return "ENVI"
+	}
+	return c.Format
+}
+
+// OutputExt is the extension of the outputs: ".hdr" for ENVI, ".tif".
+func (c SceneConfig) OutputExt() string {
+	if strings.EqualFold(c.OutputFormat(), "ENVI") {
+		return ".hdr"
+	}
+	return ".tif"
+}
+
+// WriteOptions are the write options of the output format, as omnihsr
+// takes them from -of and -co.
+func (c SceneConfig) WriteOptions() hsi.WriteOptions {
+	if c.OutputExt() == ".hdr" {
+		return hsi.WriteOptions{}
+	}
+	return hsi.WriteOptions{Driver: c.OutputFormat(), Creation: c.Creation}
+}
+
+// sceneJob is one command of a comparison: its argv, its output (the name
+// given to the command), and the files to sync and remove after it.
+type sceneJob struct {
+	name  string
+	argv  []string
+	files []string // the files the command writes
+	sync  bool     // followed by an fsync of its files, timed
+}
+
+// jobs returns the commands of one factor (output oh x ow, factor flag
+// sc) on the scene in: GDAL alone and followed by an fsync (when GDAL is
+// set), bicubic, the model.
+func (c SceneConfig) jobs(in, sc string, oh, ow int) []sceneJob {
+	var jobs []sceneJob
+	var co []string
+	for _, o := range c.Creation {
+		co = append(co, "-co", o)
+	}
+	if c.GDAL != "" {
+		_, inData := formatsPaths(in)
+		var out string
+		var files []string
+		if c.OutputExt() == ".hdr" {
+			out = filepath.Join(c.Dir, "gdal.img")
+			files = []string{out, filepath.Join(c.Dir, "gdal.hdr")}
+		} else {
+			out = filepath.Join(c.Dir, "gdal.tif")
+			files = []string{out}
+		}
+		argv := append([]string{c.GDAL, "-q", "-of", c.OutputFormat()}, co...)
+		argv = append(argv, "-r", "cubic", "-outsize", fmt.Sprint(ow), fmt.Sprint(oh), inData, out)
+		jobs = append(jobs, sceneJob{"gdal_translate -r cubic", argv, files, false},
+			sceneJob{"gdal_translate -r cubic, then fsync", argv, files, true})
+	}
+	var of []string
+	if c.OutputExt() != ".hdr" {
+		of = append([]string{"-of", c.OutputFormat()}, co...)
+	}
+	outB := filepath.Join(c.Dir, "bicubic"+c.OutputExt())
+	outM := filepath.Join(c.Dir, "model"+c.OutputExt())
+	jobs = append(jobs,
+		sceneJob{"omnihsr upscale -method bicubic", append([]string{c.Exe, "upscale", "-method", "bicubic", "-scale", sc, "-in", in, "-out", outB}, of...), formats.WriteFiles(outB), false},
+		sceneJob{"omnihsr upscale", append([]string{c.Exe, "upscale", "-scale", sc, "-in", in, "-out", outM}, of...), formats.WriteFiles(outM), false})
+	return jobs
 }
 
 // SceneRow is one factor's figures.
@@ -248,29 +326,11 @@ func Scene(cfg SceneConfig) ([]SceneRow, error) {
 	if err := WriteScene(in, cfg.H, cfg.W, cfg.B, cfg.Seed); err != nil {
 		return nil, err
 	}
-	_, inData := formatsPaths(in)
 	var rows []SceneRow
 	for _, s := range cfg.Factors {
 		oh, ow := int(math.Round(float64(cfg.H)*s)), int(math.Round(float64(cfg.W)*s))
 		row := SceneRow{Factor: s, OutH: oh, OutW: ow}
-		type job struct {
-			name string
-			argv []string
-			out  string
-			sync bool
-		}
-		var jobs []job
-		if cfg.GDAL != "" {
-			out := filepath.Join(cfg.Dir, "gdal.img")
-			argv := []string{cfg.GDAL, "-q", "-of", "ENVI", "-r", "cubic", "-outsize", fmt.Sprint(ow), fmt.Sprint(oh), inData, out}
-			jobs = append(jobs, job{"gdal_translate -r cubic", argv, out, false}, job{"gdal_translate -r cubic, then fsync", argv, out, true})
-		}
-		sc := fmt.Sprint(s)
-		outB := filepath.Join(cfg.Dir, "bicubic.hdr")
-		outM := filepath.Join(cfg.Dir, "model.hdr")
-		jobs = append(jobs,
-			job{"omnihsr upscale -method bicubic", []string{cfg.Exe, "upscale", "-method", "bicubic", "-scale", sc, "-in", in, "-out", outB}, outB, false},
-			job{"omnihsr upscale", []string{cfg.Exe, "upscale", "-scale", sc, "-in", in, "-out", outM}, outM, false})
+		jobs := cfg.jobs(in, fmt.Sprint(s), oh, ow)
 		walls := make([][]time.Duration, len(jobs))
 		rss := make([]int64, len(jobs))
 		for r := 0; r < runs; r++ {
@@ -280,7 +340,7 @@ func Scene(cfg SceneConfig) ([]SceneRow, error) {
 					return nil, err
 				}
 				if j.sync {
-					dt, err := SyncFiles(filepath.Join(cfg.Dir, "gdal.img"), filepath.Join(cfg.Dir, "gdal.hdr"))
+					dt, err := SyncFiles(j.files...)
 					if err != nil {
 						return nil, err
 					}
@@ -288,11 +348,11 @@ func Scene(cfg SceneConfig) ([]SceneRow, error) {
 				}
 				walls[k] = append(walls[k], c.Wall)
 				rss[k] = max(rss[k], c.MaxRSS)
-				for _, f := range append(formats.WriteFiles(j.out), filepath.Join(cfg.Dir, "gdal.hdr"), filepath.Join(cfg.Dir, "gdal.img.aux.xml")) {
-					if !j.sync && strings.HasPrefix(filepath.Base(f), "gdal") && k+1 < len(jobs) && jobs[k+1].sync {
-						continue // the fsync job rewrites it
-					}
+				for _, f := range j.files {
 					os.Remove(f)
+				}
+				for _, f := range j.files {
+					os.Remove(f + ".aux.xml") // GDAL's sidecar, where it writes one
 				}
 			}
 		}
@@ -321,10 +381,10 @@ func medianDur(d []time.Duration) time.Duration {
 }
 
 // SceneMarkdown formats rows as a Markdown table, ratios to the first
-// command (GDAL when present).
-func SceneMarkdown(h, w, b int, rows []SceneRow) string {
+// command (GDAL when present); output describes the output format.
+func SceneMarkdown(h, w, b int, output string, rows []SceneRow) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Scene %d x %d x %d float32 ENVI, whole-process wall time (median) and peak RSS of each command run as a child process:\n\n", h, w, b)
+	fmt.Fprintf(&sb, "Scene %d x %d x %d float32 ENVI in, %s out, whole-process wall time (median) and peak RSS of each command run as a child process:\n\n", h, w, b, output)
 	sb.WriteString("| factor | output | command | wall s | ratio | peak RSS GiB |\n|---:|---|---|---:|---:|---:|\n")
 	for _, r := range rows {
 		ref := r.Children[0].Wall

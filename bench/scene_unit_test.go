@@ -62,7 +62,7 @@ func TestSceneStages(t *testing.T) {
 	if err := WriteScene(in, 12, 10, 6, 3); err != nil {
 		t.Fatal(err)
 	}
-	st, err := SceneStages(m, in, out, 3)
+	st, err := SceneStages(m, in, out, 3, hsi.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSceneStages(t *testing.T) {
 	if want := EncoderFLOPs(m, 12, 10); st.EncoderFLOPs != want || want <= 0 {
 		t.Errorf("EncoderFLOPs %v, want %v > 0", st.EncoderFLOPs, want)
 	}
-	if _, err := SceneStages(m, filepath.Join(dir, "missing.hdr"), out, 2); err == nil {
+	if _, err := SceneStages(m, filepath.Join(dir, "missing.hdr"), out, 2, hsi.WriteOptions{}); err == nil {
 		t.Error("a missing input gave no error")
 	}
 }
@@ -178,7 +178,7 @@ func TestSceneMarkdown(t *testing.T) {
 	rows := []SceneRow{{Factor: 4, OutH: 8, OutW: 8, Children: []Child{
 		{Name: "gdal", Wall: 2 * time.Second, MaxRSS: 1 << 30},
 		{Name: "ours", Wall: 3 * time.Second, MaxRSS: 1 << 29}}}}
-	md := SceneMarkdown(2, 2, 3, rows)
+	md := SceneMarkdown(2, 2, 3, "ENVI", rows)
 	for _, want := range []string{"| x4 | 8 x 8 | `gdal` | 2.00 | 1.00 | 1.00 |", "| x4 | 8 x 8 | `ours` | 3.00 | 1.50 | 0.50 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
@@ -193,6 +193,44 @@ func TestMedianDur(t *testing.T) {
 	}{{[]time.Duration{3}, 3}, {[]time.Duration{5, 1, 3}, 3}, {[]time.Duration{4, 1}, 4}} {
 		if got := medianDur(c.in); got != c.want {
 			t.Errorf("medianDur(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// The commands of a comparison write the chosen format with the same
+// creation options on both sides: gdal_translate -of/-co and omnihsr
+// -of/-co with a .tif output; ENVI needs neither.
+func TestSceneJobs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "scene.hdr")
+	cfg := SceneConfig{Exe: "/x/omnihsr", GDAL: "/x/gdal_translate", Dir: dir, Format: "GTiff", Creation: []string{"TILED=YES", "COMPRESS=DEFLATE"}}
+	jobs := cfg.jobs(in, "4", 40, 32)
+	if len(jobs) != 4 || !jobs[1].sync || jobs[0].sync {
+		t.Fatalf("jobs %+v: want GDAL, GDAL then fsync, bicubic, model", jobs)
+	}
+	argv := func(j sceneJob) string { return strings.Join(j.argv, " ") }
+	if got, want := argv(jobs[0]), "/x/gdal_translate -q -of GTiff -co TILED=YES -co COMPRESS=DEFLATE -r cubic -outsize 32 40 "+filepath.Join(dir, "scene.img")+" "+filepath.Join(dir, "gdal.tif"); got != want {
+		t.Errorf("GDAL: %s\nwant %s", got, want)
+	}
+	for _, j := range jobs[2:] {
+		if a := argv(j); !strings.HasSuffix(a, ".tif -of GTiff -co TILED=YES -co COMPRESS=DEFLATE") || !strings.HasPrefix(a, "/x/omnihsr upscale") {
+			t.Errorf("%s: %s", j.name, a)
+		}
+		if len(j.files) != 1 || filepath.Ext(j.files[0]) != ".tif" {
+			t.Errorf("%s: files %v", j.name, j.files)
+		}
+	}
+	if wo := cfg.WriteOptions(); wo.Driver != "GTiff" || len(wo.Creation) != 2 {
+		t.Errorf("write options %+v", wo)
+	}
+
+	env := SceneConfig{Exe: "/x/omnihsr", Dir: dir}.jobs(in, "2", 20, 16)
+	if len(env) != 2 {
+		t.Fatalf("without GDAL: %d jobs, want 2", len(env))
+	}
+	for _, j := range env {
+		if a := argv(j); strings.Contains(a, "-of") || !strings.Contains(a, ".hdr") || len(j.files) != 2 {
+			t.Errorf("ENVI %s: %s, files %v", j.name, a, j.files)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/bench"
+	"github.com/omnihsr/omnihsr/hsi/tiff"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/model"
 )
@@ -21,6 +22,7 @@ var benchCmd = &command{
 	name:    "bench",
 	summary: "inference latency and peak memory table (paper Table \"Inference latency\")",
 	usage: `omnihsr bench [-size 32] [-bands 31,103,128,145] [-factors 4,8,16] [-runs 12] [-warmup 3] [-weights FILE] [-md FILE]
+       omnihsr bench -scene HxWxB [-scene-factors 2,4] [-runs N] [-dir DIR] [-of ENVI|GTiff|COG] [-co KEY=VALUE]... [-md FILE]
 
 Times OmniHSR inference (C_B + encoder + FiLM + head + COFR, one image,
 batch 1, float32) on a random low-res input of size x size pixels for every
@@ -38,9 +40,12 @@ one output) and, for every factor of -scene-factors, gdal_translate -of
 ENVI -r cubic (when gdal_translate is on the PATH; also timed followed by
 an fsync of its output, since omnihsr syncs its outputs), omnihsr upscale
 -method bicubic and omnihsr upscale run as child processes, alternated,
--runs times: median wall time and peak RSS of each. Then the model's
-stages are timed in this process one after the other (read, encoder,
-head, operator field, U_s, write, sync) for the largest factor.`,
+-runs times: median wall time and peak RSS of each. -of GTiff or -of COG
+with -co KEY=VALUE (repeatable, as gdal_translate's) makes every command
+write that TIFF with the same creation options instead of ENVI, e.g.
+-of GTiff -co TILED=YES -co COMPRESS=DEFLATE. Then the model's stages are
+timed in this process one after the other (read, encoder, head, operator
+field, U_s, write, sync) for the largest factor, into the same format.`,
 	flags: func(fs *flag.FlagSet) runner {
 		o := &benchOpts{}
 		fs.StringVar(&o.weights, "weights", "", "weight file (default: the embedded model)")
@@ -53,6 +58,8 @@ head, operator field, U_s, write, sync) for the largest factor.`,
 		fs.StringVar(&o.scene, "scene", "", "whole-scene comparison on a synthetic HxWxB scene (e.g. 512x512x102)")
 		fs.StringVar(&o.sceneFactors, "scene-factors", "2,4", "factors of the -scene comparison")
 		fs.StringVar(&o.dir, "dir", "", "scratch directory of -scene (default: the temporary directory)")
+		fs.StringVar(&o.of, "of", "ENVI", "output format of -scene: ENVI, GTiff or COG")
+		fs.Var(&o.co, "co", "TIFF creation option KEY=VALUE of -scene, given to every command (repeatable)")
 		return o
 	},
 }
@@ -63,6 +70,8 @@ type benchOpts struct {
 	markdown                string
 	scene, sceneFactors     string
 	dir                     string
+	of                      string
+	co                      multiString
 }
 
 func (o *benchOpts) run(_ context.Context, e env) error {
@@ -83,6 +92,9 @@ func (o *benchOpts) run(_ context.Context, e env) error {
 	}
 	if o.scene != "" {
 		return o.runScene(e, m)
+	}
+	if isSet(e.fs, "of") || len(o.co) > 0 {
+		return usagef("-of and -co apply to -scene only")
 	}
 	w := o.warm
 	if w == 0 {
@@ -147,6 +159,25 @@ func (o *benchOpts) runScene(e env, m *model.Model) error {
 	if err != nil {
 		return usagef("-scene-factors: %v", err)
 	}
+	cfg := bench.SceneConfig{H: dims[0], W: dims[1], B: dims[2], Factors: factors, Seed: 1, Creation: o.co}
+	switch strings.ToLower(o.of) {
+	case "envi":
+		cfg.Format = "ENVI"
+		if len(o.co) > 0 {
+			return usagef("-co applies to -of GTiff or COG")
+		}
+	case "gtiff":
+		cfg.Format = "GTiff"
+	case "cog":
+		cfg.Format = "COG"
+	default:
+		return usagef("-of %q: want ENVI, GTiff or COG", o.of)
+	}
+	if cfg.OutputExt() == ".tif" {
+		if _, err := tiff.ParseOptions(cfg.WriteOptions()); err != nil {
+			return usagef("%v", err)
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("bench: the omnihsr binary: %w", err)
@@ -161,18 +192,22 @@ func (o *benchOpts) runScene(e env, m *model.Model) error {
 	if !isSet(e.fs, "runs") {
 		runs = 1
 	}
-	rows, err := bench.Scene(bench.SceneConfig{H: dims[0], W: dims[1], B: dims[2], Factors: factors,
-		Exe: exe, GDAL: gdal, Dir: dir, Runs: runs, Seed: 1})
+	cfg.Exe, cfg.GDAL, cfg.Dir, cfg.Runs = exe, gdal, dir, runs
+	rows, err := bench.Scene(cfg)
 	if err != nil {
 		return err
 	}
-	tab := bench.SceneMarkdown(dims[0], dims[1], dims[2], rows)
+	output := cfg.Format
+	if len(cfg.Creation) > 0 {
+		output += " (" + strings.Join(cfg.Creation, ", ") + ")"
+	}
+	tab := bench.SceneMarkdown(dims[0], dims[1], dims[2], output, rows)
 	if gdal == "" {
 		tab += "\ngdal_translate is not on the PATH: GDAL left out.\n"
 	}
 	fmt.Fprint(e.stdout, tab)
 	s := slices.Max(factors)
-	st, err := bench.SceneStages(m, filepath.Join(dir, "scene.hdr"), filepath.Join(dir, "stages.hdr"), s)
+	st, err := bench.SceneStages(m, filepath.Join(dir, "scene.hdr"), filepath.Join(dir, "stages"+cfg.OutputExt()), s, cfg.WriteOptions())
 	if err != nil {
 		return err
 	}

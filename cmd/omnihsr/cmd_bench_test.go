@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -33,6 +34,44 @@ func TestBenchSceneUsage(t *testing.T) {
 		code, _, errs := runCmd(t, args...)
 		if code != 2 || !strings.Contains(errs, "-scene") {
 			t.Errorf("%v: exit %d, stderr %q; want a usage error naming -scene", args, code, errs)
+		}
+	}
+}
+
+func TestBenchSceneFormatUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "-scene", "8x8x2", "-of", "PNG"},
+		{"bench", "-scene", "8x8x2", "-co", "TILED=YES"},
+		{"bench", "-scene", "8x8x2", "-of", "GTiff", "-co", "COMPRESS=BOGUS"},
+		{"bench", "-co", "TILED=YES"},
+	} {
+		code, _, errs := runCmd(t, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+}
+
+// bench -scene on a tiny scene writing tiled, DEFLATE-compressed GeoTIFF:
+// every command runs (this test binary stands in for omnihsr, and GDAL
+// when gdal_translate is on the PATH) and the table names the format and
+// its creation options.
+func TestBenchSceneGTiff(t *testing.T) {
+	t.Setenv("OMNIHSR_TEST_MAIN", "1") // the children are this binary run as omnihsr
+	code, out, errs := runCmd(t, "bench", "-scene", "16x12x6", "-scene-factors", "2", "-dir", t.TempDir(),
+		"-of", "GTiff", "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := []string{"GTiff (TILED=YES, COMPRESS=DEFLATE) out", "| x2 | 32 x 24 | `omnihsr upscale -method bicubic` |", "| x2 | 32 x 24 | `omnihsr upscale` |", "| encoder |"}
+	if _, err := exec.LookPath("gdal_translate"); err == nil {
+		want = append(want, "| x2 | 32 x 24 | `gdal_translate -r cubic` |")
+	} else {
+		t.Log("gdal_translate is not on the PATH: GDAL's rows not checked")
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
 }
