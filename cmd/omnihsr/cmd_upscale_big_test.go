@@ -28,15 +28,20 @@ func upscaleMemBound(h, w, b int) int64 {
 // real binary and checks its peak resident memory against the bound. A
 // measurement, not a timed test: it runs only with OMNIHSR_BIG=1 and needs
 // about 40 GB of free disk in OMNIHSR_BIG_DIR (default a temporary dir).
-// OMNIHSR_BIG_SIDE changes the input side.
+// OMNIHSR_BIG_SIDE changes the input side, OMNIHSR_BIG_SCALE the factor
+// (any S > 0: the output side is round(S*side)).
 func TestUpscaleLargeRSS(t *testing.T) {
 	if os.Getenv("OMNIHSR_BIG") != "1" {
 		t.Skip("set OMNIHSR_BIG=1 to upscale a 2048x2048x128 cube x4 and measure peak memory")
 	}
-	side := 2048
+	side, scale := 2048, 4.0
 	if s := os.Getenv("OMNIHSR_BIG_SIDE"); s != "" {
 		fmt.Sscan(s, &side)
 	}
+	if s := os.Getenv("OMNIHSR_BIG_SCALE"); s != "" {
+		fmt.Sscan(s, &scale)
+	}
+	oside := int(math.Round(float64(side) * scale))
 	const B = 128
 	dir, bin := bigRunDir(t)
 	hdr := fmt.Sprintf("ENVI\nsamples = %d\nlines = %d\nbands = %d\nheader offset = 0\ndata type = 4\ninterleave = bip\nbyte order = 0\n", side, side, B)
@@ -63,7 +68,7 @@ func TestUpscaleLargeRSS(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.hdr")
-	cmd := exec.Command(bin, "upscale", "-in", filepath.Join(dir, "big.hdr"), "-out", out, "-scale", "4")
+	cmd := exec.Command(bin, "upscale", "-in", filepath.Join(dir, "big.hdr"), "-out", out, "-scale", fmt.Sprint(scale))
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
@@ -74,15 +79,16 @@ func TestUpscaleLargeRSS(t *testing.T) {
 	peak := ru.Maxrss * 1024
 	bound := upscaleMemBound(side, side, B)
 	in := int64(side) * int64(side) * B * 4
-	t.Logf("%dx%dx%d float32 (%.2f GiB) x4 -> %dx%dx%d (%.1f GiB on disk): peak RSS %.2f GiB = %.2fx the input, bound %.2f GiB; wall %v, user %v, sys %v",
-		side, side, B, float64(in)/(1<<30), 4*side, 4*side, B, float64(in)*16/(1<<30), float64(peak)/(1<<30), float64(peak)/float64(in),
+	outBytes := int64(oside) * int64(oside) * B * 4
+	t.Logf("%dx%dx%d float32 (%.2f GiB) x%g -> %dx%dx%d (%.1f GiB on disk): peak RSS %.2f GiB = %.2fx the input, bound %.2f GiB; wall %v, user %v, sys %v",
+		side, side, B, float64(in)/(1<<30), scale, oside, oside, B, float64(outBytes)/(1<<30), float64(peak)/(1<<30), float64(peak)/float64(in),
 		float64(bound)/(1<<30), wall.Round(time.Second), time.Duration(ru.Utime.Nano()).Round(time.Second), time.Duration(ru.Stime.Nano()).Round(time.Second))
 	if peak > bound {
 		t.Errorf("peak RSS %.2f GiB above the bound %.2f GiB", float64(peak)/(1<<30), float64(bound)/(1<<30))
 	}
 	st, err := os.Stat(filepath.Join(dir, "out.img"))
-	if err != nil || st.Size() != int64(16)*in {
-		t.Errorf("output data file: %v, size %v, want %d", err, st, 16*in)
+	if err != nil || st.Size() != outBytes {
+		t.Errorf("output data file: %v, size %v, want %d", err, st, outBytes)
 	}
 }
 
