@@ -88,8 +88,8 @@ func (g *Graph) conv2D(x, w, b *Tensor, pad Padding, gelu bool) *Tensor {
 	rep := pad == PadReplicate
 	np := x.Pixels()
 	out := g.out(x.N, x.H, x.W, cout)
-	wt := g.transposed(w.Data, cout, kc)
-	defer g.free(wt)
+	wt, ldw, transW := g.weightsFor(w.Data, cout, kc, ceilDiv(np, chunkRows(np, kc)))
+	defer g.freeWeights(wt, transW)
 	forChunks(np, kc, func(p0, p1 int, col []float32) {
 		im2col(col, x.Data, x.H, x.W, cin, x.H, x.W, k, off, rep, p0, p1)
 		// The bias goes in first and the product is added to it (beta 1):
@@ -99,7 +99,7 @@ func (g *Graph) conv2D(x, w, b *Tensor, pad Padding, gelu bool) *Tensor {
 			fillRows(out.Data[p0*cout:p1*cout], b.Data)
 			beta = 1
 		}
-		gemm.SgemmSerial(false, false, p1-p0, cout, kc, 1, col, kc, wt, cout, beta, out.Data[p0*cout:], cout)
+		gemm.SgemmSerial(false, transW, p1-p0, cout, kc, 1, col, kc, wt, ldw, beta, out.Data[p0*cout:], cout)
 		if gelu {
 			o := out.Data[p0*cout : p1*cout]
 			phiSlice(o, o, true)
@@ -258,8 +258,8 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	np := x.Pixels()
 	out := g.out(x.N, x.H, x.W, cout)
 	rows := linearRows(np, cin, cout)
-	wt := g.transposed(w.Data, cout, cin)
-	defer g.free(wt)
+	wt, ldw, transW := g.weightsFor(w.Data, cout, cin, ceilDiv(np, rows))
+	defer g.freeWeights(wt, transW)
 	parFor((np+rows-1)/rows, 1, func(c0, c1 int) {
 		for p0 := c0 * rows; p0 < min(c1*rows, np); p0 += rows {
 			p1 := min(p0+rows, np)
@@ -268,7 +268,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 				fillRows(out.Data[p0*cout:p1*cout], b.Data)
 				beta = 1
 			}
-			gemm.SgemmSerial(false, false, p1-p0, cout, cin, 1, x.Data[p0*cin:], cin, wt, cout, beta, out.Data[p0*cout:], cout)
+			gemm.SgemmSerial(false, transW, p1-p0, cout, cin, 1, x.Data[p0*cin:], cin, wt, ldw, beta, out.Data[p0*cout:], cout)
 		}
 	})
 	g.record(out, func() {
@@ -312,11 +312,29 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	return out
 }
 
+// weightsFor returns the weights w (Cout x K) of a forward product over
+// chunks products as the GEMM's op(B) = w^T: transposed (K x Cout, from g's
+// arena, trans = false) when there are at least four chunks, so that the
+// GEMM copies (or, at 32 outputs, reads in place) contiguous rows of them
+// instead of gathering a column per output for every chunk; w itself
+// (trans = true) for fewer, where one transposition costs more than the
+// gathers it saves. Either way the products are the same, bit for bit.
+// Give the result back with freeWeights.
+func (g *Graph) weightsFor(w []float32, cout, k, chunks int) (b []float32, ldb int, trans bool) {
+	if chunks < 4 {
+		return w, k, true
+	}
+	return g.transposed(w, cout, k), cout, false
+}
+
+func (g *Graph) freeWeights(b []float32, trans bool) {
+	if !trans {
+		g.free(b)
+	}
+}
+
 // transposed returns the rows x cols matrix m transposed (cols x rows) in
-// a buffer from g's arena; give it back with g.free. The forward products
-// take weights (Cout x K) in this K x Cout form: the GEMM then copies (or,
-// at 32 outputs, reads in place) contiguous rows of them instead of
-// gathering a column per output for every chunk of pixels.
+// a buffer from g's arena; give it back with g.free.
 func (g *Graph) transposed(m []float32, rows, cols int) []float32 {
 	var t []float32
 	if g.arena != nil {

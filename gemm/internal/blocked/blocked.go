@@ -206,7 +206,20 @@ func packA(mr int, dst []float32, trans bool, a []float32, lda int, i0, rows, p0
 		rr := min(mr, rows-q*mr)
 		ib := i0 + q*mr
 		if trans {
-			// op(A)[i, p] = a[p*lda+i]: mr consecutive values per p.
+			// op(A)[i, p] = a[p*lda+i]: mr consecutive values per p,
+			// moved by a loop when they are few (the 6 or 12 rows of
+			// a kernel's A panel: a call to memmove per p costs more
+			// than the move).
+			if rr == mr && mr <= 12 {
+				for p := 0; p < depth; p++ {
+					src := a[(p0+p)*lda+ib:][:mr]
+					d := pan[p*mr:][:mr]
+					for r, v := range src {
+						d[r] = v
+					}
+				}
+				continue
+			}
 			for p := 0; p < depth; p++ {
 				d := pan[p*mr : p*mr+mr]
 				copy(d, a[(p0+p)*lda+ib:(p0+p)*lda+ib+rr])
