@@ -71,6 +71,42 @@ func bandOp(a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *
 	return out
 }
 
+// bandAddOp adds op(x) to x in place (op keeps the channel count and is a
+// function of rows with the given halo), band by band, with the values of
+// bandOp followed by an addition: a band's op reads rows of the bands
+// around it, so each band's result is held until no later band reads its
+// rows. No whole-image output is made.
+func bandAddOp(a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) {
+	type pending struct {
+		g          *nn.Graph
+		y          *nn.Tensor
+		r0, r1, lo int
+	}
+	add := func(p pending) {
+		n := x.W * x.C
+		dst := x.Data[p.r0*n : p.r1*n]
+		src := p.y.Data[(p.r0-p.lo)*n:][:len(dst)]
+		for i, v := range src {
+			dst[i] += v
+		}
+		p.g.Release()
+	}
+	var queue []pending
+	forBands(x.H, chunkRows(x.W, max(x.C, 128)), halo, func(r0, r1, lo, hi int) error {
+		g := nn.NewGraph(false).WithArena(a)
+		queue = append(queue, pending{g, op(g, rowsOf(x, lo, hi)), r0, r1, lo})
+		// The next band reads rows from r1 - halo on.
+		for len(queue) > 0 && queue[0].r1 <= r1-halo {
+			add(queue[0])
+			queue = queue[1:]
+		}
+		return nil
+	})
+	for _, p := range queue {
+		add(p)
+	}
+}
+
 // arenas recycles inference buffers between calls (a Model is shared by
 // concurrent callers, so each call takes its own arena). Not a sync.Pool:
 // a pool is emptied at every garbage collection, and an upscale allocates
@@ -153,12 +189,9 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 			return nil, err
 		}
 		// Feed-forward: two 3x3 convolutions, a two-row halo.
-		f := bandOp(ar, x, c, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
+		bandAddOp(ar, x, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
 			return b.FFN2.Forward(g, b.FFN1.ForwardGELU(g, b.LN2.Forward(g, in)))
 		})
-		for i, v := range f.Data {
-			x.Data[i] += v
-		}
 	}
 	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.Forward(g, in) })
 	for i, v := range s.Data {
