@@ -120,6 +120,17 @@ func (t *taps) identity() bool {
 	return true
 }
 
+// sub returns the taps of output samples [o0, o1) as a resampling to
+// o1-o0 samples of the same input.
+func (t *taps) sub(o0, o1 int) *taps {
+	a, e := t.Off[o0], t.Off[o1]
+	s := &taps{in: t.in, out: o1 - o0, Off: make([]int, o1-o0+1), Idx: t.Idx[a:e], W: t.W[a:e], maxN: t.maxN}
+	for o := range s.Off {
+		s.Off[o] = t.Off[o0+o] - a
+	}
+	return s
+}
+
 // cubicTaps converts CubicTaps to the compact form.
 func cubicTaps(in, out int) *taps {
 	c := CubicTaps(in, out)

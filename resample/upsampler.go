@@ -63,6 +63,19 @@ func NewUpsampler(c *hsi.Cube, h, w int) (*Upsampler, error) {
 	return &Upsampler{c: c, th: cubicTaps(c.H, h), tw: cubicTaps(c.W, w)}, nil
 }
 
+// Resized returns an upsampler of the same input (cube or row source) to
+// h x w pixels, without checking the cube's values again.
+func (u *Upsampler) Resized(h, w int) (*Upsampler, error) {
+	c := u.c
+	if h < 1 || w < 1 {
+		return nil, fmt.Errorf("resample: upsample %dx%dx%d to %dx%d: %w: output size must be at least 1x1", c.H, c.W, c.B, h, w, ErrSize)
+	}
+	if _, err := hsi.Elems(h, w, c.B); err != nil {
+		return nil, fmt.Errorf("resample: upsample %dx%dx%d to %dx%d: %w: %v", c.H, c.W, c.B, h, w, ErrSize, err)
+	}
+	return &Upsampler{c: c, th: cubicTaps(c.H, h), tw: cubicTaps(c.W, w), read: u.read}, nil
+}
+
 // Size returns the output size.
 func (u *Upsampler) Size() (h, w int) { return u.th.out, u.tw.out }
 
@@ -138,4 +151,50 @@ func (u *Upsampler) rows(lo, hi int) ([]float32, error) {
 	u.spare = u.src
 	u.src, u.srcLo, u.srcHi = buf, lo, hi
 	return buf, nil
+}
+
+// RenderWindow writes output rows [u0, u1), columns [v0, v1) to dst
+// ((u1-u0)*(v1-v0)*B values, pixel-interleaved): the same values as the
+// window of Upsample's output, computing only the input rows and output
+// columns the window needs. Unlike RenderRows it keeps no buffer between
+// calls, so concurrent calls are safe. It needs the cube in memory
+// (NewUpsampler, not NewRowUpsampler).
+func (u *Upsampler) RenderWindow(u0, u1, v0, v1 int, dst []float32) error {
+	c, th, tw := u.c, u.th, u.tw
+	if u.read != nil {
+		return fmt.Errorf("resample: upsample: a window of an upsampler reading rows from a source")
+	}
+	if u0 < 0 || u1 > th.out || u0 >= u1 || v0 < 0 || v1 > tw.out || v0 >= v1 {
+		return fmt.Errorf("resample: upsample: window rows [%d, %d), columns [%d, %d) outside a %dx%d output", u0, u1, v0, v1, th.out, tw.out)
+	}
+	w := v1 - v0
+	row := w * c.B
+	if want := (u1 - u0) * row; len(dst) != want {
+		return fmt.Errorf("resample: upsample: window %dx%d: destination holds %d values, want %d", u1-u0, w, len(dst), want)
+	}
+	rowsKept := th.identity()
+	lo, hi := u0, u1-1
+	if !rowsKept {
+		lo, hi = c.H, -1
+		for _, i := range th.Idx[th.Off[u0]:th.Off[u1]] {
+			lo, hi = min(lo, i), max(hi, i)
+		}
+	}
+	n := hi - lo + 1
+	src := c.Data[lo*c.W*c.B : (hi+1)*c.W*c.B]
+	mid := dst
+	if !rowsKept {
+		mid = make([]float32, n*row)
+	}
+	if tw.identity() {
+		for i := 0; i < n; i++ {
+			copy(mid[i*row:(i+1)*row], src[(i*c.W+v0)*c.B:])
+		}
+	} else {
+		hpass(mid, src, n, c.W, c.B, tw.sub(v0, v1), false) // finite: checked by NewUpsampler
+	}
+	if !rowsKept {
+		vpassRows(dst, mid, row, th, false, u0, u1, lo)
+	}
+	return nil
 }

@@ -119,3 +119,92 @@ func TestRowUpsamplerReadError(t *testing.T) {
 		t.Fatal("an empty input accepted")
 	}
 }
+
+// A window rendered alone equals the same window of Upsample's output bit
+// for bit, for integer and fractional factors, axes that keep their size,
+// windows at the borders and one-pixel windows.
+func TestUpsamplerWindowEqualsUpsample(t *testing.T) {
+	for _, tc := range []struct{ h, w, b, oh, ow int }{
+		{10, 12, 1, 160, 192},
+		{7, 9, 5, 25, 31},
+		{6, 8, 3, 6, 21},    // rows kept
+		{6, 8, 3, 19, 8},    // columns kept
+		{6, 8, 3, 6, 8},     // both kept
+		{5, 5, 20, 9, 11},   // many bands (the SIMD path)
+		{9, 7, 285, 36, 28}, // EMIT's band count
+	} {
+		c := testrand.Cube(testrand.New(7, 1), tc.h, tc.w, tc.b)
+		want, err := Upsample(c, tc.oh, tc.ow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := NewUpsampler(c, tc.oh, tc.ow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, win := range [][4]int{
+			{0, tc.oh, 0, tc.ow},
+			{0, 1, 0, 1},
+			{tc.oh - 1, tc.oh, tc.ow - 1, tc.ow},
+			{tc.oh / 3, tc.oh/3 + (tc.oh+1)/2, tc.ow / 4, tc.ow/4 + (tc.ow+1)/2},
+			{1, tc.oh, tc.ow / 2, tc.ow/2 + 1},
+		} {
+			u0, u1, v0, v1 := win[0], win[1], win[2], win[3]
+			w := v1 - v0
+			got := make([]float32, (u1-u0)*w*tc.b)
+			if err := u.RenderWindow(u0, u1, v0, v1, got); err != nil {
+				t.Fatal(err)
+			}
+			for y := u0; y < u1; y++ {
+				for x := v0; x < v1; x++ {
+					for k := 0; k < tc.b; k++ {
+						g := got[((y-u0)*w+x-v0)*tc.b+k]
+						if wv := want.At(y, x, k); math.Float32bits(g) != math.Float32bits(wv) {
+							t.Fatalf("%+v window %v: (%d, %d) band %d = %v, want %v", tc, win, y, x, k, g, wv)
+						}
+					}
+				}
+			}
+		}
+	}
+	// Resized gives the upsampler NewUpsampler gives.
+	c := testrand.Cube(testrand.New(3, 1), 4, 4, 2)
+	u, err := NewUpsampler(c, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err = u.Resized(8, 8); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Upsample(c, 8, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, 8*8*2)
+	if err := u.RenderWindow(0, 8, 0, 8, got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want.Data[i]) {
+			t.Fatalf("resized: value %d = %v, want %v", i, got[i], want.Data[i])
+		}
+	}
+	if _, err := u.Resized(0, 8); err == nil {
+		t.Error("Resized to 0x8 accepted")
+	}
+	for _, win := range [][4]int{{0, 9, 0, 1}, {0, 1, 3, 3}, {-1, 1, 0, 1}, {0, 1, 7, 9}} {
+		if err := u.RenderWindow(win[0], win[1], win[2], win[3], make([]float32, 16)); err == nil {
+			t.Errorf("window %v of an 8x8 output accepted", win)
+		}
+	}
+	rs, err := NewRowUpsampler(4, 4, 2, 8, 8, func(y0, y1 int, dst []float32) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.RenderWindow(0, 2, 0, 2, make([]float32, 8)); err == nil {
+		t.Error("a window of a row source: no error")
+	}
+	if err := u.RenderWindow(0, 2, 0, 2, make([]float32, 7)); err == nil {
+		t.Error("short destination accepted")
+	}
+}

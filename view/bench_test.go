@@ -1,6 +1,8 @@
 package view
 
 import (
+	"fmt"
+
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -74,5 +76,47 @@ func BenchmarkSpectrum(b *testing.B) {
 		if _, err := sc.Spectrum(1024, 1024, 600, 300); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkTileBicubic renders a 256 x 256 bicubic tile (three bands, the
+// band choice prepared, as after the first tile) of a scene of EMIT's
+// size (1242 x 1280, 32 bands: a tile reads only the three bands it
+// shows) at zoom 4 and 16, PNG-encoded ("window"), beside the bicubic
+// rows of the tile rendered whole across the grid's width and cut
+// ("rows", no PNG): the cost a window saves.
+func BenchmarkTileBicubic(b *testing.B) {
+	sc := NewScene("bench", benchScene(1242, 1280, 32), nil)
+	s := NewServer(nil, "127.0.0.1:0", 0)
+	bands := sc.DefaultBands()
+	for _, z := range []int{4, 16} {
+		gh, gw := 1242*z, 1280*z
+		y0, x0 := gh/2, gw/2
+		if _, err := s.renderPNG(sc, Bicubic, gh, gw, 0, 0, 1, 1, bands, 2, 98); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("window/zoom%d", z), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.renderPNG(sc, Bicubic, gh, gw, y0, x0, 256, 256, bands, 2, 98); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("rows/zoom%d", z), func(b *testing.B) {
+			us, _, err := sc.bicubic(bands, gh, gw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows := make([]float32, 256*gw*3)
+			out := make([]float32, 256*256*3)
+			for b.Loop() {
+				if err := us.RenderRows(y0, y0+256, rows); err != nil {
+					b.Fatal(err)
+				}
+				for u := range 256 {
+					copy(out[u*256*3:(u+1)*256*3], rows[(u*gw+x0)*3:])
+				}
+			}
+		})
 	}
 }

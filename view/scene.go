@@ -36,10 +36,9 @@ type Scene struct {
 	enc     *model.Encoded
 	encErr  error
 
-	filledOnce sync.Once
-	filled     *hsi.Cube
-	nd         *hsi.NoDataMask
-	filledErr  error
+	bmu    sync.Mutex
+	bicAll *bicubicSource   // all bands (spectra)
+	bic    []*bicubicSource // RGB band choices, most recent first, at most maxBicubic
 
 	mu      sync.Mutex
 	outputs []sizedOutput // most recent first, at most maxOutputs
@@ -50,6 +49,19 @@ type sizedOutput struct {
 	h, w int
 	out  *model.Output
 }
+
+// bicubicSource is the bicubic interpolation of some bands of a scene: the
+// bands with their no-data filled, the mask that puts it back, and the
+// upsampler of the last grid asked for.
+type bicubicSource struct {
+	bands []int
+	nd    *hsi.NoDataMask
+	us    *resample.Upsampler
+}
+
+// maxBicubic is the number of RGB band choices a scene keeps ready for
+// bicubic tiles (each holds three bands of the scene).
+const maxBicubic = 4
 
 // maxOutputs is the number of model outputs (one per zoom level) a scene
 // keeps: each holds the head output and primitives of every low-res pixel.
@@ -125,25 +137,16 @@ func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float
 		}
 		return out, nil
 	case m == Bicubic:
-		sel, err := lr.SelectBands(bands)
+		us, nd, err := s.bicubic(bands, gh, gw)
 		if err != nil {
 			return nil, err
 		}
-		filled, nd, err := hsi.FillNoData(sel)
-		if err != nil {
+		out := make([]float32, h*w*len(bands))
+		if err := us.RenderWindow(y0, y0+h, x0, x0+w, out); err != nil {
 			return nil, err
 		}
-		us, err := resample.NewUpsampler(filled, gh, gw)
-		if err != nil {
-			return nil, err
-		}
-		return renderWindow(gh, gw, y0, x0, h, w, len(bands), len(bands), nil, func(u0, u1 int, dst []float32) error {
-			if err := us.RenderRows(u0, u1, dst); err != nil {
-				return err
-			}
-			nd.Apply(u0, u1, gh, gw, len(bands), dst)
-			return nil
-		})
+		nd.ApplyWindow(y0, y0+h, x0, x0+w, gh, gw, len(bands), out)
+		return out, nil
 	case m == OmniHSR:
 		o, err := s.output(gh, gw)
 		if err != nil {
@@ -156,39 +159,9 @@ func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float
 	return nil, fmt.Errorf("unknown method %q (want %s, %s or %s)", m, Nearest, Bicubic, OmniHSR)
 }
 
-// stripFloats bounds the full-width rows rendered at once for a window.
+// stripFloats bounds the values of the strip of rows of a window the
+// model renders at once.
 const stripFloats = 8 << 20
-
-// renderWindow renders the rows of a window a strip at a time through
-// render (full rows of a gw-wide grid with nb bands: bicubic
-// interpolation has no cheaper way to a window) and keeps the window's
-// columns and the bands listed (all nb when bands is nil).
-func renderWindow(gh, gw, y0, x0, h, w, nb, nout int, bands []int, render func(u0, u1 int, dst []float32) error) ([]float32, error) {
-	out := make([]float32, h*w*nout)
-	rows := max(1, min(h, stripFloats/(gw*nb)))
-	buf := make([]float32, rows*gw*nb)
-	for u0 := y0; u0 < y0+h; u0 += rows {
-		u1 := min(y0+h, u0+rows)
-		d := buf[:(u1-u0)*gw*nb]
-		if err := render(u0, u1, d); err != nil {
-			return nil, err
-		}
-		for u := u0; u < u1; u++ {
-			for v := 0; v < w; v++ {
-				src := d[((u-u0)*gw+x0+v)*nb:][:nb]
-				dst := out[((u-y0)*w+v)*nout:][:nout]
-				if bands == nil {
-					copy(dst, src)
-					continue
-				}
-				for k, b := range bands {
-					dst[k] = src[b]
-				}
-			}
-		}
-	}
-	return out, nil
-}
 
 // modelWindow renders a window of the model's output (only that window,
 // a strip of rows at a time) and keeps the bands listed (all nb when
@@ -219,6 +192,62 @@ func modelWindow(o *model.Output, y0, x0, h, w, nb int, bands []int) ([]float32,
 		}
 	}
 	return out, nil
+}
+
+// bicubic returns the upsampler of the bands listed to a gh x gw grid and
+// the no-data mask of those bands, reusing the filled bands of the last
+// calls.
+func (s *Scene) bicubic(bands []int, gh, gw int) (*resample.Upsampler, *hsi.NoDataMask, error) {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	var src *bicubicSource
+	all := len(bands) == s.LR.B
+	for b := range bands {
+		all = all && bands[b] == b
+	}
+	if all {
+		src = s.bicAll
+	} else {
+		for i, c := range s.bic {
+			if slices.Equal(c.bands, bands) {
+				src = c
+				s.bic = append([]*bicubicSource{c}, slices.Delete(s.bic, i, i+1)...)
+				break
+			}
+		}
+	}
+	if src == nil {
+		sel := s.LR
+		if !all {
+			var err error
+			if sel, err = s.LR.SelectBands(bands); err != nil {
+				return nil, nil, err
+			}
+		}
+		filled, nd, err := hsi.FillNoData(sel)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		us, err := resample.NewUpsampler(filled, gh, gw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		src = &bicubicSource{bands: slices.Clone(bands), nd: nd, us: us}
+		if all {
+			s.bicAll = src
+		} else {
+			s.bic = append([]*bicubicSource{src}, s.bic...)
+			s.bic = s.bic[:min(len(s.bic), maxBicubic)]
+		}
+	}
+	if h, w := src.us.Size(); h != gh || w != gw {
+		us, err := src.us.Resized(gh, gw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		src.us = us
+	}
+	return src.us, src.nd, nil
 }
 
 // encoded returns the model's encoding of the scene, computed once.
@@ -295,21 +324,7 @@ func (s *Scene) Spectrum(gh, gw, y, x int) (*Spectra, error) {
 	if gh < s.LR.H || gw < s.LR.W {
 		return sp, nil
 	}
-	s.filledOnce.Do(func() { s.filled, s.nd, s.filledErr = hsi.FillNoData(s.LR) })
-	if s.filledErr != nil {
-		return nil, s.filledErr
-	}
-	us, err := resample.NewUpsampler(s.filled, gh, gw)
-	if err != nil {
-		return nil, err
-	}
-	bic, err := renderWindow(gh, gw, y, x, 1, 1, s.LR.B, s.LR.B, nil, func(u0, u1 int, dst []float32) error {
-		if err := us.RenderRows(u0, u1, dst); err != nil {
-			return err
-		}
-		s.nd.Apply(u0, u1, gh, gw, s.LR.B, dst)
-		return nil
-	})
+	bic, err := s.Window(Bicubic, gh, gw, y, x, 1, 1, all)
 	if err != nil {
 		return nil, err
 	}

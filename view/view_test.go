@@ -143,41 +143,45 @@ func TestTileLowRes(t *testing.T) {
 }
 
 // A window rendered by the server equals the same window of the whole
-// image rendered the way upscale renders it.
+// image rendered the way upscale renders it, at several zoom levels in
+// turn (the bicubic upsampler of a band choice is reused across them).
 func TestWindowEqualsWholeRender(t *testing.T) {
 	c := synth(12, 10, 16, 0)
 	s, _ := newTestServer(t, c)
 	sc := s.Scenes[0]
-	gh, gw := 36, 30
 	m, err := model.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod, err := m.Upscale(c, gh, gw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bic, err := hsi.KeepNoData(c, func(f *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(f, gh, gw) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	bands := []int{9, 3, 0}
-	for _, tc := range []struct {
-		m    string
-		full *hsi.Cube
-	}{{OmniHSR, mod}, {Bicubic, bic}} {
-		y0, x0, h, w := 5, 7, 20, 13
-		got, err := sc.Window(tc.m, gh, gw, y0, x0, h, w, bands)
+	for _, g := range [][2]int{{36, 30}, {60, 50}, {36, 30}, {25, 21}} {
+		gh, gw := g[0], g[1]
+		mod, err := m.Upscale(c, gh, gw)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for u := range h {
-			for v := range w {
-				for k, b := range bands {
-					want := tc.full.At(y0+u, x0+v, b)
-					g := got[(u*w+v)*3+k]
-					if g != want && !(sc.IsNoData(g) && sc.IsNoData(want)) {
-						t.Fatalf("%s (%d, %d) band %d: %v, want %v", tc.m, y0+u, x0+v, b, g, want)
+		bic, err := hsi.KeepNoData(c, func(f *hsi.Cube) (*hsi.Cube, error) { return resample.Upsample(f, gh, gw) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bands := range [][]int{{9, 3, 0}, {1, 2, 15}} {
+			for _, tc := range []struct {
+				m    string
+				full *hsi.Cube
+			}{{OmniHSR, mod}, {Bicubic, bic}} {
+				y0, x0, h, w := 5, 7, 20, 13
+				got, err := sc.Window(tc.m, gh, gw, y0, x0, h, w, bands)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for u := range h {
+					for v := range w {
+						for k, b := range bands {
+							want := tc.full.At(y0+u, x0+v, b)
+							g := got[(u*w+v)*3+k]
+							if g != want && !(sc.IsNoData(g) && sc.IsNoData(want)) {
+								t.Fatalf("%s %dx%d bands %v (%d, %d) band %d: %v, want %v", tc.m, gh, gw, bands, y0+u, x0+v, b, g, want)
+							}
+						}
 					}
 				}
 			}
