@@ -70,13 +70,7 @@ func CubicTaps(in, out int) Taps4 {
 		if lambda > 1 {
 			lambda = 1
 		}
-		l := float64(lambda)
-		w := [4]float32{
-			float32(cubic(l+1, CubicA)),
-			float32(cubic(l, CubicA)),
-			float32(cubic(1-l, CubicA)),
-			float32(cubic(2-l, CubicA)),
-		}
+		w := CubicWeights(float64(lambda))
 		t.First[i] = i0 - 1
 		for k := 0; k < 4; k++ {
 			j := min(max(i0-1+k, 0), in-1)
@@ -85,6 +79,20 @@ func CubicTaps(in, out int) Taps4 {
 		}
 	}
 	return t
+}
+
+// CubicWeights returns the weights of the four samples floor(x)-1 to
+// floor(x)+2 in the bicubic interpolation (Keys a = CubicA) at source
+// coordinate x, where l = x - floor(x) in [0, 1]: the kernel at distances
+// l+1, l, 1-l and 2-l, each rounded to float32 once, as CubicTaps weights
+// its taps.
+func CubicWeights(l float64) [4]float32 {
+	return [4]float32{
+		float32(cubic(l+1, CubicA)),
+		float32(cubic(l, CubicA)),
+		float32(cubic(1-l, CubicA)),
+		float32(cubic(2-l, CubicA)),
+	}
 }
 
 // taps is a 1-D resampling in compact form: output sample o is

@@ -54,9 +54,10 @@ type sizedOutput struct {
 // bands with their no-data filled, the mask that puts it back, and the
 // upsampler of the last grid asked for.
 type bicubicSource struct {
-	bands []int
-	nd    *hsi.NoDataMask
-	us    *resample.Upsampler
+	bands  []int
+	filled *hsi.Cube
+	nd     *hsi.NoDataMask
+	us     *resample.Upsampler
 }
 
 // maxBicubic is the number of RGB band choices a scene keeps ready for
@@ -198,46 +199,15 @@ func modelWindow(o *model.Output, y0, x0, h, w, nb int, bands []int) ([]float32,
 // the no-data mask of those bands, reusing the filled bands of the last
 // calls.
 func (s *Scene) bicubic(bands []int, gh, gw int) (*resample.Upsampler, *hsi.NoDataMask, error) {
+	src, err := s.bicubicBands(bands)
+	if err != nil {
+		return nil, nil, err
+	}
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
-	var src *bicubicSource
-	all := len(bands) == s.LR.B
-	for b := range bands {
-		all = all && bands[b] == b
-	}
-	if all {
-		src = s.bicAll
-	} else {
-		for i, c := range s.bic {
-			if slices.Equal(c.bands, bands) {
-				src = c
-				s.bic = append([]*bicubicSource{c}, slices.Delete(s.bic, i, i+1)...)
-				break
-			}
-		}
-	}
-	if src == nil {
-		sel := s.LR
-		if !all {
-			var err error
-			if sel, err = s.LR.SelectBands(bands); err != nil {
-				return nil, nil, err
-			}
-		}
-		filled, nd, err := hsi.FillNoData(sel)
-		if err != nil {
+	if src.us == nil {
+		if src.us, err = resample.NewUpsampler(src.filled, gh, gw); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		us, err := resample.NewUpsampler(filled, gh, gw)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		src = &bicubicSource{bands: slices.Clone(bands), nd: nd, us: us}
-		if all {
-			s.bicAll = src
-		} else {
-			s.bic = append([]*bicubicSource{src}, s.bic...)
-			s.bic = s.bic[:min(len(s.bic), maxBicubic)]
 		}
 	}
 	if h, w := src.us.Size(); h != gh || w != gw {
@@ -248,6 +218,45 @@ func (s *Scene) bicubic(bands []int, gh, gw int) (*resample.Upsampler, *hsi.NoDa
 		src.us = us
 	}
 	return src.us, src.nd, nil
+}
+
+// bicubicBands returns the bands listed with their no-data filled, kept
+// for the last band choices.
+func (s *Scene) bicubicBands(bands []int) (*bicubicSource, error) {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	all := len(bands) == s.LR.B
+	for b := range bands {
+		all = all && bands[b] == b
+	}
+	if all && s.bicAll != nil {
+		return s.bicAll, nil
+	}
+	for i, c := range s.bic {
+		if !all && slices.Equal(c.bands, bands) {
+			s.bic = append([]*bicubicSource{c}, slices.Delete(s.bic, i, i+1)...)
+			return c, nil
+		}
+	}
+	sel := s.LR
+	if !all {
+		var err error
+		if sel, err = s.LR.SelectBands(bands); err != nil {
+			return nil, err
+		}
+	}
+	filled, nd, err := hsi.FillNoData(sel)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	src := &bicubicSource{bands: slices.Clone(bands), filled: filled, nd: nd}
+	if all {
+		s.bicAll = src
+	} else {
+		s.bic = append([]*bicubicSource{src}, s.bic...)
+		s.bic = s.bic[:min(len(s.bic), maxBicubic)]
+	}
+	return src, nil
 }
 
 // encoded returns the model's encoding of the scene, computed once.

@@ -24,6 +24,7 @@ var assets embed.FS
 // in Scenes; no request names a path.
 type Server struct {
 	Scenes []*Scene
+	align  [][]Alignment // align[i][j]: scene j on the grid of scene i
 	cache  *Cache
 	hosts  map[string]bool
 	mux    *http.ServeMux
@@ -34,6 +35,15 @@ type Server struct {
 // host:port; for a loopback address also localhost:port).
 func NewServer(scenes []*Scene, addr string, cacheBytes int64) *Server {
 	s := &Server{Scenes: scenes, cache: NewCache(cacheBytes), hosts: map[string]bool{addr: true}}
+	s.align = make([][]Alignment, len(scenes))
+	for i, a := range scenes {
+		s.align[i] = make([]Alignment, len(scenes))
+		for j, b := range scenes {
+			if i != j {
+				s.align[i][j] = Align(i, a, j, b)
+			}
+		}
+	}
 	if host, port, err := net.SplitHostPort(addr); err == nil {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 			s.hosts["localhost:"+port] = true
@@ -102,6 +112,8 @@ type SceneInfo struct {
 	Transform   *[6]float64      `json:"transform"`
 	Geo         string           `json:"geo"`
 	NoData      *float64         `json:"noData"`
+	// Align says how each other file is drawn on this one's grid.
+	Align []Alignment `json:"align"`
 }
 
 // Info describes scene i.
@@ -125,6 +137,12 @@ func (s *Server) Info(i int) SceneInfo {
 	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) {
 		v := m.DataIgnore
 		in.NoData = &v
+	}
+	in.Align = []Alignment{}
+	for j, al := range s.align[i] {
+		if j != i {
+			in.Align = append(in.Align, al)
+		}
 	}
 	return in
 }
@@ -218,13 +236,24 @@ func bandsOf(sc *Scene, r *http.Request) ([]int, error) {
 const maxPins = 64
 
 // tile renders a PNG of a window: f (file), m (method), gh, gw (grid),
-// x, y, w, h (window), b or preset (bands), lo, hi (stretch percentiles).
+// x, y, w, h (window), b or preset (bands), lo, hi (stretch percentiles),
+// and ref (optional: the file whose grid the window is in, f's own by
+// default; file f is then drawn aligned to ref's as Align says).
 func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	p := &params{r: r}
 	sc, ok := s.scene(w, p)
 	if !ok {
 		return
+	}
+	f := p.int("f")
+	ref := f
+	if r.URL.Query().Get("ref") != "" {
+		ref = p.int("ref")
+		if p.err == nil && (ref < 0 || ref >= len(s.Scenes)) {
+			http.Error(w, fmt.Sprintf("view: no file %d", ref), http.StatusNotFound)
+			return
+		}
 	}
 	gh, gw, x0, y0, tw, th := p.int("gh"), p.int("gw"), p.int("x"), p.int("y"), p.int("w"), p.int("h")
 	lo, hi := p.float("lo", 2), p.float("hi", 98)
@@ -246,10 +275,16 @@ func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := r.URL.Query().Get("m")
-	key := fmt.Sprintf("%p|%s|%d|%d|%d|%d|%d|%d|%v|%g|%g", sc, m, gh, gw, x0, y0, tw, th, bands, lo, hi)
+	key := fmt.Sprintf("%d|%d|%s|%d|%d|%d|%d|%d|%d|%v|%g|%g", f, ref, m, gh, gw, x0, y0, tw, th, bands, lo, hi)
 	png, ok := s.cache.Get(key)
 	if !ok {
-		png, err = s.renderPNG(sc, m, gh, gw, y0, x0, th, tw, bands, lo, hi)
+		var window windowFunc = sc.Window
+		if ref != f && s.align[ref][f].Mode == AlignMap {
+			window = func(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error) {
+				return sc.MapWindow(s.align[ref][f], s.Scenes[ref].LR.H, s.Scenes[ref].LR.W, m, gh, gw, y0, x0, h, w, bands)
+			}
+		}
+		png, err = s.renderPNG(sc, window, m, gh, gw, y0, x0, th, tw, bands, lo, hi)
 		if err != nil {
 			http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
 			return
@@ -265,7 +300,14 @@ func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 // RenderRGB renders a window as 8-bit RGBA: each band stretched linearly
 // between its lo and hi percentiles, no-data transparent.
 func (sc *Scene) RenderRGB(m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) (*image.NRGBA, error) {
-	v, err := sc.Window(m, gh, gw, y0, x0, h, w, bands)
+	return sc.renderRGB(sc.Window, m, gh, gw, y0, x0, h, w, bands, lo, hi)
+}
+
+// windowFunc renders a window of a grid (Scene.Window's arguments).
+type windowFunc func(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error)
+
+func (sc *Scene) renderRGB(window windowFunc, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) (*image.NRGBA, error) {
+	v, err := window(m, gh, gw, y0, x0, h, w, bands)
 	if err != nil {
 		return nil, err
 	}
@@ -308,8 +350,8 @@ func Level(x, lo, k float32) uint8 {
 	return uint8(y + 0.5)
 }
 
-func (s *Server) renderPNG(sc *Scene, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) ([]byte, error) {
-	img, err := sc.RenderRGB(m, gh, gw, y0, x0, h, w, bands, lo, hi)
+func (s *Server) renderPNG(sc *Scene, window windowFunc, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) ([]byte, error) {
+	img, err := sc.renderRGB(window, m, gh, gw, y0, x0, h, w, bands, lo, hi)
 	if err != nil {
 		return nil, err
 	}

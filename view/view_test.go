@@ -67,6 +67,12 @@ func newTestServer(t testing.TB, cubes ...*hsi.Cube) (*Server, *httptest.Server)
 		}
 		scenes = append(scenes, sc)
 	}
+	return serveScenes(t, scenes)
+}
+
+// serveScenes serves scenes on a test server.
+func serveScenes(t testing.TB, scenes []*Scene) (*Server, *httptest.Server) {
+	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	s := NewServer(scenes, ts.Listener.Addr().String(), 64<<20)
 	ts.Config.Handler = s

@@ -24,9 +24,11 @@ RGB (presets true colour, colour infrared and SWIR by wavelength, or any
 three bands), stretched per channel between percentiles (2-98 % by
 default). Past 1:1 the visible window is rendered at the zoom factor by
 the OmniHSR model (only that window is computed), by bicubic interpolation
-or as the low-res pixels; a swipe compares any two of them or another FILE
-(aligned by scale). A click pins a pixel and plots its low-res, bicubic
-and OmniHSR spectra (bad bands masked); the pinned spectra download as CSV.
+or as the low-res pixels; a swipe compares any two of them or another FILE,
+aligned on the map when both files are georeferenced in the same CRS
+(different pixel sizes and offsets), else by scale (the page says which
+and why). A click pins a pixel and plots its low-res, bicubic and OmniHSR
+spectra (bad bands masked); the pinned spectra download as CSV.
 
 Only the files named here are read (the page addresses them by number),
 requests for another host name are refused, and nothing is written to

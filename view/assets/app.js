@@ -29,6 +29,7 @@ function tileURL(r, tx, ty) {
   const x = tx * TILE, y = ty * TILE;
   const w = Math.min(TILE, gw - x), h = Math.min(TILE, gh - y);
   let q = `/api/tile?f=${r.f}&m=${r.m}&gh=${gh}&gw=${gw}&x=${x}&y=${y}&w=${w}&h=${h}&lo=${$("lo").value}&hi=${$("hi").value}`;
+  if (r.f !== V.f) q += `&ref=${V.f}`;
   const p = $("preset").value;
   if (r.f !== V.f && p) q += `&preset=${p}`;
   else if (r.f === V.f) q += `&b=${bands().join(",")}`;
@@ -128,7 +129,21 @@ function fillSelects() {
     .concat(V.scenes.filter(o => o.index !== V.f).map(o => `<option value="file:${o.index}">${o.name}</option>`)).join("");
   $("left").innerHTML = opts; $("right").innerHTML = opts;
   $("left").value = "lowres"; $("right").value = "omnihsr";
-  $("geo").textContent = `${s.name}: ${s.h} x ${s.w} x ${s.b}; georeferencing: ${s.geo}`;
+  showGeo();
+}
+
+// showGeo describes the file and how a file on either side of the swipe
+// is aligned with it.
+function showGeo() {
+  const s = scene();
+  let t = `${s.name}: ${s.h} x ${s.w} x ${s.b}; georeferencing: ${s.geo}`;
+  for (const side of ["left", "right"]) {
+    const r = rendering(side);
+    if (r.f === V.f) continue;
+    const al = s.align.find(a => a.file === r.f);
+    if (al) t += `. ${side}: ${V.scenes[r.f].name} ${al.note}`;
+  }
+  $("geo").textContent = t;
 }
 
 function setBands(b) { $("br").value = b[0]; $("bg").value = b[1]; $("bb").value = b[2]; }
@@ -208,6 +223,7 @@ $("zoomout").onclick = () => V.setZoom(V.zoom / 2);
 $("fit").onclick = () => V.fit();
 $("clear").onclick = () => { V.pins = []; plot(); draw(); };
 for (const id of ["br", "bg", "bb", "lo", "hi", "swipe", "left", "right"]) $(id).addEventListener("input", draw);
+for (const id of ["left", "right"]) $(id).addEventListener("input", showGeo);
 $("preset").addEventListener("input", () => { const p = scene().presets[$("preset").value]; if (p) setBands(p); draw(); });
 $("file").addEventListener("input", () => { V.f = Number($("file").value); V.pins = []; fillSelects(); plot(); V.fit(); });
 
