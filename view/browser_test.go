@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -216,4 +218,82 @@ func TestBrowser(t *testing.T) {
 	if n := eval[int](t, ctx, `Array.from(document.querySelectorAll("#plot path.omnihsr")).filter(p => p.getAttribute("d").split("L").length > 20).length`); n != 1 {
 		t.Errorf("%d plotted OmniHSR spectra of more than 20 points, want 1", n)
 	}
+}
+
+// While the model's rendering is prepared (the scene's first encoding),
+// the OmniHSR side shows bicubic tiles and says so; the model's tiles
+// replace them when ready.
+func TestBrowserProgressive(t *testing.T) {
+	a := synth(48, 40, 32, 0)
+	release := make(chan struct{})
+	slow := func() (*model.Model, error) {
+		<-release
+		return model.Default()
+	}
+	s, ts := serveScenes(t, []*Scene{NewScene("a", a, slow)})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before the server closes: it waits for the request preparing the model
+	ctx := browser(t, ts.URL+"/")
+	for i := 0; !eval[bool](t, ctx, "window.viewer.scenes.length > 0"); i++ {
+		if i > 500 {
+			t.Fatal("the page did not load the scene list")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	set(t, ctx, "left", "bicubic")
+	set(t, ctx, "right", "omnihsr")
+	set(t, ctx, "swipe", "0")
+	eval[any](t, ctx, "window.viewer.setZoom(4, 20, 24)")
+	// Wait for the bicubic tiles standing in for the model's: only the
+	// model's preparation of the first grid (zoom 8, the fit) left, that of
+	// the zoom 4 grid not started before it ends.
+	for i := 0; ; i++ {
+		if eval[bool](t, ctx, `window.viewer.pending === 1 && [...window.viewer.tiles.entries()].some(([u, t]) => u.includes("m=bicubic&gh=192") && t.img)`) {
+			break
+		}
+		if i > 500 {
+			t.Fatalf("no bicubic tiles while the model is prepared: %s", eval[string](t, ctx, `document.getElementById("status").textContent`))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := eval[string](t, ctx, `document.getElementById("status").textContent`); !strings.Contains(st, "preparing the model") {
+		t.Errorf("status %q while the model is prepared", st)
+	}
+	if eval[bool](t, ctx, "window.viewer.ready") {
+		t.Error("the view says ready while the model's rendering is prepared")
+	}
+	eval[any](t, ctx, "window.viewer.setZoom(4, 20, 24)") // redraw with every bicubic tile in
+	bic := pixels(t, ctx)
+	// The swipe at the right edge shows the left side, bicubic, from the
+	// same tiles (no request: the canvas is redrawn at once).
+	set(t, ctx, "swipe", "100")
+	if n := differ(bic, pixels(t, ctx)); n > 0 {
+		t.Errorf("the OmniHSR side while the model is prepared differs from the bicubic rendering in %d pixels", n)
+	}
+	set(t, ctx, "swipe", "0")
+	free()
+	settle(t, ctx)
+	sr := pixels(t, ctx)
+	if n := differ(sr, bic); n < 1000 {
+		t.Errorf("the model's tiles replaced %d bicubic pixels", n)
+	}
+	if st := s.cache.Stats(); st.Entries == 0 || st.Misses == 0 {
+		t.Errorf("cache stats %+v", st)
+	}
+}
+
+// differ counts the canvas pixels that differ, leaving out the first
+// column, where the swipe's line is drawn at the left edge.
+func differ(a, b []int) int {
+	n := 0
+	for p := 0; p+3 < len(a) && p+3 < len(b); p += 4 {
+		if (p/4)%800 == 0 {
+			continue
+		}
+		if a[p] != b[p] || a[p+1] != b[p+1] || a[p+2] != b[p+2] || a[p+3] != b[p+3] {
+			n++
+		}
+	}
+	return n
 }

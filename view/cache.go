@@ -13,6 +13,8 @@ type Cache struct {
 	used   int64
 	order  *list.List // front: most recently used
 	items  map[string]*list.Element
+	hits   int64
+	misses int64
 }
 
 type cacheEntry struct {
@@ -31,8 +33,10 @@ func (c *Cache) Get(key string) ([]byte, bool) {
 	defer c.mu.Unlock()
 	e, ok := c.items[key]
 	if !ok {
+		c.misses++
 		return nil, false
 	}
+	c.hits++
 	c.order.MoveToFront(e)
 	return e.Value.(*cacheEntry).data, true
 }
@@ -68,4 +72,21 @@ func (c *Cache) Used() (bytes int64, entries int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.used, len(c.items)
+}
+
+// CacheStats describes a cache: its budget and contents in bytes, its
+// entries, and the lookups that found their key (hits) or not (misses).
+type CacheStats struct {
+	Budget  int64 `json:"budget"`
+	Bytes   int64 `json:"bytes"`
+	Entries int   `json:"entries"`
+	Hits    int64 `json:"hits"`
+	Misses  int64 `json:"misses"`
+}
+
+// Stats returns the cache's statistics.
+func (c *Cache) Stats() CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{c.budget, c.used, len(c.items), c.hits, c.misses}
 }

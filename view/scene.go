@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
@@ -259,24 +260,41 @@ func (s *Scene) bicubicBands(bands []int) (*bicubicSource, error) {
 	return src, nil
 }
 
+// encode computes the model's encoding of the scene.
+func (s *Scene) encode() {
+	if s.newModel == nil {
+		s.encErr = errors.New("no model")
+		return
+	}
+	m, err := s.newModel()
+	if err != nil {
+		s.encErr = err
+		return
+	}
+	s.enc, s.encErr = m.EncodeImage(s.LR)
+}
+
 // encoded returns the model's encoding of the scene, computed once.
 func (s *Scene) encoded() (*model.Encoded, error) {
-	s.encOnce.Do(func() {
-		if s.newModel == nil {
-			s.encErr = errors.New("no model")
-			return
-		}
-		m, err := s.newModel()
-		if err != nil {
-			s.encErr = err
-			return
-		}
-		s.enc, s.encErr = m.EncodeImage(s.LR)
-	})
+	s.encOnce.Do(s.encode)
 	if s.encErr != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, s.encErr)
 	}
 	return s.enc, nil
+}
+
+// Prepare computes the model's encoding of the scene (once) and its output
+// for a gh x gw grid (kept for the next windows), and returns how long the
+// encoding took in this call in milliseconds (0 when it was already done).
+func (s *Scene) Prepare(gh, gw int) (float64, error) {
+	t0 := time.Now()
+	var encMs float64
+	s.encOnce.Do(func() {
+		s.encode()
+		encMs = float64(time.Since(t0).Microseconds()) / 1000
+	})
+	_, err := s.output(gh, gw)
+	return encMs, err
 }
 
 // output returns the model's output for a gh x gw grid, keeping the last

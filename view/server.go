@@ -56,6 +56,8 @@ func NewServer(scenes []*Scene, addr string, cacheBytes int64) *Server {
 	s.mux.HandleFunc("GET /api/tile", s.tile)
 	s.mux.HandleFunc("GET /api/spectrum", s.spectrum)
 	s.mux.HandleFunc("GET /api/export.csv", s.export)
+	s.mux.HandleFunc("GET /api/prepare", s.prepare)
+	s.mux.HandleFunc("GET /api/stats", s.stats)
 	return s
 }
 
@@ -276,8 +278,8 @@ func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 	}
 	m := r.URL.Query().Get("m")
 	key := fmt.Sprintf("%d|%d|%s|%d|%d|%d|%d|%d|%d|%v|%g|%g", f, ref, m, gh, gw, x0, y0, tw, th, bands, lo, hi)
-	png, ok := s.cache.Get(key)
-	if !ok {
+	png, hit := s.cache.Get(key)
+	if !hit {
 		var window windowFunc = sc.Window
 		if ref != f && s.align[ref][f].Mode == AlignMap {
 			window = func(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error) {
@@ -292,6 +294,7 @@ func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 		s.cache.Put(key, png)
 	}
 	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("X-Cache", map[bool]string{true: "hit", false: "miss"}[hit])
 	w.Header().Set("X-Render-Ms", strconv.FormatFloat(float64(time.Since(t0).Microseconds())/1000, 'f', 1, 64))
 	w.Header().Set("X-Bands", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(bands)), ","), "[]"))
 	w.Write(png)
@@ -361,6 +364,46 @@ func (s *Server) renderPNG(sc *Scene, window windowFunc, m string, gh, gw, y0, x
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// prepare readies the model's rendering of file f on the gh x gw grid
+// (the scene's encoding, done once, and the grid's primitives) and
+// reports the time each step took in this request, so that the page can
+// show bicubic tiles meanwhile instead of waiting on model tiles.
+func (s *Server) prepare(w http.ResponseWriter, r *http.Request) {
+	t0 := time.Now()
+	p := &params{r: r}
+	sc, ok := s.scene(w, p)
+	if !ok {
+		return
+	}
+	gh, gw := p.int("gh"), p.int("gw")
+	err := p.err
+	if err == nil {
+		err = checkWindow(gh, gw, 0, 0, 1, 1)
+	}
+	if err != nil {
+		http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	encMs := 0.0
+	if gh > sc.LR.H && gw > sc.LR.W {
+		if encMs, err = sc.Prepare(gh, gw); err != nil {
+			http.Error(w, "view: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	writeJSON(w, struct {
+		EncodeMs float64 `json:"encodeMs"`
+		Ms       float64 `json:"ms"`
+	}{encMs, float64(time.Since(t0).Microseconds()) / 1000})
+}
+
+// stats reports the tile cache's statistics.
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, struct {
+		Cache CacheStats `json:"cache"`
+	}{s.cache.Stats()})
 }
 
 // spectrum returns the spectra at pixel x, y of the gh x gw grid of file f.

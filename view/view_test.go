@@ -311,3 +311,42 @@ func TestScenesAndExport(t *testing.T) {
 		t.Errorf("bad band row %q: want flagged and empty", rows[2])
 	}
 }
+
+// The model's rendering of a grid is prepared on request (the encoding
+// once), tiles say whether they came from the cache, and the statistics
+// count both.
+func TestPrepareAndStats(t *testing.T) {
+	s, ts := newTestServer(t, synth(12, 10, 16, 0))
+	var p struct{ EncodeMs, Ms float64 }
+	for i, want := range []bool{true, false} {
+		res, body := get(t, ts.URL+"/api/prepare?f=0&gh=36&gw=30")
+		if err := json.Unmarshal(body, &p); res.StatusCode != 200 || err != nil {
+			t.Fatalf("prepare: %d %s", res.StatusCode, body)
+		}
+		if (p.EncodeMs > 0) != want {
+			t.Errorf("prepare %d: encoding %g ms, want encoded: %v", i, p.EncodeMs, want)
+		}
+	}
+	if s.Scenes[0].enc == nil || len(s.Scenes[0].outputs) != 1 {
+		t.Error("prepare left no encoding or no output")
+	}
+	for _, bad := range []string{"f=0&gh=0&gw=30", "f=0&gh=x&gw=30", "f=2&gh=36&gw=30"} {
+		if res, _ := get(t, ts.URL+"/api/prepare?"+bad); res.StatusCode == 200 {
+			t.Errorf("prepare %s: status 200", bad)
+		}
+	}
+	url := ts.URL + "/api/tile?f=0&m=omnihsr&gh=36&gw=30&x=0&y=0&w=30&h=36"
+	for _, want := range []string{"miss", "hit"} {
+		if res, body := get(t, url); res.StatusCode != 200 || res.Header.Get("X-Cache") != want {
+			t.Errorf("tile: %d, X-Cache %q, want %q: %s", res.StatusCode, res.Header.Get("X-Cache"), want, body)
+		}
+	}
+	_, body := get(t, ts.URL+"/api/stats")
+	var st struct{ Cache CacheStats }
+	if err := json.Unmarshal(body, &st); err != nil {
+		t.Fatal(err)
+	}
+	if c := st.Cache; c.Hits != 1 || c.Misses != 1 || c.Entries != 1 || c.Bytes <= 0 || c.Budget != 64<<20 {
+		t.Errorf("stats %+v", c)
+	}
+}

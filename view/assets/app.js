@@ -5,7 +5,7 @@ const canvas = $("view"), ctx = canvas.getContext("2d");
 const TILE = 256;
 const V = {
   scenes: [], presets: [], f: 0, zoom: 1, cx: 0, cy: 0,
-  tiles: new Map(), pending: 0, lastMs: 0, pins: [], ready: false,
+  tiles: new Map(), prepared: new Map(), pending: 0, lastMs: 0, pins: [], ready: false, err: null,
 };
 window.viewer = V;
 
@@ -65,7 +65,37 @@ function getTile(url) {
 }
 
 function status() {
-  $("status").textContent = V.pending > 0 ? `rendering ${V.pending} tile(s)…` : `ready; last tile ${V.lastMs} ms`;
+  let t = V.pending > 0 ? `rendering ${V.pending} tile(s)…` : `ready; last tile ${V.lastMs} ms`;
+  if ([...V.prepared.values()].includes("pending")) t += " preparing the model's rendering (bicubic shown meanwhile)…";
+  else if (V.encodeMs > 0) t += `; model encoding ${(V.encodeMs / 1000).toFixed(1)} s`;
+  $("status").textContent = V.err || t;
+}
+
+// prepared reports whether the model's rendering of rendering r on the
+// current grid is ready (the scene encoded, the grid's primitives made),
+// asking the server to prepare it the first time: until then the view
+// shows bicubic tiles in its place. A failed preparation is not retried.
+function prepared(r) {
+  const {gh, gw, z} = grid();
+  if (r.m !== "omnihsr" || z <= 1) return true;
+  const key = `${r.f}|${gh}|${gw}`;
+  const st = V.prepared.get(key);
+  if (st === "done") return true;
+  // One preparation at a time: each holds one of the browser's few
+  // connections to the server until the model is ready.
+  if (st === undefined && ![...V.prepared.values()].includes("pending")) {
+    V.prepared.set(key, "pending");
+    V.pending++;
+    const t0 = performance.now();
+    fetch(`/api/prepare?f=${r.f}&gh=${gh}&gw=${gw}`).then(async res => {
+      if (!res.ok) throw new Error(await res.text());
+      const d = await res.json();
+      V.prepareMs = performance.now() - t0;
+      V.encodeMs = d.encodeMs;
+      V.prepared.set(key, "done");
+    }).catch(e => { V.prepared.set(key, String(e)); }).finally(() => { V.pending--; draw(); });
+  }
+  return false;
 }
 
 function drawSide(r, x0, x1) {
@@ -76,22 +106,42 @@ function drawSide(r, x0, x1) {
   const k = gw / s.w;
   const tx0 = Math.max(0, Math.floor(la * k / TILE)), tx1 = Math.min(Math.ceil(gw / TILE) - 1, Math.floor(lb * k / TILE));
   const ty0 = Math.max(0, Math.floor(ta * k / TILE)), ty1 = Math.min(Math.ceil(gh / TILE) - 1, Math.floor(tb * k / TILE));
+  // The model's tiles come after bicubic ones, which stand in for them
+  // until they arrive (and while the model's rendering is prepared).
+  const ready = x1 > x0 && prepared(r);
+  const fallback = r.m === "omnihsr" && z > 1 ? {...r, m: "bicubic"} : null;
   let err = null;
-  for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) {
-    const t = getTile(tileURL(r, tx, ty));
+  const show = t => {
     if (t.err) err = t.err;
-    if (!t.img) continue;
+    return t.img;
+  };
+  const place = (img, tx, ty) => {
     const [sx, sy] = toScreen(tx * TILE / k, ty * TILE / k);
-    ctx.drawImage(t.img, Math.round(sx), Math.round(sy), t.img.width * V.zoom / z, t.img.height * V.zoom / z);
+    ctx.drawImage(img, Math.round(sx), Math.round(sy), img.width * V.zoom / z, img.height * V.zoom / z);
+  };
+  const want = [];
+  for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) want.push([tx, ty]);
+  if (x1 > x0 && fallback) for (const [tx, ty] of want) {
+    const done = ready && V.tiles.get(tileURL(r, tx, ty));
+    if (done && done.img) continue;
+    const img = show(getTile(tileURL(fallback, tx, ty)));
+    if (img) place(img, tx, ty);
+  }
+  if (x1 > x0 && ready) for (const [tx, ty] of want) {
+    const img = show(getTile(tileURL(r, tx, ty)));
+    if (img) place(img, tx, ty);
   }
   ctx.restore();
-  if (err) $("status").textContent = err;
+  const st = V.prepared.get(`${r.f}|${gh}|${gw}`);
+  if (r.m === "omnihsr" && st && st !== "done" && st !== "pending") err = st;
+  if (err) V.err = err;
 }
 
 function draw() {
   if (!scene()) return;
   ctx.imageSmoothingEnabled = false;
   ctx.clearRect(0, 0, canvas.width, canvas.height);
+  V.err = null;
   const sw = Math.round(canvas.width * $("swipe").value / 100);
   drawSide(rendering("left"), 0, sw);
   drawSide(rendering("right"), sw, canvas.width);
