@@ -6,6 +6,7 @@ const TILE = 256;
 const V = {
   scenes: [], presets: [], f: 0, zoom: 1, cx: 0, cy: 0,
   tiles: new Map(), prepared: new Map(), pending: 0, lastMs: 0, pins: [], ready: false, err: null,
+  log: [], // tiles received: {url, ms (server), cache, start, end (page clock)}
 };
 window.viewer = V;
 
@@ -28,7 +29,10 @@ function tileURL(r, tx, ty) {
   const {gh, gw} = grid();
   const x = tx * TILE, y = ty * TILE;
   const w = Math.min(TILE, gw - x), h = Math.min(TILE, gh - y);
-  let q = `/api/tile?f=${r.f}&m=${r.m}&gh=${gh}&gw=${gw}&x=${x}&y=${y}&w=${w}&h=${h}&lo=${$("lo").value}&hi=${$("hi").value}`;
+  // At 1:1 and below every method shows the low-res pixels: one set of
+  // tiles serves them all.
+  const m = r.f === V.f && grid().z === 1 ? "lowres" : r.m;
+  let q = `/api/tile?f=${r.f}&m=${m}&gh=${gh}&gw=${gw}&x=${x}&y=${y}&w=${w}&h=${h}&lo=${$("lo").value}&hi=${$("hi").value}`;
   if (r.f !== V.f) q += `&ref=${V.f}`;
   const p = $("preset").value;
   if (r.f !== V.f && p) q += `&preset=${p}`;
@@ -52,9 +56,12 @@ function getTile(url) {
   V.tiles.set(url, t);
   V.pending++;
   status();
+  const t0 = performance.now();
   fetch(url).then(async res => {
     if (!res.ok) throw new Error(await res.text());
     V.lastMs = Number(res.headers.get("X-Render-Ms"));
+    if (V.log.length >= 10000) V.log.splice(0, 5000);
+    V.log.push({url, ms: V.lastMs, cache: res.headers.get("X-Cache"), start: t0, end: performance.now()});
     t.img = await createImageBitmap(await res.blob());
   }).catch(e => { t.err = String(e); }).finally(() => {
     V.pending--;
