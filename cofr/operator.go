@@ -5,12 +5,18 @@ import "github.com/omnihsr/omnihsr/hsi"
 // operatorRow computes r_n = sum_q k_nq x(q) for the primitives of low-res
 // row i, on all B bands, with replicate padding: dst holds W*B values.
 func operatorRow(x *hsi.Cube, k []float32, i int, dst []float32) {
+	operatorRowCols(x, k, i, 0, x.W, dst)
+}
+
+// operatorRowCols is operatorRow for the primitives of columns [j0, j1)
+// only: dst holds (j1-j0)*B values.
+func operatorRowCols(x *hsi.Cube, k []float32, i, j0, j1 int, dst []float32) {
 	B, h, w := x.B, x.H, x.W
 	clear(dst)
-	for j := 0; j < w; j++ {
+	for j := j0; j < j1; j++ {
 		n := i*w + j
 		kn := k[n*Taps : (n+1)*Taps]
-		d := dst[j*B : (j+1)*B]
+		d := dst[(j-j0)*B : (j-j0+1)*B]
 		for t, kv := range kn {
 			if kv == 0 {
 				continue

@@ -134,6 +134,39 @@ func NewRenderer(x *hsi.Cube, p *Primitives, outH, outW int, opt Options) (*Rend
 	return r, nil
 }
 
+// Input returns the cube the renderer renders.
+func (r *Renderer) Input() *hsi.Cube { return r.x }
+
+// WithInput returns a renderer of the same primitives on the same target
+// grid over another input of the same height and width, such as some of
+// the bands of this one's input (hsi.Cube.SelectBands): every band is
+// rendered on its own, so band k of its output is the output this
+// renderer would give for that band, within float32 rounding (the
+// products are shaped by the band count).
+func (r *Renderer) WithInput(x *hsi.Cube) (*Renderer, error) {
+	if x == nil {
+		return nil, errors.New("cofr: nil input cube")
+	}
+	if err := x.Validate(); err != nil {
+		return nil, fmt.Errorf("cofr: input cube: %w", err)
+	}
+	if x.H != r.h || x.W != r.w {
+		return nil, fmt.Errorf("cofr: %dx%d input for a renderer of %dx%d", x.H, x.W, r.h, r.w)
+	}
+	for k, v := range x.Data {
+		if v-v != 0 { // NaN or infinite
+			p := k / x.B
+			return nil, fmt.Errorf("cofr: input cube: non-finite value %v at row %d, column %d, band %d", v, p/x.W, p%x.W, k%x.B)
+		}
+	}
+	if _, err := hsi.Elems(r.oh, r.ow, x.B); err != nil {
+		return nil, fmt.Errorf("cofr: target size %dx%dx%d: %w", r.oh, r.ow, x.B, err)
+	}
+	c := *r
+	c.x, c.nb = x, x.B
+	return &c, nil
+}
+
 // cellStarts returns, for n low-res cells and m target samples, the first
 // target index of every cell (len n+1, last = m). Target index u lies in cell
 // floor((u+0.5)*n/m) = floor((2u+1)n / 2m), computed exactly in integers.
@@ -224,7 +257,8 @@ func (r *Renderer) RenderWindow(u0, u1, v0, v1 int, dst []float32) error {
 	}
 	var fs *fieldState
 	if !r.zeroK {
-		fs = r.newFieldState(max(0, gLo*r.gy-r.radY), min(r.h, (gHi+1)*r.gy+r.radY))
+		fs = r.newFieldStateCols(max(0, gLo*r.gy-r.radY), min(r.h, (gHi+1)*r.gy+r.radY),
+			max(0, cLo*r.gx-r.radX), min(r.w, cHi*r.gx+r.radX))
 	}
 	items := r.splitCols(u0, u1, gLo, gHi, cLo, cHi)
 	r.run(len(items), func(wk *worker, k int) {
@@ -239,23 +273,34 @@ func (r *Renderer) RenderWindow(u0, u1, v0, v1 int, dst []float32) error {
 }
 
 // fieldState holds r_n and the geometry of the primitives of low-res rows
-// [r0, r1).
+// [r0, r1), columns [c0, c0+cw).
 type fieldState struct {
 	r0, r1 int
-	rr     []float32 // r_n, ((i-r0)*w + j)*B
-	geo    []geom    // (i-r0)*w + j
+	c0, cw int
+	rr     []float32 // r_n, idx(i, j)*B
+	geo    []geom    // idx(i, j)
 }
 
+// idx returns the index of primitive (i, j) in the state.
+func (fs *fieldState) idx(i, j int) int { return (i-fs.r0)*fs.cw + j - fs.c0 }
+
 func (r *Renderer) newFieldState(r0, r1 int) *fieldState {
-	fs := &fieldState{r0: r0, r1: r1,
-		rr:  make([]float32, (r1-r0)*r.w*r.nb),
-		geo: make([]geom, (r1-r0)*r.w)}
-	rowLen := r.w * r.nb
+	return r.newFieldStateCols(r0, r1, 0, r.w)
+}
+
+// newFieldStateCols computes r_n and the geometry of the primitives of
+// low-res rows [r0, r1), columns [c0, c1) only.
+func (r *Renderer) newFieldStateCols(r0, r1, c0, c1 int) *fieldState {
+	cw := c1 - c0
+	fs := &fieldState{r0: r0, r1: r1, c0: c0, cw: cw,
+		rr:  make([]float32, (r1-r0)*cw*r.nb),
+		geo: make([]geom, (r1-r0)*cw)}
+	rowLen := cw * r.nb
 	par.ForEach(r1-r0, r.opt.Workers, func(k int) {
 		i := r0 + k
-		operatorRow(r.x, r.p.K, i, fs.rr[k*rowLen:(k+1)*rowLen])
-		for j := 0; j < r.w; j++ {
-			fs.geo[k*r.w+j] = makeGeom(r.p, i*r.w+j, i, j, r.a2, r.hy, r.hx)
+		operatorRowCols(r.x, r.p.K, i, c0, c1, fs.rr[k*rowLen:(k+1)*rowLen])
+		for j := c0; j < c1; j++ {
+			fs.geo[k*cw+j-c0] = makeGeom(r.p, i*r.w+j, i, j, r.a2, r.hy, r.hx)
 		}
 	})
 	return fs
@@ -448,7 +493,7 @@ func (r *Renderer) buildNeighbours(wk *worker, fs *fieldState, i0, i1, j0, j1 in
 	nb.buf = wk.nbuf
 	for c := nb.c0; c <= nb.c1; c++ {
 		for k := 0; k < nb.kr; k++ {
-			src := fs.rr[((nb.i0+k-fs.r0)*r.w+c)*B:][:B]
+			src := fs.rr[fs.idx(nb.i0+k, c)*B:][:B]
 			copy(nb.buf[((c-nb.c0)*nb.kr+k)*B:][:B], src)
 		}
 	}
@@ -500,7 +545,7 @@ func (r *Renderer) weights(wk *worker, fs *fieldState, blk *neighbours, g group,
 	clear(wk.sum)
 	for c := 0; c < kc; c++ {
 		pi, pj := blk.i0+c%blk.kr, cj0+c/blk.kr
-		gm := &fs.geo[(pi-fs.r0)*r.w+pj]
+		gm := &fs.geo[fs.idx(pi, pj)]
 		a0, a1, b0, b1 := r.support(g, pi, pj, gm)
 		a0, a1 = max(a0, 0), min(a1, na) // g may be a block of a group's rows
 		ok := a0 < a1 && b0 < b1
@@ -547,7 +592,7 @@ func (r *Renderer) weights(wk *worker, fs *fieldState, blk *neighbours, g group,
 			continue
 		}
 		pi, pj := blk.i0+c%blk.kr, cj0+c/blk.kr
-		al := fs.geo[(pi-fs.r0)*r.w+pj].alpha
+		al := fs.geo[fs.idx(pi, pj)].alpha
 		gg := wk.g64[c*P : (c+1)*P]
 		inv := wk.sum[:len(gg)]
 		wt := wk.wt[c*P : (c+1)*P]

@@ -144,7 +144,7 @@ func (vr *ValueRenderer) RenderRows(u0, u1 int, dst []float32) error {
 // copied) for low-res rows [r0, r1).
 func (vr *ValueRenderer) fieldState(r0, r1 int) *fieldState {
 	r := vr.r
-	fs := &fieldState{r0: r0, r1: r1,
+	fs := &fieldState{r0: r0, r1: r1, cw: r.w,
 		rr:  r.x.Data[r0*r.w*r.nb : r1*r.w*r.nb],
 		geo: make([]geom, (r1-r0)*r.w)}
 	par.ForEach(r1-r0, r.opt.Workers, func(k int) {

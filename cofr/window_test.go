@@ -68,3 +68,38 @@ func TestRenderWindowMatchesRows(t *testing.T) {
 		t.Error("short destination: no error")
 	}
 }
+
+// A window far from the left and right edges of a wide image computes r_n
+// and the geometry of the columns near it only, and still matches the
+// rows rendered whole.
+func TestRenderWindowInnerColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := testrand.Cube(rng, 9, 60, 3)
+	p := randPrims(rng, 9, 60, wide)
+	for _, tc := range []struct {
+		f              float64
+		u0, u1, v0, v1 int
+	}{{4, 3, 30, 100, 131}, {2, 0, 18, 61, 62}, {1.5, 2, 9, 40, 70}, {8, 10, 50, 230, 300}} {
+		H, W := factorSize(9, tc.f), factorSize(60, tc.f)
+		r, err := NewRenderer(x, p, H, W, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := make([]float32, (tc.u1-tc.u0)*W*x.B)
+		if err := r.RenderRows(tc.u0, tc.u1, rows); err != nil {
+			t.Fatal(err)
+		}
+		w := tc.v1 - tc.v0
+		got := make([]float32, (tc.u1-tc.u0)*w*x.B)
+		if err := r.RenderWindow(tc.u0, tc.u1, tc.v0, tc.v1, got); err != nil {
+			t.Fatal(err)
+		}
+		for u := 0; u < tc.u1-tc.u0; u++ {
+			for v := 0; v < w*x.B; v++ {
+				if g, want := got[u*w*x.B+v], rows[(u*W+tc.v0)*x.B+v]; g != want {
+					t.Fatalf("%+v: (%d, %d) band %d: %v, want %v", tc, tc.u0+u, tc.v0+v/x.B, v%x.B, g, want)
+				}
+			}
+		}
+	}
+}

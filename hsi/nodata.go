@@ -262,6 +262,34 @@ func (nd *NoDataMask) BadBands() int {
 	return nd.nBad
 }
 
+// Select returns the mask of the bands listed of the image (band k of the
+// result is band bands[k]); nil for a nil mask. It panics on a band
+// outside the image, as indexing does.
+func (nd *NoDataMask) Select(bands []int) *NoDataMask {
+	if nd == nil {
+		return nil
+	}
+	out := &NoDataMask{h: nd.h, w: nd.w, b: len(bands), value: nd.value, bad: make([]bool, len(bands))}
+	for k, b := range bands {
+		if nd.bad[b] {
+			out.bad[k] = true
+			out.nBad++
+		}
+	}
+	for _, g := range nd.groups {
+		var sel []int
+		for k, b := range bands {
+			if slices.Contains(g.bands, b) {
+				sel = append(sel, k)
+			}
+		}
+		if len(sel) > 0 {
+			out.groups = append(out.groups, maskGroup{bands: sel, valid: g.valid})
+		}
+	}
+	return out
+}
+
 // KeepNoData runs a whole-image resampling f (an interpolation, a
 // downsampling) on c without letting no-data values into it: f sees c with
 // its no-data samples filled (FillNoData), and the samples of f's output

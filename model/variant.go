@@ -183,6 +183,31 @@ func (m *Model) NewOutput(lr *hsi.Cube, raw []float32, outH, outW int) (*Output,
 	return o, nil
 }
 
+// Bands returns the output restricted to the bands listed (band k of it
+// is band bands[k] of this one, within float32 rounding): a window of
+// three bands costs about 3/B of one of all B. The spectral variant,
+// whose values mix bands, has none.
+func (o *Output) Bands(bands []int) (*Output, error) {
+	if o.vr != nil {
+		return nil, fmt.Errorf("model: the %s variant renders all bands at once", o.cfg.Variant)
+	}
+	sel, err := o.lr.SelectBands(bands)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	in := sel
+	if o.cr.Input() != o.lr {
+		if in, err = o.cr.Input().SelectBands(bands); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+	}
+	cr, err := o.cr.WithInput(in)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return &Output{cfg: o.cfg, lr: sel, raw: o.raw, prims: o.prims, outH: o.outH, outW: o.outW, nd: o.nd.Select(bands), cr: cr}, nil
+}
+
 // Primitives returns the primitives of the output (K is nil for the
 // spectral variant; the geometry is unused by lowres).
 func (o *Output) Primitives() *cofr.Primitives { return o.prims }

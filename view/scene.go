@@ -47,8 +47,15 @@ type Scene struct {
 }
 
 type sizedOutput struct {
-	h, w int
-	out  *model.Output
+	h, w  int
+	out   *model.Output
+	bands []bandOutput // most recent first, at most maxBicubic
+}
+
+// bandOutput is an output restricted to some bands (model.Output.Bands).
+type bandOutput struct {
+	bands []int
+	out   *model.Output
 }
 
 // bicubicSource is the bicubic interpolation of some bands of a scene: the
@@ -150,12 +157,15 @@ func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float
 		nd.ApplyWindow(y0, y0+h, x0, x0+w, gh, gw, len(bands), out)
 		return out, nil
 	case m == OmniHSR:
-		o, err := s.output(gh, gw)
+		o, sub, err := s.outputBands(gh, gw, bands)
 		if err != nil {
 			return nil, err
 		}
 		s.mu.Lock() // one model rendering at a time: it uses every core
 		defer s.mu.Unlock()
+		if sub != nil {
+			return modelWindow(sub, y0, x0, h, w, len(bands), nil)
+		}
 		return modelWindow(o, y0, x0, h, w, lr.B, bands)
 	}
 	return nil, fmt.Errorf("unknown method %q (want %s, %s or %s)", m, Nearest, Bicubic, OmniHSR)
@@ -316,11 +326,46 @@ func (s *Scene) output(gh, gw int) (*model.Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	s.outputs = append([]sizedOutput{{gh, gw, o}}, s.outputs...)
+	s.outputs = append([]sizedOutput{{h: gh, w: gw, out: o}}, s.outputs...)
 	if len(s.outputs) > maxOutputs {
 		s.outputs = s.outputs[:maxOutputs]
 	}
 	return o, nil
+}
+
+// outputBands returns the model's output for a gh x gw grid and that
+// output restricted to the bands listed (nil when the model cannot
+// restrict it: the caller renders all bands), kept for the last band
+// choices of the grid.
+func (s *Scene) outputBands(gh, gw int, bands []int) (*model.Output, *model.Output, error) {
+	o, err := s.output(gh, gw)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var so *sizedOutput
+	for i := range s.outputs {
+		if s.outputs[i].out == o {
+			so = &s.outputs[i]
+		}
+	}
+	if so == nil { // evicted meanwhile: render from o alone
+		return o, nil, nil
+	}
+	for i, bo := range so.bands {
+		if slices.Equal(bo.bands, bands) {
+			so.bands = append([]bandOutput{bo}, slices.Delete(so.bands, i, i+1)...)
+			return o, bo.out, nil
+		}
+	}
+	sub, err := o.Bands(bands)
+	if err != nil {
+		return o, nil, nil
+	}
+	so.bands = append([]bandOutput{{slices.Clone(bands), sub}}, so.bands...)
+	so.bands = so.bands[:min(len(so.bands), maxBicubic)]
+	return o, sub, nil
 }
 
 // Spectra holds the spectra of one target pixel; nil values are no-data or
