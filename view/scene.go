@@ -339,8 +339,8 @@ func (s *Scene) output(gh, gw int) (*model.Output, error) {
 // choices of the grid.
 func (s *Scene) outputBands(gh, gw int, bands []int) (*model.Output, *model.Output, error) {
 	o, err := s.output(gh, gw)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || len(bands) >= s.LR.B {
+		return o, nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -27,8 +27,10 @@ the OmniHSR model (only that window is computed), by bicubic interpolation
 or as the low-res pixels; a swipe compares any two of them or another FILE,
 aligned on the map when both files are georeferenced in the same CRS
 (different pixel sizes and offsets), else by scale (the page says which
-and why). A click pins a pixel and plots its low-res, bicubic and OmniHSR
-spectra (bad bands masked); the pinned spectra download as CSV.
+and why). While the model encodes a scene the first time (about a minute
+for an EMIT-sized scene on 2 cores) bicubic tiles stand in for its tiles.
+A click pins a pixel and plots its low-res, bicubic and OmniHSR spectra
+(bad bands masked); the pinned spectra download as CSV.
 
 Only the files named here are read (the page addresses them by number),
 requests for another host name are refused, and nothing is written to

@@ -149,6 +149,11 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 	}
 	cx, cy := float64(w)/2, float64(h)/2
 	for _, m := range []string{"lowres", "bicubic", "omnihsr"} {
+		// Back to the first view (its tiles in the page) before the method
+		// changes, so that no zoom level's tiles are asked for twice.
+		if err := p.step("fit", "window.viewer.fit()", false); err != nil {
+			return err
+		}
 		for _, side := range []string{"left", "right"} {
 			if err := p.eval(fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event("input")); })(document.getElementById(%q))`, m, side), nil); err != nil {
 				return err
@@ -166,6 +171,22 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 				return err
 			}
 		}
+	}
+	// Clicks pin the spectra of two pixels of the last view (the first
+	// prepares the bicubic interpolation of all bands).
+	for i, at := range [][2]int{{400, 300}, {250, 180}} {
+		t1 := time.Now()
+		if err := p.eval(fmt.Sprintf("window.viewer.pin(%d, %d)", at[0], at[1]), nil); err != nil {
+			return err
+		}
+		if err := p.waitJS(fmt.Sprintf("window.viewer.pins.length > %d", i)); err != nil {
+			return err
+		}
+		var spMs float64
+		if err := p.eval(fmt.Sprintf("window.viewer.pins[%d].ms", i), &spMs); err != nil {
+			return err
+		}
+		fmt.Printf("| spectra of pixel %d (low-res, bicubic, OmniHSR, all bands) at zoom %g | %.2f | - | %.0f | - | %s |\n", i+1, zooms[len(zooms)-1], time.Since(t1).Seconds(), spMs, p.rss())
 	}
 	// A new page (no tiles of its own) replays the OmniHSR views: the
 	// server's cache serves them.
@@ -301,6 +322,9 @@ func (p *page) stepFrom(t0 time.Time, name, js string, progressive bool) error {
 		}
 		name += fmt.Sprintf(" (bicubic stand-ins in %.1f s; model prepared in %.1f s, of which encoding %.1f s)",
 			standIn.Seconds(), prep.PrepareMs/1000, prep.EncodeMs/1000)
+	}
+	if name == "fit" && len(tiles) == 0 {
+		return nil
 	}
 	fmt.Printf("| %s | %.2f | %d | %s | %d | %s |\n", name, wall.Seconds(), len(tiles), per, hits, p.rss())
 	return nil
