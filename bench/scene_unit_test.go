@@ -149,8 +149,8 @@ func TestRunChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Wall <= 0 {
-		t.Errorf("wall %v", c.Wall)
+	if c.Wall <= 0 || c.CPU <= 0 {
+		t.Errorf("wall %v, CPU %v: want both positive (the child writes 64 MiB)", c.Wall, c.CPU)
 	}
 	if runtime.GOOS == "linux" && c.MaxRSS < 64<<20 {
 		t.Errorf("peak RSS %d bytes, want at least the child's 64 MiB buffer", c.MaxRSS)
@@ -176,10 +176,10 @@ func TestSyncFiles(t *testing.T) {
 
 func TestSceneMarkdown(t *testing.T) {
 	rows := []SceneRow{{Factor: 4, OutH: 8, OutW: 8, Children: []Child{
-		{Name: "gdal", Wall: 2 * time.Second, MaxRSS: 1 << 30},
-		{Name: "ours", Wall: 3 * time.Second, MaxRSS: 1 << 29}}}}
+		{Name: "gdal", Wall: 2 * time.Second, MaxRSS: 1 << 30, CPU: 1500 * time.Millisecond},
+		{Name: "ours", Wall: 3 * time.Second, MaxRSS: 1 << 29, CPU: 5 * time.Second}}}}
 	md := SceneMarkdown(2, 2, 3, "ENVI", rows)
-	for _, want := range []string{"| x4 | 8 x 8 | `gdal` | 2.00 | 1.00 | 1.00 |", "| x4 | 8 x 8 | `ours` | 3.00 | 1.50 | 0.50 |"} {
+	for _, want := range []string{"| x4 | 8 x 8 | `gdal` | 2.00 | 1.00 | 1.50 | 1.00 |", "| x4 | 8 x 8 | `ours` | 3.00 | 1.50 | 5.00 | 0.50 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
