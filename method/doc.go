@@ -4,7 +4,8 @@
 // ("omnihsr-se"), the model with one back-projection step ("omnihsr-bp") and
 // bicubic interpolation ("bicubic"). `omnihsr upscale` and `omnihsr-batch`
 // render a method into files of any size (Prepare, then RenderFile per
-// output), `omnihsr eval`, `omnihsr banddef`, the
+// output; bicubic from an input read a band of rows at a time with
+// BicubicRows and RenderFileRows), `omnihsr eval`, `omnihsr banddef`, the
 // evaluation report and the ablation score it as an eval.Method (Eval,
 // OmniHSR).
 package method
