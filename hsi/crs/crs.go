@@ -311,3 +311,52 @@ func (c CRS) ENVIProjection() string {
 	}
 	return strings.NewReplacer(",", " ", "{", "(", "}", ")").Replace(p)
 }
+
+// Equivalent reports whether two CRSs are the same: the same EPSG code and,
+// where neither has one, WKT texts with the same elements, names and
+// tokens, and numbers equal to 1e-9 relative. The name of a geographic CRS
+// is left aside: a GeoTIFF names a geographic CRS it gives by an EPSG code
+// by that code, so GDAL, and this package, read the code's name back.
+func Equivalent(a, b CRS) bool {
+	if a.EPSG != b.EPSG {
+		return false
+	}
+	if a.EPSG != 0 || a.WKT == b.WKT {
+		return true
+	}
+	x, err1 := Parse(a.WKT)
+	y, err2 := Parse(b.WKT)
+	return err1 == nil && err2 == nil && sameNode(x, y)
+}
+
+func sameNode(a, b *Node) bool {
+	if a.Key != b.Key || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		x, y := a.Args[i], b.Args[i]
+		switch {
+		case x.Node != nil && y.Node != nil:
+			if !sameNode(x.Node, y.Node) {
+				return false
+			}
+		case x.Node != nil || y.Node != nil || x.Quoted != y.Quoted:
+			return false
+		case x.Quoted:
+			if x.Text != y.Text && !(a.Key == "GEOGCS" && i == 0) {
+				return false
+			}
+		default:
+			u, err1 := strconv.ParseFloat(x.Text, 64)
+			v, err2 := strconv.ParseFloat(y.Text, 64)
+			if err1 != nil || err2 != nil {
+				if x.Text != y.Text {
+					return false
+				}
+			} else if math.Abs(u-v) > 1e-9*math.Max(1, math.Abs(v)) {
+				return false
+			}
+		}
+	}
+	return true
+}

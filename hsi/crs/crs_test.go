@@ -64,9 +64,9 @@ func TestGeoKeysRoundTrip(t *testing.T) {
 	albers, _ := FromWKT(albersESRI)
 	for _, c := range []CRS{FromEPSG(32633), FromEPSG(32701), FromEPSG(4326), FromEPSG(3035), albers} {
 		for _, point := range []bool{false, true} {
-			keys, ascii := GeoKeys(c, point)
-			got, ok := FromGeoKeys(keys, nil, ascii)
-			if !ok || got != c {
+			keys, doubles, ascii := GeoKeys(c, point)
+			got, ok := FromGeoKeys(keys, doubles, ascii)
+			if !ok || !Equivalent(got, c) {
 				t.Errorf("%+v: read back %+v (ok %v) from %v %q", c, got, ok, keys, ascii)
 			}
 			want := uint16(RasterIsArea)

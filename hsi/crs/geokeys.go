@@ -1,7 +1,6 @@
 package crs
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -102,40 +101,36 @@ func FromGeoKeys(keys []uint16, doubles []float64, ascii string) (c CRS, ok bool
 	return CRS{}, false
 }
 
-// GeoKeys returns the key directory and GeoAsciiParams text that store the
-// CRS in a GeoTIFF: an EPSG code as ProjectedCSTypeGeoKey or
-// GeographicTypeGeoKey, and a CRS known only by its WKT as a user-defined
-// model whose citation is GDAL's "ESRI PE String = WKT".
-func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, ascii string) {
+// GeoKeys returns the key directory, GeoDoubleParams values and
+// GeoAsciiParams text that store the CRS in a GeoTIFF: an EPSG code as
+// ProjectedCSTypeGeoKey or GeographicTypeGeoKey; a CRS known only by its
+// WKT as the standard user-defined keys GDAL writes for it (standardKeys)
+// where they describe it; any other WKT as a user-defined model whose
+// citation is GDAL's "ESRI PE String = WKT".
+func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, doubles []float64, ascii string) {
 	raster := uint16(RasterIsArea)
 	if pixelIsPoint {
 		raster = RasterIsPoint
 	}
-	ents := []GeoKeyEntry{{KeyRasterType, 0, 1, raster}}
-	var text strings.Builder
-	cite := func(id uint16, s string) {
-		s = strings.ReplaceAll(s, "|", "/") + "|"
-		ents = append(ents, GeoKeyEntry{id, tagGeoASCII, uint16(len(s)), uint16(text.Len())})
-		text.WriteString(s)
-	}
+	var b keyBuilder
+	b.short(KeyRasterType, raster)
 	geog := c.Geographic()
 	switch {
 	case c.Empty():
 	case c.EPSG > 0 && c.EPSG < UserDefined && geog:
-		ents = append(ents, GeoKeyEntry{KeyModelType, 0, 1, ModelGeographic}, GeoKeyEntry{KeyGeographicType, 0, 1, uint16(c.EPSG)})
+		b.short(KeyModelType, ModelGeographic)
+		b.short(KeyGeographicType, uint16(c.EPSG))
 	case c.EPSG > 0 && c.EPSG < UserDefined:
-		ents = append(ents, GeoKeyEntry{KeyModelType, 0, 1, ModelProjected}, GeoKeyEntry{KeyProjectedCSType, 0, 1, uint16(c.EPSG)})
+		b.short(KeyModelType, ModelProjected)
+		b.short(KeyProjectedCSType, uint16(c.EPSG))
+	case c.WKT != "" && standardKeys(&b, c.WKT):
 	case c.WKT != "":
 		// GDAL reads the WKT (projected or geographic) of a PCS citation
 		// "ESRI PE String = ..." when the model type and the projected CRS
 		// are user-defined; it reads no other citation that way.
-		ents = append(ents, GeoKeyEntry{KeyModelType, 0, 1, UserDefined}, GeoKeyEntry{KeyProjectedCSType, 0, 1, UserDefined})
-		cite(KeyPCSCitation, esriPE+c.WKT)
+		b.short(KeyModelType, UserDefined)
+		b.short(KeyProjectedCSType, UserDefined)
+		b.ascii(KeyPCSCitation, citeName(esriPE+c.WKT))
 	}
-	sort.Slice(ents, func(i, j int) bool { return ents[i].ID < ents[j].ID })
-	keys = []uint16{1, 1, 0, uint16(len(ents))}
-	for _, e := range ents {
-		keys = append(keys, e.ID, e.Location, e.Count, e.Value)
-	}
-	return keys, text.String()
+	return b.directory()
 }

@@ -190,7 +190,7 @@ func TestGeorefGoldens(t *testing.T) {
 					t.Errorf("%s: reflectance scale factor %v, SPy read %v", name, got, *s)
 				}
 			}
-			if outCRS, _ := out.Meta.Geo.CRS(); outCRS.EPSG != inCRS.EPSG || (inCRS.EPSG == 0 && outCRS.WKT != inCRS.WKT) {
+			if outCRS, _ := out.Meta.Geo.CRS(); !crs.Equivalent(outCRS, inCRS) {
 				t.Errorf("%s: CRS %+v, input %+v", name, outCRS, inCRS)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/crs"
 )
 
 // fullCube is a cube with every piece of metadata the package reads: a
@@ -59,7 +60,7 @@ var properties = []property{
 	{"CRS", "georeferencing", func(a, b *hsi.Meta) bool {
 		ca, _ := a.Geo.CRS()
 		cb, _ := b.Geo.CRS()
-		return ca == cb
+		return crs.Equivalent(ca, cb)
 	}},
 	{"wavelengths", "wavelengths", func(a, b *hsi.Meta) bool {
 		return slices.Equal(a.Wavelengths, b.Wavelengths) && a.WavelengthUnits == b.WavelengthUnits && slices.Equal(a.FWHM, b.FWHM)

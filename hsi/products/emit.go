@@ -138,6 +138,6 @@ func geoOf(gt [6]float64, c crs.CRS) *hsi.Geo {
 	} else {
 		g.Transformation = []float64{gt[1], gt[2], 0, gt[0], gt[4], gt[5], 0, gt[3], 0, 0, 0, 0, 0, 0, 0, 1}
 	}
-	g.GeoKeys, g.GeoASCII = crs.GeoKeys(c, false)
+	g.GeoKeys, g.GeoDoubles, g.GeoASCII = crs.GeoKeys(c, false)
 	return g
 }

@@ -144,8 +144,7 @@ func addGeoTags(g *hsi.Geo, add func(tagValue)) {
 			trans = []float64{gt[1], gt[2], 0, gt[0], gt[4], gt[5], 0, gt[3], 0, 0, 0, 0, 0, 0, 0, 1}
 		}
 		c, _ := g.CRS()
-		keys, asciiParams = crs.GeoKeys(c, false)
-		doublesParams = nil
+		keys, doublesParams, asciiParams = crs.GeoKeys(c, false)
 	}
 	if len(scale) > 0 {
 		add(doubles(tModelPixelScale, scale))

@@ -49,7 +49,7 @@ func TestGeoKeyHelpers(t *testing.T) {
 		if note != "" {
 			t.Fatalf("%s: %s", mi, note)
 		}
-		k, _ := crs.GeoKeys(c, false)
+		k, _, _ := crs.GeoKeys(c, false)
 		if mi[0] == 'U' {
 			if v, _ := geoKeyValue(k, keyProjectedCSType); v != 32733 {
 				t.Errorf("%s: EPSG %d, want 32733", mi, v)

@@ -1,0 +1,503 @@
+package crs
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// keyPCSLinearUnitsInterp is GDAL's ProjLinearUnitsInterpCorrectGeoKey:
+// set to 1, it says that the linear projection parameters are in the
+// projected CRS's linear unit (libgeotiff 1.3 and earlier took them as
+// metres).
+const keyPCSLinearUnitsInterp = 3059
+
+// keyBuilder collects GeoKey entries with their doubles and text.
+type keyBuilder struct {
+	ents    []GeoKeyEntry
+	doubles []float64
+	text    strings.Builder
+}
+
+func (b *keyBuilder) short(id, v uint16) {
+	b.ents = append(b.ents, GeoKeyEntry{id, 0, 1, v})
+}
+
+func (b *keyBuilder) double(id uint16, v float64) {
+	b.ents = append(b.ents, GeoKeyEntry{id, tagGeoDoubles, 1, uint16(len(b.doubles))})
+	b.doubles = append(b.doubles, v)
+}
+
+// ascii stores s with its '|' terminator; s keeps any '|' it has (the
+// separators of GDAL's geographic citation).
+func (b *keyBuilder) ascii(id uint16, s string) {
+	s += "|"
+	b.ents = append(b.ents, GeoKeyEntry{id, tagGeoASCII, uint16(len(s)), uint16(b.text.Len())})
+	b.text.WriteString(s)
+}
+
+// directory returns the key directory (entries sorted by key ID), the
+// GeoDoubleParams values and the GeoAsciiParams text.
+func (b *keyBuilder) directory() ([]uint16, []float64, string) {
+	sort.SliceStable(b.ents, func(i, j int) bool { return b.ents[i].ID < b.ents[j].ID })
+	keys := []uint16{1, 1, 0, uint16(len(b.ents))}
+	for _, e := range b.ents {
+		keys = append(keys, e.ID, e.Location, e.Count, e.Value)
+	}
+	return keys, b.doubles, b.text.String()
+}
+
+// citeName makes a name safe inside a citation: '|' separates its parts.
+func citeName(s string) string { return strings.ReplaceAll(s, "|", "/") }
+
+// standardKeys adds the standard user-defined GeoTIFF keys of a WKT CRS
+// (ESRI WKT as GDAL writes it and as userDefinedWKT makes it) as GDAL 3.6
+// writes them by default: GTModelTypeGeoKey, the geographic CRS (an EPSG
+// code or a user-defined datum, ellipsoid and prime meridian), and for a
+// projected CRS ProjectedCSTypeGeoKey = ProjectionGeoKey = user-defined
+// (or an EPSG UTM conversion code), ProjCoordTransGeoKey, the parameters
+// and ProjLinearUnitsGeoKey. ok is false, and nothing is added, for a CRS
+// these keys cannot describe the way userDefinedWKT reads them back.
+func standardKeys(b *keyBuilder, wkt string) bool {
+	n, err := Parse(wkt)
+	if err != nil {
+		return false
+	}
+	switch n.Key {
+	case "GEOGCS":
+		var geo keyBuilder
+		if !geogKeys(&geo, n) {
+			return false
+		}
+		b.short(KeyModelType, ModelGeographic)
+		b.ents = append(b.ents, shift(geo.ents, len(b.doubles), b.text.Len())...)
+		b.doubles = append(b.doubles, geo.doubles...)
+		b.text.WriteString(geo.text.String())
+		return true
+	case "PROJCS":
+	default:
+		return false
+	}
+	var p keyBuilder
+	unit, ok := linearUnit(n)
+	if !ok || !projKeys(&p, n) {
+		return false
+	}
+	p.short(keyProjLinearUnits, unit)
+	if unit != unitMetre {
+		p.short(keyPCSLinearUnitsInterp, 1)
+	}
+	p.short(KeyProjectedCSType, UserDefined)
+	p.ascii(KeyCitation, citeName(n.Name()))
+	if !geogKeys(&p, n.Child("GEOGCS")) {
+		return false
+	}
+	b.short(KeyModelType, ModelProjected)
+	b.ents = append(b.ents, shift(p.ents, len(b.doubles), b.text.Len())...)
+	b.doubles = append(b.doubles, p.doubles...)
+	b.text.WriteString(p.text.String())
+	return true
+}
+
+// shift moves the offsets of entries built on their own by the doubles and
+// text already in the directory they join.
+func shift(ents []GeoKeyEntry, doubles, text int) []GeoKeyEntry {
+	out := append([]GeoKeyEntry(nil), ents...)
+	for i := range out {
+		switch out[i].Location {
+		case tagGeoDoubles:
+			out[i].Value += uint16(doubles)
+		case tagGeoASCII:
+			out[i].Value += uint16(text)
+		}
+	}
+	return out
+}
+
+// linearUnit returns the EPSG code of a PROJCS's linear unit: metre, foot
+// or US survey foot.
+func linearUnit(n *Node) (uint16, bool) {
+	var u *Node
+	for _, a := range n.Args {
+		if a.Node != nil && a.Node.Key == "UNIT" {
+			u = a.Node
+		}
+	}
+	v, ok := u.Num(0)
+	switch {
+	case u == nil:
+		return unitMetre, true
+	case !ok:
+		return 0, false
+	case v == 1:
+		return unitMetre, true
+	case math.Abs(v-0.3048) < 1e-12:
+		return unitFoot, true
+	case math.Abs(v-1200.0/3937) < 1e-12:
+		return unitUSFoot, true
+	}
+	return 0, false
+}
+
+// epsgGeogNames are the EPSG names GDAL cites for the geographic CRSs it
+// identifies by their datum's name (OGRSpatialReference::GetEPSGGeogCS).
+var epsgGeogNames = map[int]string{4326: "WGS 84", 4322: "WGS 72", 4269: "NAD83", 4267: "NAD27"}
+
+// geogKeys adds the keys of a GEOGCS in degrees: GeographicTypeGeoKey with
+// an EPSG code where the table has the GEOGCS's text or GDAL identifies it
+// by its datum's name (WGS 84, WGS 72, NAD83, NAD27 on Greenwich), cited by
+// the EPSG name where the GEOGCS has the code's ESRI name, else a
+// user-defined geographic CRS on an EPSG or user-defined datum and
+// ellipsoid, with GDAL's citation "GCS Name = ...|Datum = ...|Ellipsoid =
+// ...|Primem = ...".
+func geogKeys(b *keyBuilder, g *Node) bool {
+	if g == nil || g.Key != "GEOGCS" {
+		return false
+	}
+	if !isDegrees(g) {
+		return false
+	}
+	d := g.Child("DATUM")
+	s := d.Child("SPHEROID")
+	a, ok1 := s.Num(0)
+	rf, ok2 := s.Num(1)
+	pm := g.Child("PRIMEM")
+	lon, ok3 := pm.Num(0)
+	if pm == nil {
+		lon, ok3 = 0, true
+	}
+	if !ok1 || !ok2 || !ok3 || !(a > 0) || rf < 0 || math.IsInf(a, 0) || math.IsInf(rf, 0) || math.IsNaN(rf) || math.IsNaN(lon) {
+		return false
+	}
+	ellipsoid := func() {
+		b.double(keyGeogSemiMajorAxis, a)
+		if rf == 0 {
+			b.double(keyGeogSemiMinorAxis, a)
+		} else {
+			b.double(keyGeogInvFlattening, rf)
+		}
+	}
+	b.short(keyGeogAngularUnits, unitDegree)
+	if code := geogCode(g, lon); code > 0 {
+		b.short(KeyGeographicType, uint16(code))
+		name := g.Name()
+		if t, err := Parse(FromEPSG(code).WKT); err == nil && t.Name() == name && epsgGeogNames[code] != "" {
+			name = epsgGeogNames[code]
+		}
+		b.ascii(KeyGeogCitation, citeName(name))
+		ellipsoid()
+		return true
+	}
+	b.short(KeyGeographicType, UserDefined)
+	cite := "GCS Name = " + citeName(g.Name())
+	if code := datumCode(d.Name(), a, lon); code > 0 {
+		b.short(keyGeogGeodeticDatum, uint16(code))
+	} else {
+		b.short(keyGeogGeodeticDatum, UserDefined)
+		cite += "|Datum = " + citeName(d.Name())
+		if code := ellipsoidCode(s.Name(), a, rf); code > 0 {
+			b.short(keyGeogEllipsoid, uint16(code))
+		} else {
+			b.short(keyGeogEllipsoid, UserDefined)
+			cite += "|Ellipsoid = " + citeName(s.Name())
+		}
+	}
+	pmName := pm.Name()
+	if pm == nil {
+		pmName = "Greenwich"
+	}
+	b.ascii(KeyGeogCitation, cite+"|Primem = "+citeName(pmName)+"|")
+	ellipsoid()
+	b.double(keyGeogPrimeMeridianLon, lon)
+	return true
+}
+
+func norm(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// geogCode returns the EPSG code of a GEOGCS: the table's code for its
+// text, or the code GDAL gives a datum named for WGS 84, WGS 72, NAD83 or
+// NAD27 on the Greenwich meridian; 0 if none.
+func geogCode(g *Node, lon float64) int {
+	if code, ok := knownCodes()[norm(g.String())]; ok && FromEPSG(code).Geographic() {
+		return code
+	}
+	if lon != 0 {
+		return 0
+	}
+	name, datum := g.Name(), g.Child("DATUM").Name()
+	has := func(subs ...string) bool {
+		for _, s := range subs {
+			if strings.Contains(name, s) || strings.Contains(datum, s) {
+				return true
+			}
+		}
+		return false
+	}
+	wgs := has("WGS", "World Geodetic System", "World_Geodetic_System")
+	nad := has("NAD", "North American", "North_American")
+	switch {
+	case wgs && has("84"):
+		return 4326
+	case wgs && has("72"):
+		return 4322
+	case nad && has("83"):
+		return 4269
+	case nad && has("27"):
+		return 4267
+	}
+	return 0
+}
+
+// datumCode returns the EPSG datum whose ESRI name (in the table) is name,
+// on an ellipsoid of semi-major axis a, preferring one whose geographic
+// CRS has the prime meridian lon, then the smallest code; 0 if none.
+func datumCode(name string, a, lon float64) int {
+	best, bestPM := 0, false
+	for code, geog := range table().datum {
+		n, err := Parse(element(geog, "DATUM"))
+		if err != nil || n.Name() != name {
+			continue
+		}
+		if v, ok := n.Child("SPHEROID").Num(0); !ok || math.Abs(v-a) > 1e-3 {
+			continue
+		}
+		p, _ := Parse(element(geog, "PRIMEM"))
+		v, _ := p.Num(0)
+		samePM := math.Abs(v-lon) < 1e-9
+		if best == 0 || samePM && !bestPM || samePM == bestPM && code < best {
+			best, bestPM = code, samePM
+		}
+	}
+	return best
+}
+
+// ellipsoidCode returns the smallest EPSG ellipsoid with the ESRI name and
+// the axis and inverse flattening; 0 if none.
+func ellipsoidCode(name string, a, rf float64) int {
+	best := 0
+	for code, geog := range table().ellps {
+		n, err := Parse(element(geog, "SPHEROID"))
+		if err != nil || n.Name() != name {
+			continue
+		}
+		va, ok1 := n.Num(0)
+		vf, ok2 := n.Num(1)
+		if !ok1 || !ok2 || math.Abs(va-a) > 1e-3 || math.Abs(vf-rf) > 1e-9*math.Max(1, rf) {
+			continue
+		}
+		if best == 0 || code < best {
+			best = code
+		}
+	}
+	return best
+}
+
+// projKeys adds ProjectionGeoKey, ProjCoordTransGeoKey and the parameter
+// keys GDAL writes for the ESRI PROJECTION of a PROJCS, the reverse of
+// projection(); ok is false for a projection it does not map.
+func projKeys(b *keyBuilder, n *Node) bool {
+	p := params(n)
+	get := func(def float64, names ...string) float64 {
+		for _, k := range names {
+			if v, ok := p[k]; ok {
+				return v
+			}
+		}
+		return def
+	}
+	fe, fn := get(0, "false_easting"), get(0, "false_northing")
+	cm := get(0, "central_meridian", "longitude_of_origin", "longitude_of_center")
+	lat0 := get(0, "latitude_of_origin", "latitude_of_center")
+	k := get(1, "scale_factor")
+	sp1, sp2 := get(0, "standard_parallel_1"), get(0, "standard_parallel_2")
+	_, hasK := p["scale_factor"]
+
+	ct := uint16(0)
+	var dbl []struct {
+		id uint16
+		v  float64
+	}
+	set := func(id uint16, v float64) {
+		dbl = append(dbl, struct {
+			id uint16
+			v  float64
+		}{id, v})
+	}
+	easting := func() { set(keyFalseEasting, fe); set(keyFalseNorthing, fn) }
+	natural := func() { set(keyNatOriginLong, cm); set(keyNatOriginLat, lat0) }
+	center := func() { set(keyCenterLong, cm); set(keyCenterLat, lat0) }
+
+	switch proj := strings.ToLower(n.Child("PROJECTION").Name()); proj {
+	case "transverse_mercator":
+		if zone, ok := utmConversion(cm, k, fe, fn, lat0, n); ok {
+			b.short(keyProjection, zone)
+			return true
+		}
+		ct = ctTransverseMercator
+		natural()
+		easting()
+		set(keyScaleAtNatOrigin, k)
+	case "transverse_mercator_south_orientated":
+		ct = ctTMSouthOriented
+		natural()
+		easting()
+		set(keyScaleAtNatOrigin, k)
+	case "mercator":
+		ct = ctMercator
+		set(keyStdParallel1, sp1)
+		set(keyNatOriginLong, cm)
+		set(keyNatOriginLat, 0)
+		easting()
+	case "lambert_conformal_conic":
+		if hasK {
+			ct = ctLambertConfConic1SP
+			natural()
+			easting()
+			set(keyScaleAtNatOrigin, k)
+		} else {
+			ct = ctLambertConfConic2SP
+			set(keyStdParallel1, sp1)
+			set(keyStdParallel2, sp2)
+			set(keyFalseOriginLong, cm)
+			set(keyFalseOriginLat, lat0)
+			set(keyFalseOriginEast, fe)
+			set(keyFalseOriginNorth, fn)
+		}
+	case "albers", "equidistant_conic":
+		ct = ctAlbersEqualArea
+		if proj == "equidistant_conic" {
+			ct = ctEquidistantConic
+		}
+		set(keyStdParallel1, sp1)
+		set(keyStdParallel2, sp2)
+		natural()
+		easting()
+	case "lambert_azimuthal_equal_area", "azimuthal_equidistant", "gnomonic":
+		ct = map[string]uint16{"lambert_azimuthal_equal_area": ctLambertAzimEqArea,
+			"azimuthal_equidistant": ctAzimuthalEquidistant, "gnomonic": ctGnomonic}[proj]
+		easting()
+		center()
+	case "stereographic":
+		ct = ctStereographic
+		easting()
+		center()
+		set(keyScaleAtNatOrigin, k)
+	case "double_stereographic":
+		ct = ctObliqueStereographic
+		natural()
+		easting()
+		set(keyScaleAtNatOrigin, k)
+	case "cassini":
+		ct = ctCassiniSoldner
+		natural()
+		easting()
+		if k != 1 {
+			set(keyScaleAtNatOrigin, k)
+		}
+	case "polyconic":
+		ct = ctPolyconic
+		natural()
+		easting()
+		set(keyScaleAtNatOrigin, 1)
+	case "polar_stereographic":
+		if math.Abs(lat0) != 90 {
+			return false
+		}
+		ct = ctPolarStereographic
+		set(keyNatOriginLat, lat0)
+		easting()
+		set(keyScaleAtNatOrigin, k)
+		set(keyStraightVertPoleLong, cm)
+	case "stereographic_north_pole", "stereographic_south_pole":
+		if (sp1 < 0) != (proj == "stereographic_south_pole") || math.Abs(sp1) == 90 {
+			return false
+		}
+		ct = ctPolarStereographic
+		set(keyNatOriginLat, sp1)
+		easting()
+		set(keyScaleAtNatOrigin, 1)
+		set(keyStraightVertPoleLong, cm)
+	case "equidistant_cylindrical":
+		ct = ctEquirectangular
+		set(keyStdParallel1, sp1)
+		easting()
+		center()
+	case "miller_cylindrical":
+		ct = ctMillerCylindrical
+		easting()
+		set(keyCenterLong, cm)
+		set(keyCenterLat, 0)
+	case "sinusoidal", "robinson", "van_der_grinten_i":
+		ct = map[string]uint16{"sinusoidal": ctSinusoidal, "robinson": ctRobinson, "van_der_grinten_i": ctVanDerGrinten}[proj]
+		easting()
+		set(keyCenterLong, cm)
+	case "behrmann":
+		ct = ctCylindricalEqualArea
+		set(keyStdParallel1, sp1)
+		set(keyNatOriginLong, cm)
+		easting()
+	case "local":
+		// GDAL's ESRI form of an orthographic projection.
+		if k != 1 || get(0, "azimuth") != 0 {
+			return false
+		}
+		ct = ctOrthographic
+		easting()
+		center()
+	case "new_zealand_map_grid":
+		ct = ctNewZealandMapGrid
+		natural()
+		easting()
+	case "laborde_oblique_mercator":
+		ct = ctLabordeOblique
+		easting()
+		center()
+		set(keyScaleAtCenter, k)
+		set(keyAzimuthAngle, get(0, "azimuth"))
+	case "hotine_oblique_mercator_azimuth_natural_origin", "hotine_oblique_mercator_azimuth_center",
+		"rectified_skew_orthomorphic_natural_origin", "rectified_skew_orthomorphic_center":
+		ct = ctObliqueMercator
+		if strings.HasSuffix(proj, "_center") {
+			ct = ctHotineAzC
+		}
+		alpha := get(0, "azimuth")
+		easting()
+		center()
+		set(keyScaleAtCenter, k)
+		set(keyAzimuthAngle, alpha)
+		set(keyRectifiedGridAngle, get(alpha, "xy_plane_rotation"))
+	default:
+		return false
+	}
+	for _, d := range dbl {
+		if math.IsNaN(d.v) || math.IsInf(d.v, 0) {
+			return false
+		}
+	}
+	b.short(keyProjection, UserDefined)
+	b.short(keyProjCoordTrans, ct)
+	for _, d := range dbl {
+		b.double(d.id, d.v)
+	}
+	return true
+}
+
+// utmConversion returns the EPSG UTM conversion code (16001-16060 north,
+// 16101-16160 south) of Transverse Mercator parameters in metres that are
+// a UTM zone's, as GDAL writes them in ProjectionGeoKey.
+func utmConversion(cm, k, fe, fn, lat0 float64, n *Node) (uint16, bool) {
+	if k != 0.9996 || fe != 500000 || lat0 != 0 || (fn != 0 && fn != 10000000) {
+		return 0, false
+	}
+	if u, _ := linearUnit(n); u != unitMetre {
+		return 0, false
+	}
+	z := (cm + 183) / 6
+	if z != math.Trunc(z) || z < 1 || z > 60 {
+		return 0, false
+	}
+	if fn == 0 {
+		return uint16(convUTMN + int(z)), true
+	}
+	return uint16(convUTMS + int(z)), true
+}
