@@ -288,5 +288,82 @@ func TestUserDefinedKeys(t *testing.T) {
 				t.Errorf("%s: %s lacks %s", tc.name, c.WKT, w)
 			}
 		}
+		// The writer gives the CRS standard keys that read back the same.
+		keys, doubles, ascii = GeoKeys(c, false)
+		if s, ok := ASCII(keys, ascii, KeyPCSCitation); ok {
+			t.Errorf("%s: written with the citation %q", tc.name, s)
+		}
+		if back, ok := FromGeoKeys(keys, doubles, ascii); !ok || !Equivalent(back, c) {
+			t.Errorf("%s: written and read back as %s (ok %v)", tc.name, back.WKT, ok)
+		}
+	}
+}
+
+// GeoKeys writes a WKT the standard keys cannot hold, or would not read
+// back as the same CRS, as GDAL's ESRI PE citation of a user-defined
+// model, and reads that back as the text itself.
+func TestGeoKeysPEFallback(t *testing.T) {
+	geog := `GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`
+	proj := func(p, params, unit string) string {
+		return `PROJCS["custom",` + geog + `,PROJECTION["` + p + `"],` + params + `,UNIT[` + unit + `]]`
+	}
+	en := `PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0]`
+	for _, tc := range []struct {
+		name, wkt string
+		standard  bool
+	}{
+		{"sinusoidal in metres", proj("Sinusoidal", en+`,PARAMETER["Central_Meridian",10.0]`, `"Meter",1.0`), true},
+		{"Mollweide", proj("Mollweide", en+`,PARAMETER["Central_Meridian",10.0]`, `"Meter",1.0`), false},
+		{"kilometres", proj("Sinusoidal", en+`,PARAMETER["Central_Meridian",10.0]`, `"Kilometer",1000.0`), false},
+		{"polar stereographic off the pole", proj("Polar_Stereographic", `PARAMETER["latitude_of_origin",60.0],PARAMETER["central_meridian",0.0],PARAMETER["scale_factor",1.0],PARAMETER["false_easting",0.0],PARAMETER["false_northing",0.0]`, `"Meter",1.0`), false},
+		{"local with an azimuth", proj("Local", en+`,PARAMETER["Scale_Factor",1.0],PARAMETER["Azimuth",10.0],PARAMETER["Longitude_Of_Center",10.0],PARAMETER["Latitude_Of_Center",40.0]`, `"Meter",1.0`), false},
+		{"OGC parameter names", proj("Sinusoidal", `PARAMETER["false_easting",0],PARAMETER["false_northing",0],PARAMETER["central_meridian",10]`, `"metre",1`), false},
+		{"geographic in grads", `GEOGCS["GCS_mine",DATUM["D_mine",SPHEROID["S",6378000.0,300.0]],PRIMEM["Greenwich",0.0],UNIT["Grad",0.0157079632679489]]`, false},
+		{"geographic in degrees", `GEOGCS["GCS_mine",DATUM["D_mine",SPHEROID["S",6378000.0,300.0]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]`, true},
+	} {
+		c, err := FromWKT(tc.wkt)
+		if err != nil || c.EPSG != 0 {
+			t.Fatalf("%s: %v, EPSG %d", tc.name, err, c.EPSG)
+		}
+		keys, doubles, ascii := GeoKeys(c, false)
+		model, _ := Short(keys, KeyModelType)
+		cite, pe := ASCII(keys, ascii, KeyPCSCitation)
+		if pe == tc.standard || model == UserDefined == tc.standard {
+			t.Errorf("%s: model type %d, PCS citation %q", tc.name, model, cite)
+		}
+		if !tc.standard && cite != esriPE+tc.wkt {
+			t.Errorf("%s: citation %q", tc.name, cite)
+		}
+		back, ok := FromGeoKeys(keys, doubles, ascii)
+		if !ok || !Equivalent(back, c) || !tc.standard && back.WKT != c.WKT {
+			t.Errorf("%s: read back %s (ok %v)", tc.name, back.WKT, ok)
+		}
+	}
+}
+
+func TestEquivalent(t *testing.T) {
+	a, _ := FromWKT(albersESRI)
+	for _, tc := range []struct {
+		name string
+		b    string
+		same bool
+	}{
+		{"itself", albersESRI, true},
+		{"another geographic CRS name", strings.Replace(albersESRI, "GCS_unknown", "GCS_WGS_1984", 1), true},
+		{"numbers written otherwise", strings.Replace(albersESRI, "29.5", "29.50000000000001", 1), true},
+		{"another parameter", strings.Replace(albersESRI, "29.5", "29.6", 1), false},
+		{"another datum name", strings.Replace(albersESRI, "D_WGS_1984", "D_other", 1), false},
+		{"another projected CRS name", strings.Replace(albersESRI, `PROJCS["unknown"`, `PROJCS["x"`, 1), false},
+	} {
+		b, err := FromWKT(tc.b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Equivalent(a, b) != tc.same || Equivalent(b, a) != tc.same {
+			t.Errorf("%s: equivalent %v, want %v", tc.name, Equivalent(a, b), tc.same)
+		}
+	}
+	if Equivalent(FromEPSG(32633), FromEPSG(32634)) || !Equivalent(FromEPSG(32633), CRS{EPSG: 32633}) {
+		t.Error("EPSG codes compared wrongly")
 	}
 }

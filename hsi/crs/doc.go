@@ -6,5 +6,6 @@
 // knows those texts by their code again (FromWKT); any other CRS is kept as
 // its WKT text. GeoTIFF geokeys are read to a CRS (EPSG codes, GDAL's ESRI
 // PE citation, and user-defined projections, datums and ellipsoids) and
-// written from one.
+// written from one, as GDAL writes them (user-defined keys for a WKT the
+// standard keys can hold, the ESRI PE citation for any other).
 package crs

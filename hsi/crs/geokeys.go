@@ -105,15 +105,14 @@ func FromGeoKeys(keys []uint16, doubles []float64, ascii string) (c CRS, ok bool
 // GeoAsciiParams text that store the CRS in a GeoTIFF: an EPSG code as
 // ProjectedCSTypeGeoKey or GeographicTypeGeoKey; a CRS known only by its
 // WKT as the standard user-defined keys GDAL writes for it (standardKeys)
-// where they describe it; any other WKT as a user-defined model whose
-// citation is GDAL's "ESRI PE String = WKT".
+// where they describe it and read back as the same CRS; any other WKT as a
+// user-defined model whose citation is GDAL's "ESRI PE String = WKT".
 func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, doubles []float64, ascii string) {
 	raster := uint16(RasterIsArea)
 	if pixelIsPoint {
 		raster = RasterIsPoint
 	}
 	var b keyBuilder
-	b.short(KeyRasterType, raster)
 	geog := c.Geographic()
 	switch {
 	case c.Empty():
@@ -123,8 +122,11 @@ func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, doubles []float64, ascii 
 	case c.EPSG > 0 && c.EPSG < UserDefined:
 		b.short(KeyModelType, ModelProjected)
 		b.short(KeyProjectedCSType, uint16(c.EPSG))
-	case c.WKT != "" && standardKeys(&b, c.WKT):
 	case c.WKT != "":
+		if s, ok := standardKeys(c.WKT); ok {
+			b = s
+			break
+		}
 		// GDAL reads the WKT (projected or geographic) of a PCS citation
 		// "ESRI PE String = ..." when the model type and the projected CRS
 		// are user-defined; it reads no other citation that way.
@@ -132,5 +134,6 @@ func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, doubles []float64, ascii 
 		b.short(KeyProjectedCSType, UserDefined)
 		b.ascii(KeyPCSCitation, citeName(esriPE+c.WKT))
 	}
+	b.short(KeyRasterType, raster)
 	return b.directory()
 }

@@ -16,7 +16,7 @@ const keyPCSLinearUnitsInterp = 3059
 type keyBuilder struct {
 	ents    []GeoKeyEntry
 	doubles []float64
-	text    strings.Builder
+	text    string
 }
 
 func (b *keyBuilder) short(id, v uint16) {
@@ -32,8 +32,8 @@ func (b *keyBuilder) double(id uint16, v float64) {
 // separators of GDAL's geographic citation).
 func (b *keyBuilder) ascii(id uint16, s string) {
 	s += "|"
-	b.ents = append(b.ents, GeoKeyEntry{id, tagGeoASCII, uint16(len(s)), uint16(b.text.Len())})
-	b.text.WriteString(s)
+	b.ents = append(b.ents, GeoKeyEntry{id, tagGeoASCII, uint16(len(s)), uint16(len(b.text))})
+	b.text += s
 }
 
 // directory returns the key directory (entries sorted by key ID), the
@@ -44,74 +44,51 @@ func (b *keyBuilder) directory() ([]uint16, []float64, string) {
 	for _, e := range b.ents {
 		keys = append(keys, e.ID, e.Location, e.Count, e.Value)
 	}
-	return keys, b.doubles, b.text.String()
+	return keys, b.doubles, b.text
 }
 
 // citeName makes a name safe inside a citation: '|' separates its parts.
 func citeName(s string) string { return strings.ReplaceAll(s, "|", "/") }
 
-// standardKeys adds the standard user-defined GeoTIFF keys of a WKT CRS
-// (ESRI WKT as GDAL writes it and as userDefinedWKT makes it) as GDAL 3.6
-// writes them by default: GTModelTypeGeoKey, the geographic CRS (an EPSG
-// code or a user-defined datum, ellipsoid and prime meridian), and for a
-// projected CRS ProjectedCSTypeGeoKey = ProjectionGeoKey = user-defined
-// (or an EPSG UTM conversion code), ProjCoordTransGeoKey, the parameters
-// and ProjLinearUnitsGeoKey. ok is false, and nothing is added, for a CRS
-// these keys cannot describe the way userDefinedWKT reads them back.
-func standardKeys(b *keyBuilder, wkt string) bool {
+// standardKeys returns the standard user-defined GeoTIFF keys of a WKT
+// CRS (ESRI WKT, as GDAL writes it in ENVI headers and as userDefinedWKT
+// makes it) as GDAL 3.6 writes them by default: GTModelTypeGeoKey, the
+// geographic CRS (an EPSG code, or a user-defined one on an EPSG or
+// user-defined datum and ellipsoid), and for a projected CRS
+// GTCitationGeoKey, ProjectedCSTypeGeoKey and ProjectionGeoKey
+// user-defined (or an EPSG UTM conversion code), ProjCoordTransGeoKey, the
+// parameters and ProjLinearUnitsGeoKey. ok is false for a CRS these keys do
+// not describe, and for one that userDefinedWKT would not read back from
+// them as the same CRS (Equivalent).
+func standardKeys(wkt string) (b keyBuilder, ok bool) {
 	n, err := Parse(wkt)
 	if err != nil {
-		return false
+		return b, false
 	}
 	switch n.Key {
 	case "GEOGCS":
-		var geo keyBuilder
-		if !geogKeys(&geo, n) {
-			return false
-		}
 		b.short(KeyModelType, ModelGeographic)
-		b.ents = append(b.ents, shift(geo.ents, len(b.doubles), b.text.Len())...)
-		b.doubles = append(b.doubles, geo.doubles...)
-		b.text.WriteString(geo.text.String())
-		return true
+		ok = geogKeys(&b, n)
 	case "PROJCS":
-	default:
-		return false
-	}
-	var p keyBuilder
-	unit, ok := linearUnit(n)
-	if !ok || !projKeys(&p, n) {
-		return false
-	}
-	p.short(keyProjLinearUnits, unit)
-	if unit != unitMetre {
-		p.short(keyPCSLinearUnitsInterp, 1)
-	}
-	p.short(KeyProjectedCSType, UserDefined)
-	p.ascii(KeyCitation, citeName(n.Name()))
-	if !geogKeys(&p, n.Child("GEOGCS")) {
-		return false
-	}
-	b.short(KeyModelType, ModelProjected)
-	b.ents = append(b.ents, shift(p.ents, len(b.doubles), b.text.Len())...)
-	b.doubles = append(b.doubles, p.doubles...)
-	b.text.WriteString(p.text.String())
-	return true
-}
-
-// shift moves the offsets of entries built on their own by the doubles and
-// text already in the directory they join.
-func shift(ents []GeoKeyEntry, doubles, text int) []GeoKeyEntry {
-	out := append([]GeoKeyEntry(nil), ents...)
-	for i := range out {
-		switch out[i].Location {
-		case tagGeoDoubles:
-			out[i].Value += uint16(doubles)
-		case tagGeoASCII:
-			out[i].Value += uint16(text)
+		unit, unitOK := linearUnit(n)
+		if !unitOK {
+			return b, false
 		}
+		b.short(KeyModelType, ModelProjected)
+		b.ascii(KeyCitation, citeName(n.Name()))
+		b.short(KeyProjectedCSType, UserDefined)
+		b.short(keyProjLinearUnits, unit)
+		if unit != unitMetre {
+			b.short(keyPCSLinearUnitsInterp, 1)
+		}
+		ok = projKeys(&b, n) && geogKeys(&b, n.Child("GEOGCS"))
 	}
-	return out
+	if !ok {
+		return b, false
+	}
+	check := keyBuilder{ents: append([]GeoKeyEntry(nil), b.ents...), doubles: b.doubles, text: b.text}
+	back, ok := userDefinedWKT(check.directory())
+	return b, ok && Equivalent(CRS{WKT: back}, CRS{WKT: wkt})
 }
 
 // linearUnit returns the EPSG code of a PROJCS's linear unit: metre, foot

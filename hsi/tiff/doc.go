@@ -50,7 +50,8 @@
 // ImageDescription and the band metadata are written back. A grid known by
 // an ENVI map info is written as GDAL writes it (see addGeoTags): pixel
 // scale and tie point, or a ModelTransformation when rotated, and its CRS
-// as EPSG keys or as GDAL's "ESRI PE String" citation. A band scale (or
+// as EPSG keys, as the standard user-defined keys GDAL writes, or as
+// GDAL's "ESRI PE String" citation (crs.GeoKeys). A band scale (or
 // 1/ENVI reflectance scale factor) is written as GDAL's SCALE and OFFSET
 // items, the bad band list and other ENVI header fields as GDAL metadata in
 // the "ENVI" domain. The file is written to a temporary name and renamed,

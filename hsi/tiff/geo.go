@@ -123,8 +123,9 @@ func setKeys(keys []uint16, add map[uint16]uint16) []uint16 {
 // written back as they are (with GTRasterTypeGeoKey from PixelIsPoint);
 // a grid read from ENVI is written as GDAL writes it: ModelPixelScale and
 // ModelTiepoint for a north-up grid, ModelTransformation for a rotated
-// one, and its CRS as EPSG-coded keys or, for a CRS known only by its WKT,
-// as a user-defined model with GDAL's "ESRI PE String" citation.
+// one, and its CRS as crs.GeoKeys writes it: EPSG-coded keys or, for a
+// CRS known only by its WKT, GDAL's standard user-defined keys (or, where
+// they cannot hold it, GDAL's "ESRI PE String" citation).
 func addGeoTags(g *hsi.Geo, add func(tagValue)) {
 	scale, tie, trans := g.PixelScale, g.Tiepoints, g.Transformation
 	var keys []uint16
