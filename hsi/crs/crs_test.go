@@ -367,3 +367,23 @@ func TestEquivalent(t *testing.T) {
 		t.Error("EPSG codes compared wrongly")
 	}
 }
+
+// BenchmarkGeoKeysUserDefined writes the keys of a CRS on a user-defined
+// datum and an EPSG ellipsoid (the datum and ellipsoid looked up in the
+// table, the keys read back to check them), once the table is decoded.
+func BenchmarkGeoKeysUserDefined(b *testing.B) {
+	keys, doubles, ascii := keyDir(map[uint16]uint16{KeyModelType: ModelProjected, KeyGeographicType: UserDefined,
+		KeyProjectedCSType: UserDefined, keyProjCoordTrans: ctTransverseMercator, keyGeogEllipsoid: 7019},
+		map[uint16]float64{keyNatOriginLong: 9, keyScaleAtNatOrigin: 0.9999}, "GCS Name = g|Datum = d|Primem = Greenwich")
+	c, ok := FromGeoKeys(keys, doubles, ascii)
+	if !ok {
+		b.Fatal("no CRS")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k, _, _ := GeoKeys(c, false)
+		if v, _ := Short(k, keyGeogEllipsoid); v != 7019 {
+			b.Fatal(v)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // keyPCSLinearUnitsInterp is GDAL's ProjLinearUnitsInterpCorrectGeoKey:
@@ -225,24 +226,54 @@ func geogCode(g *Node, lon float64) int {
 	return 0
 }
 
+// refElement is an EPSG datum or ellipsoid of the table: its code, the
+// semi-major axis, and the inverse flattening (ellipsoid) or the prime
+// meridian of its geographic CRS (datum).
+type refElement struct {
+	code      int
+	a, second float64
+}
+
+// refIndex holds the table's EPSG datums and ellipsoids by ESRI name,
+// built once, on first use.
+var refIndex = sync.OnceValue(func() (idx struct{ datums, ellipsoids map[string][]refElement }) {
+	idx.datums, idx.ellipsoids = map[string][]refElement{}, map[string][]refElement{}
+	t := table()
+	for code, geog := range t.datum {
+		g, err := Parse(FromEPSG(geog).WKT)
+		if err != nil {
+			continue
+		}
+		d := g.Child("DATUM")
+		a, _ := d.Child("SPHEROID").Num(0)
+		pm, _ := g.Child("PRIMEM").Num(0)
+		idx.datums[d.Name()] = append(idx.datums[d.Name()], refElement{code, a, pm})
+	}
+	for code, geog := range t.ellps {
+		g, err := Parse(FromEPSG(geog).WKT)
+		if err != nil {
+			continue
+		}
+		e := g.Child("DATUM").Child("SPHEROID")
+		a, _ := e.Num(0)
+		rf, _ := e.Num(1)
+		idx.ellipsoids[e.Name()] = append(idx.ellipsoids[e.Name()], refElement{code, a, rf})
+	}
+	return idx
+})
+
 // datumCode returns the EPSG datum whose ESRI name (in the table) is name,
 // on an ellipsoid of semi-major axis a, preferring one whose geographic
 // CRS has the prime meridian lon, then the smallest code; 0 if none.
 func datumCode(name string, a, lon float64) int {
 	best, bestPM := 0, false
-	for code, geog := range table().datum {
-		n, err := Parse(element(geog, "DATUM"))
-		if err != nil || n.Name() != name {
+	for _, d := range refIndex().datums[name] {
+		if math.Abs(d.a-a) > 1e-3 {
 			continue
 		}
-		if v, ok := n.Child("SPHEROID").Num(0); !ok || math.Abs(v-a) > 1e-3 {
-			continue
-		}
-		p, _ := Parse(element(geog, "PRIMEM"))
-		v, _ := p.Num(0)
-		samePM := math.Abs(v-lon) < 1e-9
-		if best == 0 || samePM && !bestPM || samePM == bestPM && code < best {
-			best, bestPM = code, samePM
+		samePM := math.Abs(d.second-lon) < 1e-9
+		if best == 0 || samePM && !bestPM || samePM == bestPM && d.code < best {
+			best, bestPM = d.code, samePM
 		}
 	}
 	return best
@@ -252,18 +283,12 @@ func datumCode(name string, a, lon float64) int {
 // the axis and inverse flattening; 0 if none.
 func ellipsoidCode(name string, a, rf float64) int {
 	best := 0
-	for code, geog := range table().ellps {
-		n, err := Parse(element(geog, "SPHEROID"))
-		if err != nil || n.Name() != name {
+	for _, e := range refIndex().ellipsoids[name] {
+		if math.Abs(e.a-a) > 1e-3 || math.Abs(e.second-rf) > 1e-9*math.Max(1, rf) {
 			continue
 		}
-		va, ok1 := n.Num(0)
-		vf, ok2 := n.Num(1)
-		if !ok1 || !ok2 || math.Abs(va-a) > 1e-3 || math.Abs(vf-rf) > 1e-9*math.Max(1, rf) {
-			continue
-		}
-		if best == 0 || code < best {
-			best = code
+		if best == 0 || e.code < best {
+			best = e.code
 		}
 	}
 	return best
