@@ -106,7 +106,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	// One noise level for every view (a flip or rotation does not change
 	// it), so that all views take the same model of a pair.
-	nz, err := m.noiseOf(orig, usable, orig.Meta.Noise)
+	nz, err := m.noiseOf(orig, lr, usable, orig.Meta.Noise)
 	if err != nil {
 		return nil, err
 	}

@@ -250,7 +250,7 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 	usable := nd.Usable(lr.B)
 	// The noise is estimated on the input as read, where the estimator
 	// leaves out the no-data samples, not on the filled cube.
-	nz, err := m.noiseOf(orig, usable, sigmas)
+	nz, err := m.noiseOf(orig, lr, usable, sigmas)
 	if err != nil {
 		return nil, err
 	}
@@ -259,9 +259,12 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 
 // noiseOf is the noise level of the network's bands of lr (the usable
 // ones): from sigmas (one per band of lr) when given, else estimated (no-data
-// samples of lr left out). A
-// model without NoiseInput or a noise companion needs none (zero Noise).
-func (m *Model) noiseOf(lr *hsi.Cube, usable []int, sigmas []float64) (Noise, error) {
+// samples of lr left out). It is put in the network's units with the
+// scale of filled (lr with its no-data filled, hsi.FillNoData), the cube
+// the network sees, so that a fill value such as -9999 does not shrink
+// it. A model without NoiseInput or a noise companion needs none (zero
+// Noise).
+func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (Noise, error) {
 	if !m.Cfg.NoiseInput && m.noisy == nil {
 		return Noise{}, nil
 	}
@@ -282,7 +285,19 @@ func (m *Model) noiseOf(lr *hsi.Cube, usable []int, sigmas []float64) (Noise, er
 			sigmas = sx
 		}
 	}
-	return m.NoiseLevel(x, sigmas)
+	nz, err := m.NoiseLevel(x, sigmas)
+	if err != nil || filled == lr {
+		return nz, err
+	}
+	xf := filled
+	if len(usable) < filled.B {
+		if xf, err = filled.SelectBands(usable); err != nil {
+			return Noise{}, fmt.Errorf("model: %w", err)
+		}
+	}
+	nz.Net = nz.Sigma * float64(InputScale(xf))
+	nz.Feature = NoiseFeature(nz.Net)
+	return nz, nil
 }
 
 // encodeWithNoise encodes a cube without no-data whose network input is the

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 	"math"
 	"path/filepath"
@@ -205,4 +206,50 @@ func TestWithNoisyRouting(t *testing.T) {
 	if _, err := m.WithNoisy(n, math.NaN()); err == nil {
 		t.Error("a NaN gate accepted")
 	}
+}
+
+// A fill value such as EMIT's -9999 does not enter the noise level's
+// network units: they are those of the filled cube the network sees, for
+// the plain model and the self-ensemble alike.
+func TestNoiseUnitsIgnoreFill(t *testing.T) {
+	m, n := randomPair(t, 6, 7)
+	pair, err := m.WithNoisy(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := testrand.Cube(testrand.New(8, 1), 10, 12, 6)
+	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -9999, true
+	for y := range 3 {
+		for b := range lr.B {
+			lr.Set(y, 5, b, -9999)
+		}
+	}
+	filled, _, err := hsi.FillNoData(lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigmas := fill(6, 0.05)
+	want := 0.05 * float64(InputScale(filled))
+	if float64(InputScale(lr))*0.05 > want/100 {
+		t.Fatalf("the fill does not change the scale of this cube: the test cannot tell")
+	}
+	e, err := pair.EncodeImageNoise(lr, sigmas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ens, err := pair.EncodeEnsemble(withNoise(lr, sigmas), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, nz := range map[string]Noise{"image": e.Noise(), "self-ensemble": ens.Noise()} {
+		if math.Abs(nz.Net-want) > 1e-6*want || nz.Feature != NoiseFeature(nz.Net) || !nz.Routed {
+			t.Errorf("%s: network units %v (feature %.2f, routed %v), want %v from the filled cube", name, nz.Net, nz.Feature, nz.Routed, want)
+		}
+	}
+}
+
+func withNoise(c *hsi.Cube, sigmas []float64) *hsi.Cube {
+	c = c.Clone()
+	c.Meta.Noise = sigmas
+	return c
 }
