@@ -42,6 +42,8 @@ func TestProducts(t *testing.T) {
 	}{
 		{"EMIT swath", "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc", "EMIT L2A", hsi.ReadOptions{}, 4, 3, 7, 2, -9999, nil, 0},
 		{"EMIT ortho", "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc", "EMIT L2A", hsi.ReadOptions{Ortho: true}, 6, 5, 7, 2, -9999, emit.GT, 4326},
+		{"EMIT uncertainty swath", "EMIT_L2A_RFLUNCERT_001_20230801T101112_2321307_002.nc", "EMIT L2A Estimated Surface Reflectance Uncertainty", hsi.ReadOptions{}, 4, 3, 7, 2, -9999, nil, 0},
+		{"EMIT uncertainty ortho", "EMIT_L2A_RFLUNCERT_001_20230801T101112_2321307_002.nc", "EMIT L2A Estimated Surface Reflectance Uncertainty", hsi.ReadOptions{Ortho: true}, 6, 5, 7, 2, -9999, emit.GT, 4326},
 		{"PRISMA L2D", "PRS_L2D_STD_20210615102030_20210615102034_0001.he5", "PRISMA L2D", hsi.ReadOptions{}, 4, 5, 9, 0, -9999, prisma.GT, prisma.EPSG},
 		{"EnMAP TIF", "ENMAP01-____L2A-DT0000004950_20221103T102316Z_001_V010303_20221104T083010Z-SPECTRAL_IMAGE.TIF", "EnMAP L2A", hsi.ReadOptions{}, 4, 5, 6, 1, -32768, enmap.GT, enmap.EPSG},
 		{"EnMAP XML", "ENMAP01-____L2A-DT0000004950_20221103T102316Z_001_V010303_20221104T083010Z-METADATA.XML", "EnMAP L2A", hsi.ReadOptions{}, 4, 5, 6, 1, -32768, enmap.GT, enmap.EPSG},

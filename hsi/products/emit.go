@@ -3,6 +3,9 @@ package products
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -11,24 +14,61 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
 )
 
-// isEMIT reports whether the file has an EMIT granule's structure: a root
-// reflectance cube, the sensor_band_parameters group and the location
-// group with its geometry lookup table.
-func isEMIT(f *file) bool {
-	r := f.get("/reflectance")
-	return r != nil && r.Kind == hdf5.KindDataset && len(r.Dims) == 3 &&
-		f.get("/sensor_band_parameters") != nil && f.get("/location/glt_x") != nil && f.get("/location/glt_y") != nil
+// emitVars are the root cubes of the EMIT L2A granules read as products:
+// RFL's reflectance and RFLUNCERT's reflectance_uncertainty (the same
+// layout, dimensions, groups and fill value).
+var emitVars = []string{"reflectance", "reflectance_uncertainty"}
+
+// emitCube returns the root cube of an EMIT granule, or nil when the file
+// does not have an EMIT granule's structure: a root cube named in
+// emitVars, the sensor_band_parameters group and the location group with
+// its geometry lookup table.
+func emitCube(f *file) *hdf5.Object {
+	if f.get("/sensor_band_parameters") == nil || f.get("/location/glt_x") == nil || f.get("/location/glt_y") == nil {
+		return nil
+	}
+	for _, n := range emitVars {
+		if r := f.get("/" + n); r != nil && r.Kind == hdf5.KindDataset && len(r.Dims) == 3 {
+			return r
+		}
+	}
+	return nil
+}
+
+// emitRFL matches the name of an EMIT L2A reflectance granule,
+// EMIT_L2A_RFL_<version>_<start time>_<orbit>_<scene>.nc, as LP DAAC
+// names it; the RFLUNCERT and MASK granules of the same acquisition share
+// everything after the product name.
+var emitRFL = regexp.MustCompile(`^EMIT_L2A_RFL_(\d+_\d{8}T\d{6}_\d+_\d+\.nc)$`)
+
+// EMITUncertaintyPath returns the path of the RFLUNCERT companion of an
+// EMIT L2A reflectance granule: EMIT_L2A_RFLUNCERT_<same rest> in the same
+// folder. It is an error when rfl is not named as an RFL granule or the
+// companion is not there.
+func EMITUncertaintyPath(rfl string) (string, error) {
+	m := emitRFL.FindStringSubmatch(filepath.Base(rfl))
+	if m == nil {
+		return "", fmt.Errorf("%s: not named as an EMIT L2A reflectance granule (EMIT_L2A_RFL_001_<time>_<orbit>_<scene>.nc), so it has no RFLUNCERT companion to find", rfl)
+	}
+	p := filepath.Join(filepath.Dir(rfl), "EMIT_L2A_RFLUNCERT_"+m[1])
+	st, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("%s: its RFLUNCERT companion %s: %w", rfl, p, err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: its RFLUNCERT companion %s is not a regular file", rfl, p)
+	}
+	return p, nil
 }
 
 // emitFill is the fill value of EMIT products (emit_tools' FILL_VALUE).
 const emitFill = -9999
 
-func readEMIT(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
-	o := f.get("/reflectance")
+func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "NetCDF-4", Variable: o.Path, DataType: o.Type.String()}
 	title := f.root.AttrString("title")
 	if title == "" {
-		title = "EMIT L2A reflectance"
+		title = "EMIT L2A " + strings.ReplaceAll(o.Name, "_", " ")
 	}
 	info.Product = title
 	if t := f.root.AttrString("time_coverage_start"); t != "" {

@@ -403,8 +403,8 @@ func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, erro
 		return nil, hsi.SourceInfo{}, err
 	}
 	defer f.close()
-	if isEMIT(f) && (opt.Var == "" || strings.Trim(opt.Var, "/") == "reflectance") {
-		return readEMIT(f, opt)
+	if o := emitCube(f); o != nil && (opt.Var == "" || strings.Trim(opt.Var, "/") == o.Name) {
+		return readEMIT(f, o, opt)
 	}
 	if isPRISMA(f) && opt.Var == "" {
 		return readPRISMA(f, opt)
