@@ -273,6 +273,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err := o.nf.check(); err != nil {
 		return err
 	}
+	if err := o.nf.resolve(o.in); err != nil {
+		return err
+	}
 	paths := []string{o.out}
 	if factors != nil {
 		if paths, err = outputPaths(o.out, o.in, factors); err != nil {
@@ -328,7 +331,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		}
 	}
 	if m.Model {
-		if err := o.nf.apply(lr); err != nil {
+		if err := o.nf.apply(e.stderr, lr, ro); err != nil {
 			return err
 		}
 	}

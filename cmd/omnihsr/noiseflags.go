@@ -11,13 +11,15 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/model"
 )
 
 // noiseFlags are upscale's noise flags: -noise auto|clean|SIGMA and
-// -noise-file FILE.
+// -noise-file FILE|auto.
 type noiseFlags struct {
 	level, file string
+	companion   bool // file is the input's EMIT RFLUNCERT companion (-noise-file auto)
 }
 
 const noiseFlagsHelp = `Noise: the default model pair estimates the input's noise band by band (a
@@ -28,12 +30,17 @@ printed on stderr. -noise SIGMA gives the noise standard deviation instead
 (the input's units, every band), -noise clean treats the input as clean,
 and -noise-file FILE takes one value per band: a text file of numbers, or a
 cube of the input's band count (e.g. a sensor's per-pixel uncertainty
-product), reduced to the root mean square of each band.
+product), reduced to the root mean square of each band's valid samples.
+-noise-file auto, for an EMIT L2A reflectance granule
+(EMIT_L2A_RFL_001_<time>_<orbit>_<scene>.nc), takes the granule's
+uncertainty companion from the same folder
+(EMIT_L2A_RFLUNCERT_001_<time>_<orbit>_<scene>.nc, as LP DAAC delivers the
+two); its grid must match the input's (swath, or the GLT grid with -ortho).
 `
 
 func (n *noiseFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.level, "noise", "auto", "input noise: auto (estimated), clean, or the standard deviation in the input's units")
-	fs.StringVar(&n.file, "noise-file", "", "per-band noise standard deviations: a text file of numbers or an uncertainty cube")
+	fs.StringVar(&n.file, "noise-file", "", "per-band noise standard deviations: a text file of numbers, an uncertainty cube, or auto (an EMIT granule's RFLUNCERT companion)")
 }
 
 // check validates the flags before any input is read.
@@ -52,12 +59,31 @@ func (n *noiseFlags) check() error {
 	return nil
 }
 
-// apply sets lr.Meta.Noise from the flags (nil: estimate).
-func (n *noiseFlags) apply(lr *hsi.Cube) error {
+// resolve turns -noise-file auto into the path of the input's EMIT
+// RFLUNCERT companion, before the input is read.
+func (n *noiseFlags) resolve(in string) error {
+	if !strings.EqualFold(strings.TrimSpace(n.file), "auto") {
+		return nil
+	}
+	p, err := products.EMITUncertaintyPath(in)
+	if err != nil {
+		return fmt.Errorf("-noise-file auto: %w", err)
+	}
+	n.file, n.companion = p, true
+	return nil
+}
+
+// apply sets lr.Meta.Noise from the flags (nil: estimate). ro are the
+// options the input was read with; w gets one line naming a companion
+// file.
+func (n *noiseFlags) apply(w io.Writer, lr *hsi.Cube, ro hsi.ReadOptions) error {
 	if n.file != "" {
-		s, err := readNoiseFile(n.file, lr.B)
+		s, err := readNoiseFile(n.file, lr, ro, n.companion)
 		if err != nil {
 			return err
+		}
+		if n.companion {
+			fmt.Fprintf(w, "upscale: noise from %s (the input's RFLUNCERT companion: root mean square of each band's uncertainty over the swath)\n", n.file)
 		}
 		lr.Meta.Noise = s
 		return nil
@@ -77,11 +103,35 @@ func (n *noiseFlags) apply(lr *hsi.Cube) error {
 	return nil
 }
 
-// readNoiseFile reads bands noise values from path: numbers separated by
-// white space or commas ('#' starts a comment), or any cube the formats
-// read, reduced to each band's root mean square over its finite, valid
-// samples.
-func readNoiseFile(path string, bands int) ([]float64, error) {
+// readNoiseFile reads one noise value per band of lr from path: numbers
+// separated by white space or commas ('#' starts a comment), or any cube
+// the formats read, reduced to each band's root mean square over its
+// finite, valid samples (an HDF5 or NetCDF-4 cube streamed chunk by chunk).
+// A companion is read with the input's -ortho and must have its grid.
+func readNoiseFile(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([]float64, error) {
+	bands := lr.B
+	if formats.Sniff(path) == "HDF5" {
+		opt := hsi.ReadOptions{}
+		if companion {
+			opt.Ortho = ro.Ortho
+		}
+		st, err := products.BandRMS(path, opt)
+		if err != nil {
+			return nil, fmt.Errorf("-noise-file: %w", err)
+		}
+		if len(st.RMS) != bands {
+			return nil, fmt.Errorf("-noise-file %s: %d bands, the input has %d", path, len(st.RMS), bands)
+		}
+		if companion && (st.H != lr.H || st.W != lr.W) {
+			return nil, fmt.Errorf("-noise-file %s: %d x %d pixels, the input has %d x %d: not the same granule", path, st.H, st.W, lr.H, lr.W)
+		}
+		for b, n := range st.Count {
+			if n == 0 && !isBad(lr, b) {
+				return nil, fmt.Errorf("-noise-file %s: band %d has no valid value", path, b+1)
+			}
+		}
+		return st.RMS, nil
+	}
 	if _, err := formats.ForRead(path); err == nil {
 		c, _, err := formats.Read(path, hsi.ReadOptions{})
 		if err != nil {
@@ -102,6 +152,9 @@ func readNoiseFile(path string, bands int) ([]float64, error) {
 		}
 		for b := range out {
 			if cnt[b] == 0 {
+				if isBad(lr, b) {
+					continue
+				}
 				return nil, fmt.Errorf("-noise-file %s: band %d has no valid value", path, b+1)
 			}
 			out[b] = math.Sqrt(out[b] / float64(cnt[b]))
@@ -127,6 +180,12 @@ func readNoiseFile(path string, bands int) ([]float64, error) {
 		return nil, fmt.Errorf("-noise-file %s: %d values, the input has %d bands", path, len(out), bands)
 	}
 	return out, nil
+}
+
+// isBad reports whether band b of c is a bad band, which the model leaves
+// out, so that its noise value is not needed.
+func isBad(c *hsi.Cube, b int) bool {
+	return b < len(c.Meta.BadBands) && c.Meta.BadBands[b]
 }
 
 // reportNoise writes one line saying what noise the model worked with and

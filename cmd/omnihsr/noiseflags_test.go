@@ -91,3 +91,56 @@ func TestUpscaleNoise(t *testing.T) {
 		}
 	}
 }
+
+// -noise-file auto takes an EMIT reflectance granule's RFLUNCERT companion
+// from the same folder, for the swath and the -ortho grid alike; a missing
+// or mismatched companion and an input that is not an EMIT granule are
+// errors naming the file.
+func TestUpscaleNoiseFileAuto(t *testing.T) {
+	src := filepath.Join("..", "..", "hsi", "products", "testdata")
+	const rfl = "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc"
+	const unc = "EMIT_L2A_RFLUNCERT_001_20230801T101112_2321307_002.nc"
+	copyTo := func(dir, from, to string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(src, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, to)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	both := t.TempDir()
+	in := copyTo(both, rfl, rfl)
+	copyTo(both, unc, unc)
+	alone := copyTo(t.TempDir(), rfl, rfl)
+	wrong := t.TempDir()
+	wrongIn := copyTo(wrong, rfl, rfl)
+	copyTo(wrong, "generic_hwb.nc", unc)
+	out := filepath.Join(t.TempDir(), "o.tif")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		// 0.00379: the root mean square of emit_uncert_golden.json's rms over the five good bands
+		{"swath", []string{"-in", in}, 0, []string{"noise from " + filepath.Join(both, unc), "noise 0.00379 (root mean square over the bands, given"}},
+		{"ortho", []string{"-in", in, "-ortho"}, 0, []string{"noise from " + filepath.Join(both, unc), "noise 0.00379 (root mean square over the bands, given"}},
+		{"no companion", []string{"-in", alone}, 1, []string{"-noise-file auto", unc, "no such file"}},
+		{"not the granule's", []string{"-in", wrongIn}, 1, []string{"-noise-file " + filepath.Join(wrong, unc), "4 bands, the input has 7"}},
+		{"not EMIT", []string{"-in", filepath.Join(src, "generic_hwb.nc")}, 1, []string{"not named as an EMIT L2A reflectance granule"}},
+	} {
+		code, _, stderr := runCmd(t, append([]string{"upscale", "-out", out, "-overwrite", "-scale", "2", "-noise-file", "auto"}, tc.args...)...)
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d:\n%s", tc.name, code, tc.code, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: want %q in stderr:\n%s", tc.name, w, stderr)
+			}
+		}
+	}
+}

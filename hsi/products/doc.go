@@ -19,10 +19,13 @@
 //
 // Known products are recognised from their structure, not their name:
 //
-//   - EMIT L2A RFL (NetCDF-4): the swath by default (rows = downtrack,
+//   - EMIT L2A RFL and RFLUNCERT (NetCDF-4; the root cube reflectance or
+//     reflectance_uncertainty): the swath by default (rows = downtrack,
 //     columns = crosstrack, not georeferenced); with ReadOptions.Ortho the
 //     geometry lookup table is applied as NASA's emit_tools.apply_glt does
 //     and the cube carries the granule's geotransform and CRS.
+//     EMITUncertaintyPath finds an RFL granule's RFLUNCERT companion by
+//     name, and BandRMS reduces it, streamed, to a noise value per band.
 //   - PRISMA L2D (HDF-EOS5 .he5): VNIR_Cube and SWIR_Cube (uint16, rows x
 //     bands x columns) scaled to reflectance, Min + DN*(Max-Min)/65535 with
 //     each spectrometer's L2Scale*Min/Max; the placeholder bands (zero
