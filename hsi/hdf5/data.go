@@ -110,9 +110,9 @@ func (f *File) parseLayout(b []byte) (layout, error) {
 			case indexFixedArr:
 				c.skip(1)
 			case indexExtArr:
-				return l, errors.New("extensible-array chunk index is not supported")
+				c.skip(5) // the array's creation parameters, repeated in its header
 			case indexBTree2:
-				return l, errors.New("B-tree v2 chunk index is not supported")
+				c.skip(6) // node size, split and merge percentages, repeated in the tree's header
 			default:
 				return l, fmt.Errorf("chunk index type %d is not supported", l.index)
 			}
@@ -341,6 +341,10 @@ func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 		return nil
 	case indexFixedArr:
 		return cr.fixedArray(l.addr)
+	case indexExtArr:
+		return cr.extArray(l.addr)
+	case indexBTree2:
+		return cr.btree2(l.addr)
 	}
 	return fmt.Errorf("hdf5: dataset %s: chunk index %d is not supported", o.Name, l.index)
 }

@@ -13,14 +13,15 @@
 // fixed- or variable-length strings (global heap) or variable-length lists
 // of object references (the DIMENSION_LIST of HDF5 dimension scales), data
 // layouts compact, contiguous and chunked (B-tree v1 index, and for layout
-// version 4 the single-chunk, implicit and fixed-array indexes) and the
-// deflate, shuffle and Fletcher-32 filters. Chunk buffers are reused from
+// version 4 every chunk index libhdf5 writes: single chunk, implicit, fixed
+// array, extensible array with its super blocks and paged data blocks, for
+// datasets with one unlimited dimension, and version 2 B-tree, for several)
+// and the deflate, shuffle and Fletcher-32 filters. Chunk buffers are reused from
 // chunk to chunk, so reading a dataset needs one chunk of memory.
 //
 // Not supported, reported as errors: huge or filtered fractal-heap objects,
-// fractal heaps with nested indirect blocks, extensible-array and B-tree v2
-// chunk indexes, virtual datasets, other filters (szip, scale-offset,
-// n-bit). Checksums are not verified.
+// fractal heaps with nested indirect blocks, virtual datasets, other
+// filters (szip, scale-offset, n-bit). Checksums are not verified.
 //
 // Every size and address read from the file is checked against the file's
 // size before it is used, so a damaged or hostile file yields an error, not

@@ -284,7 +284,8 @@ type Object struct {
 	msgs    []message // header messages of a group
 	layout  layout
 	filters []filter
-	null    bool // null dataspace
+	null    bool     // null dataspace
+	maxDims []uint64 // maximum dimensions (nil: the current ones)
 }
 
 // Attr is an attribute value: a string for string attributes (fixed or
@@ -553,11 +554,11 @@ func (f *File) object(name string, addr uint64) (*Object, error) {
 			if m.flags&2 != 0 {
 				return nil, fmt.Errorf("hdf5: object %q: shared dataspace is not supported", name)
 			}
-			dims, null, err := parseDataspace(m.data, f.sl)
+			dims, maxd, null, err := parseDataspaceMax(m.data, f.sl)
 			if err != nil {
 				return nil, fmt.Errorf("hdf5: object %q: %w", name, err)
 			}
-			o.Dims, o.null, haveSpace = dims, null, true
+			o.Dims, o.maxDims, o.null, haveSpace = dims, maxd, null, true
 		case msgDatatype:
 			if m.flags&2 != 0 {
 				return nil, fmt.Errorf("hdf5: object %q: shared (committed) datatype is not supported", name)
@@ -795,6 +796,14 @@ func (f *File) objectHeaderV2(addr uint64) ([]message, error) {
 }
 
 func parseDataspace(b []byte, sl int) (dims []uint64, null bool, err error) {
+	dims, _, null, err = parseDataspaceMax(b, sl)
+	return dims, null, err
+}
+
+// parseDataspaceMax is parseDataspace with the maximum dimensions (nil
+// when the message has none: the maximum is the current size; an
+// unlimited dimension is unlimitedDim).
+func parseDataspaceMax(b []byte, sl int) (dims, maxd []uint64, null bool, err error) {
 	c := &cursor{b: b}
 	ver := c.u8()
 	nd := int(c.u8())
@@ -807,20 +816,25 @@ func parseDataspace(b []byte, sl int) (dims []uint64, null bool, err error) {
 			null = true
 		}
 	default:
-		return nil, false, fmt.Errorf("dataspace version %d is not supported", ver)
+		return nil, nil, false, fmt.Errorf("dataspace version %d is not supported", ver)
 	}
 	if nd > maxDims {
-		return nil, false, fmt.Errorf("dataspace of %d dimensions", nd)
+		return nil, nil, false, fmt.Errorf("dataspace of %d dimensions", nd)
 	}
 	dims = make([]uint64, nd)
 	for i := range dims {
 		dims[i] = c.uN(sl)
 	}
-	_ = flags
-	if c.err != nil {
-		return nil, false, errors.New("dataspace message truncated")
+	if flags&1 != 0 {
+		maxd = make([]uint64, nd)
+		for i := range maxd {
+			maxd[i] = c.uN(sl)
+		}
 	}
-	return dims, null, nil
+	if c.err != nil {
+		return nil, nil, false, errors.New("dataspace message truncated")
+	}
+	return dims, maxd, null, nil
 }
 
 // Datatype classes.
