@@ -1,7 +1,10 @@
 package products
 
 import (
+	"bytes"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,14 +36,49 @@ type desisMeta struct {
 	} `xml:"specific>bandCharacterisation>band"`
 }
 
+// desisBackground returns the value of the first backgroundValue element
+// of a DESIS METADATA.xml, and whether it has one.
+func desisBackground(xmlPath string) (float64, bool, error) {
+	b, err := os.ReadFile(xmlPath)
+	if err != nil {
+		return 0, false, err
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, fmt.Errorf("%s: not DESIS product metadata: %w", xmlPath, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "backgroundValue" {
+			continue
+		}
+		var s string
+		if err := d.DecodeElement(&s, &se); err != nil {
+			return 0, false, fmt.Errorf("%s: backgroundValue: %w", xmlPath, err)
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, false, fmt.Errorf("%s: backgroundValue %q: not a finite number", xmlPath, s)
+		}
+		return v, true, nil
+	}
+}
+
 var desisTime = regexp.MustCompile(`-(\d{8}T\d{6})-`)
 
 // readDESIS reads a DESIS L2A product: the SPECTRAL_IMAGE GeoTIFF, with the
 // band characterisation (wavelength, FWHM, gain, offset) from the
 // SPECTRAL_IMAGE.hdr when the delivery has one (EnMAP-Box's importer reads
 // it there) and from the METADATA.xml otherwise; reflectance = DN x gain +
-// offset. The no-data value is the GeoTIFF's GDAL_NODATA or the header's
-// data ignore value; bands that hold no data anywhere are flagged bad.
+// offset. The no-data value is the GeoTIFF's GDAL_NODATA (what GDAL, and
+// so EnMAP-Box, uses), else the METADATA.xml's backgroundValue (the first
+// element of that name, as ACOLITE's DESIS reader takes it), else the
+// header's data ignore value (ACOLITE's choice for the pixels it masks);
+// bands that hold no data anywhere are flagged bad.
 func readDESIS(path, tifPath, xmlPath string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "GeoTIFF + METADATA.xml"}
 	if tifPath == "" {
@@ -62,6 +100,11 @@ func readDESIS(path, tifPath, xmlPath string, opt hsi.ReadOptions) (*hsi.Cube, h
 	}
 	var wl, fwhm, gain, off []float64
 	nodata, hasNoData := c.Meta.DataIgnore, c.Meta.HasDataIgnore
+	if !hasNoData && xmlPath != "" {
+		if nodata, hasNoData, err = desisBackground(xmlPath); err != nil {
+			return nil, info, err
+		}
+	}
 	src := xmlPath
 	if hdrPath != "" {
 		src = hdrPath

@@ -343,6 +343,8 @@ func TestDESIS(t *testing.T) {
 		{"desis_xml", name + "-SPECTRAL_IMAGE.tif", "xml", "METADATA.xml"},
 		{"desis_xml", name + "-METADATA.xml", "xml", "METADATA.xml"},
 		{"desis_hdr", name + "-SPECTRAL_IMAGE.tif", "hdr", "SPECTRAL_IMAGE.hdr"},
+		// no GDAL nodata tag: the XML's backgroundValue gives the no-data value
+		{"desis_background", name + "-SPECTRAL_IMAGE.tif", "background", "METADATA.xml"},
 	} {
 		t.Run(tc.dir+"/"+tc.file[len(tc.file)-12:], func(t *testing.T) {
 			path := filepath.Join("testdata", tc.dir, tc.file)
@@ -355,7 +357,7 @@ func TestDESIS(t *testing.T) {
 			}
 			g[tc.golden].check(t, c)
 			if !c.Meta.HasDataIgnore || c.Meta.DataIgnore != 0 {
-				t.Errorf("no-data %v %v, want 0 from the GeoTIFF", c.Meta.HasDataIgnore, c.Meta.DataIgnore)
+				t.Errorf("no-data %v %v, want 0", c.Meta.HasDataIgnore, c.Meta.DataIgnore)
 			}
 			if info.Product != "DESIS L2A, acquired 20230607T153935" || !strings.Contains(info.Detail, tc.source) {
 				t.Errorf("product %q, detail %q", info.Product, info.Detail)
@@ -368,6 +370,56 @@ func TestDESIS(t *testing.T) {
 	} {
 		if _, _, err := ReadProduct(tc.path, hsi.ReadOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
 			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// The XML's backgroundValue: a value that is not a number is an error
+// naming the file; without it (and without a GDAL nodata tag) the product
+// declares no no-data value.
+func TestDESISBackground(t *testing.T) {
+	const name = "DESIS-HSI-L2A-DT0865788448_017-20230607T153935-V0220"
+	src := filepath.Join("testdata", "desis_background")
+	tif, err := os.ReadFile(filepath.Join(src, name+"-SPECTRAL_IMAGE.tif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xml, err := os.ReadFile(filepath.Join(src, name+"-METADATA.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		background, err string
+		has             bool
+	}{
+		{"<backgroundValue>-1</backgroundValue>", "", true},
+		{"<backgroundValue>NaN</backgroundValue>", "backgroundValue \"NaN\": not a finite number", false},
+		{"", "", false},
+	} {
+		dir := t.TempDir()
+		x := strings.Replace(string(xml), "<backgroundValue>0</backgroundValue>", tc.background, 1)
+		if x == string(xml) {
+			t.Fatal("the miniature has no <backgroundValue>0</backgroundValue>")
+		}
+		xmlPath := filepath.Join(dir, name+"-METADATA.xml")
+		if err := os.WriteFile(xmlPath, []byte(x), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+"-SPECTRAL_IMAGE.tif"), tif, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, _, err := ReadProduct(xmlPath, hsi.ReadOptions{})
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), xmlPath) {
+				t.Errorf("%q: %v, want %q naming the file", tc.background, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Meta.HasDataIgnore != tc.has || (tc.has && c.Meta.DataIgnore != -1) {
+			t.Errorf("%q: no-data %v %v", tc.background, c.Meta.HasDataIgnore, c.Meta.DataIgnore)
 		}
 	}
 }

@@ -20,9 +20,15 @@ delivery (1024 x 1024 pixels, 235 bands, 400-1000 nm):
 - <name>-SPECTRAL_IMAGE.hdr (second variant): an ENVI header with
   wavelength, fwhm, data gain values and data offset values, where
   EnMAP-Box's importdesisl2aalgorithm.py reads them.
-The no-data value is the GeoTIFF's GDAL nodata tag (0 here: the tag the
-background value is stated in the XML could not be confirmed from public
-material, so the miniature states it only in the TIF).
+The no-data value is the GeoTIFF's GDAL nodata tag (0 here), which GDAL
+and so EnMAP-Box use. The XML states the background value in a
+backgroundValue element: ACOLITE's DESIS metadata reader
+(acolite/desis/metadata_QV.py) takes the first element of that name
+anywhere in the document, so its place in the tree is not known from
+public material; here it sits under <specific>.
+- desis_background (third variant): the TIF without the GDAL nodata tag,
+  so that the XML's backgroundValue is the only statement of the no-data
+  value.
 
 Values: band 2 is no-data everywhere (a bad band); pixel (0, 0) is no-data in
 every band.
@@ -40,7 +46,7 @@ H, W, B = 4, 5, 5
 NODATA = 0
 
 
-def write(out, name, nbands_xml=B, hdr=False):
+def write(out, name, nbands_xml=B, hdr=False, nodata_tag=True):
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(5)
     dn = rng.integers(1, 9000, (H, W, B)).astype(np.int16)
@@ -60,7 +66,8 @@ def write(out, name, nbands_xml=B, hdr=False):
     ds.SetProjection(srs.ExportToWkt())
     for b in range(B):
         band = ds.GetRasterBand(b + 1)
-        band.SetNoDataValue(NODATA)
+        if nodata_tag:
+            band.SetNoDataValue(NODATA)
         band.WriteArray(dn[:, :, b])
     ds = None
     order = list(range(nbands_xml))[::-1]  # listed out of order
@@ -74,7 +81,7 @@ def write(out, name, nbands_xml=B, hdr=False):
         f"      </band>\n" for b in order)
     xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<hsi_doc>\n'
            "  <base><temporalCoverage><startTime>2023-06-07T15:39:35Z</startTime></temporalCoverage></base>\n"
-           "  <specific>\n    <bandCharacterisation>\n" + chars + "    </bandCharacterisation>\n  </specific>\n"
+           "  <specific>\n    <backgroundValue>%d</backgroundValue>\n    <bandCharacterisation>\n" % NODATA + chars + "    </bandCharacterisation>\n  </specific>\n"
            "  <product>\n    <quicklook>\n      <band><bandNumber>99</bandNumber><wavelengthCenterOfBand>640</wavelengthCenterOfBand></band>\n"
            "    </quicklook>\n  </product>\n</hsi_doc>\n")
     with open(os.path.join(out, name + "-METADATA.xml"), "w") as fh:
@@ -107,6 +114,9 @@ def main():
     out = os.path.join(OUT, "desis_hdr")
     tif, dn, wl, fwhm, gain, offset = write(out, NAME, hdr=True)
     g["hdr"] = golden(tif, wl, fwhm, gain, offset)
+    out = os.path.join(OUT, "desis_background")
+    tif, dn, wl, fwhm, gain, offset = write(out, NAME, nodata_tag=False)
+    g["background"] = golden(tif, wl, fwhm, gain, offset)
     write(os.path.join(OUT, "desis_short_xml"), NAME, nbands_xml=B - 1)
     lone = os.path.join(OUT, "desis_no_xml")
     write(lone, NAME)
