@@ -282,10 +282,8 @@ type chunkReader struct {
 	es     uint64
 	fn     func(uint64, []byte) error
 
-	// buffers reused from chunk to chunk
-	raw, sbuf []byte
-	dbuf      bytes.Buffer
-	zr        io.ReadCloser
+	buf chunkBuf  // reused from chunk to chunk by a serial read
+	par *parallel // decoders of a parallel read (nil: serial)
 }
 
 func (o *Object) readChunked(fn func(uint64, []byte) error) error {
@@ -311,11 +309,23 @@ func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 		grid[i] = (o.Dims[i] + c - 1) / c
 	}
 	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn}
-	f := o.f
 	l := o.layout
-	if f.undef(l.addr) {
+	if o.f.undef(l.addr) {
 		return nil
 	}
+	if l.index != indexSingle {
+		if w := cr.parallelDecoders(); w >= 2 {
+			return cr.readParallel(w, func() error { return cr.walk(l) })
+		}
+	}
+	return cr.walk(l)
+}
+
+// walk calls chunkAt for every chunk the dataset's index lists.
+func (cr *chunkReader) walk(l layout) error {
+	o := cr.o
+	f := o.f
+	nb := cr.nbytes
 	switch l.index {
 	case indexBTree1:
 		return cr.btree(l.addr, 0, map[uint64]bool{})
@@ -324,10 +334,10 @@ func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 		if l.singleFiltered {
 			size = l.singleSize
 		}
-		return cr.chunkAt(l.addr, size, l.singleMask, make([]uint64, rank))
+		return cr.chunkAt(l.addr, size, l.singleMask, make([]uint64, cr.rank))
 	case indexImplicit:
 		nchunks := uint64(1)
-		for _, g := range grid {
+		for _, g := range cr.grid {
 			nchunks *= g
 		}
 		if nchunks > uint64(f.size)/nb+1 {
@@ -475,7 +485,8 @@ func (cr *chunkReader) fixedArray(a uint64) error {
 	return nil
 }
 
-// chunkAt reads, unfilters and delivers one chunk.
+// chunkAt reads, unfilters and delivers one chunk: at once, or through the
+// decoders of a parallel read (cr.par).
 func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error {
 	o := cr.o
 	f := o.f
@@ -487,16 +498,38 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 	if size > maxChunkBytes || size > uint64(f.size) {
 		return fmt.Errorf("hdf5: dataset %s: chunk of %d bytes is larger than the file", o.Name, size)
 	}
+	if cr.par != nil {
+		return cr.par.queue(chunkJob{addr: a, size: size, mask: mask, org: org})
+	}
+	data, err := cr.load(a, size, mask, &cr.buf)
+	if err != nil {
+		return err
+	}
+	return cr.scatter(data, org)
+}
+
+// chunkBuf holds the buffers that decoding a chunk reuses.
+type chunkBuf struct {
+	raw, sbuf []byte
+	dbuf      bytes.Buffer
+	zr        io.ReadCloser
+}
+
+// load reads and unfilters one chunk into b's buffers; the result is valid
+// until b is used again.
+func (cr *chunkReader) load(a, size uint64, mask uint32, b *chunkBuf) ([]byte, error) {
+	o := cr.o
+	f := o.f
 	abs, err := f.abs(a, int64(size))
 	if err != nil {
-		return fmt.Errorf("hdf5: dataset %s: chunk: %w", o.Name, err)
+		return nil, fmt.Errorf("hdf5: dataset %s: chunk: %w", o.Name, err)
 	}
-	if uint64(cap(cr.raw)) < size {
-		cr.raw = make([]byte, size)
+	if uint64(cap(b.raw)) < size {
+		b.raw = make([]byte, size)
 	}
-	data := cr.raw[:size]
+	data := b.raw[:size]
 	if _, err := f.r.ReadAt(data, abs); err != nil {
-		return fmt.Errorf("hdf5: dataset %s: chunk: %w", o.Name, err)
+		return nil, fmt.Errorf("hdf5: dataset %s: chunk: %w", o.Name, err)
 	}
 	for i := len(o.filters) - 1; i >= 0; i-- {
 		if i < 32 && mask&(1<<uint(i)) != 0 {
@@ -506,41 +539,41 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 		switch fl.id {
 		case 1: // deflate
 			var err error
-			if cr.zr == nil {
-				cr.zr, err = zlib.NewReader(bytes.NewReader(data))
+			if b.zr == nil {
+				b.zr, err = zlib.NewReader(bytes.NewReader(data))
 			} else {
-				err = cr.zr.(zlib.Resetter).Reset(bytes.NewReader(data), nil)
+				err = b.zr.(zlib.Resetter).Reset(bytes.NewReader(data), nil)
 			}
 			if err != nil {
-				return fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
+				return nil, fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
 			}
-			cr.dbuf.Reset()
-			if _, err := cr.dbuf.ReadFrom(io.LimitReader(cr.zr, int64(cr.nbytes)+64)); err != nil {
-				return fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
+			b.dbuf.Reset()
+			if _, err := b.dbuf.ReadFrom(io.LimitReader(b.zr, int64(cr.nbytes)+64)); err != nil {
+				return nil, fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
 			}
-			data = cr.dbuf.Bytes()
+			data = b.dbuf.Bytes()
 		case 2: // shuffle
 			es := int(cr.es)
 			if len(fl.params) > 0 && fl.params[0] > 0 && fl.params[0] < 256 {
 				es = int(fl.params[0])
 			}
-			if cap(cr.sbuf) < len(data) {
-				cr.sbuf = make([]byte, len(data))
+			if cap(b.sbuf) < len(data) {
+				b.sbuf = make([]byte, len(data))
 			}
-			data = unshuffle(data, es, cr.sbuf[:len(data)])
+			data = unshuffle(data, es, b.sbuf[:len(data)])
 		case 3: // fletcher32
 			if len(data) < 4 {
-				return fmt.Errorf("hdf5: dataset %s: fletcher32 chunk too short", o.Name)
+				return nil, fmt.Errorf("hdf5: dataset %s: fletcher32 chunk too short", o.Name)
 			}
 			data = data[:len(data)-4]
 		default:
-			return fmt.Errorf("hdf5: dataset %s: filter %d is not supported", o.Name, fl.id)
+			return nil, fmt.Errorf("hdf5: dataset %s: filter %d is not supported", o.Name, fl.id)
 		}
 	}
 	if uint64(len(data)) < cr.nbytes {
-		return fmt.Errorf("hdf5: dataset %s: chunk holds %d bytes, want %d: damaged file", o.Name, len(data), cr.nbytes)
+		return nil, fmt.Errorf("hdf5: dataset %s: chunk holds %d bytes, want %d: damaged file", o.Name, len(data), cr.nbytes)
 	}
-	return cr.scatter(data, org)
+	return data, nil
 }
 
 // unshuffle undoes the shuffle filter of b into out (len(out) == len(b)).

@@ -17,7 +17,11 @@
 // array, extensible array with its super blocks and paged data blocks, for
 // datasets with one unlimited dimension, and version 2 B-tree, for several)
 // and the deflate, shuffle and Fletcher-32 filters. Chunk buffers are reused from
-// chunk to chunk, so reading a dataset needs one chunk of memory.
+// chunk to chunk. The chunks of a filtered dataset are read and unfiltered
+// by up to four goroutines (one per CPU) and handed to the caller one at a
+// time from the calling goroutine; their buffers are bounded by 256 MiB
+// (three chunk-sized buffers per goroutine), so reading a dataset needs a
+// few chunks of memory at most, one when unfiltered.
 //
 // Not supported, reported as errors: huge or filtered fractal-heap objects,
 // fractal heaps with nested indirect blocks, virtual datasets, other

@@ -15,7 +15,8 @@
 // fwhm and good_wavelengths/bbl that hold one value per band.
 //
 // Chunked datasets are read chunk by chunk (deflate, shuffle, Fletcher-32),
-// so memory is the output cube plus one chunk.
+// compressed chunks inflated by up to four goroutines, so memory is the
+// output cube plus a few chunks (at most 256 MiB of chunk buffers).
 //
 // Known products are recognised from their structure, not their name:
 //
