@@ -548,6 +548,7 @@ func (cr *chunkReader) load(a, size uint64, mask uint32, b *chunkBuf) ([]byte, e
 				return nil, fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
 			}
 			b.dbuf.Reset()
+			b.dbuf.Grow(int(cr.nbytes) + 1024) // room for ReadFrom's last read: no doubling
 			if _, err := b.dbuf.ReadFrom(io.LimitReader(b.zr, int64(cr.nbytes)+64)); err != nil {
 				return nil, fmt.Errorf("hdf5: dataset %s: deflate: %w", o.Name, err)
 			}

@@ -10,8 +10,9 @@ import (
 // dataset: one per CPU, at most 4.
 var decoders = func() int { return min(runtime.GOMAXPROCS(0), 4) }
 
-// parallelBytes bounds the chunk buffers of a parallel read (each decoder
-// holds up to three chunk-sized buffers: stored, inflated, unshuffled).
+// parallelBytes bounds the chunk buffers of a parallel read: each of the
+// decoders, and the chunk being delivered, holds up to three chunk-sized
+// buffers (stored, inflated, unshuffled).
 const parallelBytes = 256 << 20
 
 type chunkJob struct {
@@ -60,7 +61,7 @@ func (cr *chunkReader) parallelDecoders() int {
 	if n < 2 {
 		return 1
 	}
-	return min(decoders(), int(parallelBytes/(3*cr.nbytes)))
+	return min(decoders(), int(parallelBytes/(3*cr.nbytes))-1)
 }
 
 // readParallel runs walk, an index walk that calls chunkAt, with workers
