@@ -128,12 +128,33 @@ func GeoKeys(c CRS, pixelIsPoint bool) (keys []uint16, doubles []float64, ascii 
 			break
 		}
 		// GDAL reads the WKT (projected or geographic) of a PCS citation
-		// "ESRI PE String = ..." when the model type and the projected CRS
-		// are user-defined; it reads no other citation that way.
-		b.short(KeyModelType, UserDefined)
-		b.short(KeyProjectedCSType, UserDefined)
-		b.ascii(KeyPCSCitation, citeName(esriPE+c.WKT))
+		// "ESRI PE String = ..." when the model type is user-defined; it
+		// reads no other citation that way. Like GDAL, a projected CRS
+		// whose geographic CRS and unit the standard keys hold gets those
+		// keys too.
+		b = peKeys(c.WKT)
 	}
 	b.short(KeyRasterType, raster)
 	return b.directory()
+}
+
+// peKeys returns the keys of a WKT the standard keys do not hold: a
+// user-defined model with GDAL's ESRI PE citation and, as GDAL writes them
+// for a projected CRS, GTCitationGeoKey, the geographic CRS's keys and
+// ProjLinearUnitsGeoKey, where geogKeys and linearUnit take them; else
+// ProjectedCSTypeGeoKey user-defined.
+func peKeys(wkt string) (b keyBuilder) {
+	b.short(KeyModelType, UserDefined)
+	n, err := Parse(wkt)
+	unit, unitOK := linearUnit(n)
+	var probe keyBuilder
+	if err == nil && n.Key == "PROJCS" && unitOK && geogKeys(&probe, n.Child("GEOGCS")) {
+		b.ascii(KeyCitation, citeName(n.Name()))
+		geogKeys(&b, n.Child("GEOGCS"))
+		b.short(keyProjLinearUnits, unit)
+	} else {
+		b.short(KeyProjectedCSType, UserDefined)
+	}
+	b.ascii(KeyPCSCitation, citeName(esriPE+wkt))
+	return b
 }

@@ -122,9 +122,9 @@ func linearUnit(n *Node) (uint16, bool) {
 var epsgGeogNames = map[int]string{4326: "WGS 84", 4322: "WGS 72", 4269: "NAD83", 4267: "NAD27"}
 
 // geogKeys adds the keys of a GEOGCS in degrees: GeographicTypeGeoKey with
-// an EPSG code where the table has the GEOGCS's text or GDAL identifies it
-// by its datum's name (WGS 84, WGS 72, NAD83, NAD27 on Greenwich), cited by
-// the EPSG name where the GEOGCS has the code's ESRI name, else a
+// an EPSG code where GDAL identifies it by its datum's name (WGS 84, WGS 72,
+// NAD83, NAD27 on Greenwich), cited by the EPSG name where the GEOGCS has
+// the code's ESRI name, else a
 // user-defined geographic CRS on an EPSG or user-defined datum and
 // ellipsoid, with GDAL's citation "GCS Name = ...|Datum = ...|Ellipsoid =
 // ...|Primem = ...".
@@ -190,15 +190,11 @@ func geogKeys(b *keyBuilder, g *Node) bool {
 	return true
 }
 
-func norm(s string) string { return strings.Join(strings.Fields(s), "") }
-
-// geogCode returns the EPSG code of a GEOGCS: the table's code for its
-// text, or the code GDAL gives a datum named for WGS 84, WGS 72, NAD83 or
-// NAD27 on the Greenwich meridian; 0 if none.
+// geogCode returns the EPSG code GDAL gives a GEOGCS whose datum or own
+// name is that of WGS 84, WGS 72, NAD83 or NAD27, on the Greenwich
+// meridian; 0 for any other (GDAL writes another EPSG geographic CRS, ED50
+// say, as a user-defined one on its EPSG datum).
 func geogCode(g *Node, lon float64) int {
-	if code, ok := knownCodes()[norm(g.String())]; ok && FromEPSG(code).Geographic() {
-		return code
-	}
 	if lon != 0 {
 		return 0
 	}

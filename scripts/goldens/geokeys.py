@@ -2,8 +2,10 @@
 """Goldens for the user-defined GeoTIFF keys omnihsr writes, checked with GDAL.
 
 For every golden input of scripts/goldens/georef.py whose CRS has no EPSG
-code (user-defined GeoTIFF keys, and the ENVI Albers header), takes the ESRI
-WKT GDAL makes of its CRS (the text an ENVI header holds) and records in
+code (user-defined GeoTIFF keys, and the ENVI Albers header), and for a few
+more CRSs (custom projections on EPSG geographic CRSs, and two the standard
+keys cannot hold: Mollweide, kilometres), takes the ESRI WKT GDAL makes of
+its CRS (the text an ENVI header holds) and records in
 hsi/formats/testdata/georef/geokeys.json:
 
   - the GeoKeyDirectory, GeoDoubleParams and GeoAsciiParams GDAL writes when
@@ -104,12 +106,47 @@ def user_defined_inputs():
     return names + ["albers_gdal.tif", "lcc_gdal.tif", "laea_gdal.tif", "tm_gdal.tif", "albers.img"]
 
 
+def projected_on(geog_epsg, name, setter):
+    """A projected CRS named name on an EPSG geographic CRS."""
+    g = osr.SpatialReference()
+    g.ImportFromEPSG(geog_epsg)
+    s = osr.SpatialReference()
+    s.SetProjCS(name)
+    s.CopyGeogCSFrom(g)
+    setter(s)
+    return s
+
+
+# CRSs beyond the georef inputs: custom projections on EPSG geographic CRSs
+# GDAL cites by their EPSG name, and projections the standard keys cannot
+# hold (GDAL writes the ESRI PE citation).
+def extra_crs():
+    out = {}
+    out["extra_tm_ed50"] = projected_on(4230, "custom tm", lambda s: s.SetTM(0, 7, 0.9999, 100000, 0))
+    out["extra_lcc_etrs89"] = projected_on(4258, "custom lcc", lambda s: s.SetLCC(35, 65, 52, 10, 4000000, 2800000))
+    for name, proj in [("extra_mollweide", "+proj=moll +lon_0=10 +datum=WGS84 +units=m"),
+                       ("extra_km", "+proj=sinu +lon_0=10 +datum=WGS84 +units=km")]:
+        s = osr.SpatialReference()
+        s.ImportFromProj4(proj)
+        out[name] = s
+    return out
+
+
 def main():
     exe = sys.argv[1]
     cases = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name in user_defined_inputs():
-            src = gdal.Open(os.path.join(DIR, name))
+        extra = extra_crs()
+        for name in user_defined_inputs() + sorted(extra):
+            if name in extra:
+                path = os.path.join(tmp, name + ".tif")
+                ds = gdal.GetDriverByName("GTiff").Create(path, 5, 4, 1, gdal.GDT_Float32)
+                ds.SetSpatialRef(extra[name])
+                ds.SetGeoTransform([100000.0, 10.0, 0.0, 200000.0, 0.0, -10.0])
+                ds = None
+                src = gdal.Open(path)
+            else:
+                src = gdal.Open(os.path.join(DIR, name))
             srs = src.GetSpatialRef()
             esri = srs.Clone()
             esri.MorphToESRI()
