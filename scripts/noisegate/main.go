@@ -2,8 +2,9 @@
 // noise feature above which the noise-aware model renders instead of the
 // model for clean inputs. It scores both models on the training run's
 // validation samples (the held-out natural images and the held-out rows of
-// the hsi/train scenes; never hsi/eval), clean and, each of them, under
-// every noise of gateSpecs, and prints, for candidate gates,
+// the hsi/train scenes; never hsi/eval), clean and with the fixed noise of
+// train.NoisyValSpecs (one noise per sample), or with -every each sample
+// under every noise of gateSpecs, and prints, for candidate gates,
 // the mean PSNR and SAM gains over bicubic on the clean and on the noisy
 // samples; it recommends the gate with the highest sum of the two PSNR
 // gains whose clean gain is within -tol dB of the clean model's alone.
@@ -44,14 +45,15 @@ func main() {
 	shared := flag.String("shared", "", "shared data directory (default ../shared)")
 	tol := flag.Float64("tol", 0.02, "largest loss of clean validation gain (dB) the gate may cost")
 	write := flag.String("write", "", "write the noise-aware weights with the recommended gate to this file")
+	every := flag.Bool("every", false, "score every validation sample under every noise of the gate's list (360 noisy samples) instead of one noise per sample (40)")
 	flag.Parse()
-	if err := run(*cleanPath, *noisyPath, *shared, *tol, *write); err != nil {
+	if err := run(*cleanPath, *noisyPath, *shared, *tol, *write, *every); err != nil {
 		fmt.Fprintln(os.Stderr, "noisegate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(cleanPath, noisyPath, shared string, tol float64, write string) error {
+func run(cleanPath, noisyPath, shared string, tol float64, write string, every bool) error {
 	if noisyPath == "" {
 		return fmt.Errorf("give -noisy")
 	}
@@ -70,13 +72,17 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := train.LoadDataset(train.DefaultDataOptions(shared))
+	opt := train.DefaultDataOptions(shared)
+	opt.NoisyVal = !every
+	ds, err := train.LoadDataset(opt)
 	if err != nil {
 		return err
 	}
-	noisy, err := noisySamples(ds.Val)
-	if err != nil {
-		return err
+	noisy := ds.NoisyVal
+	if every {
+		if noisy, err = noisySamples(ds.Val); err != nil {
+			return err
+		}
 	}
 	var all []score
 	for _, set := range []struct {
