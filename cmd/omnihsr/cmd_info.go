@@ -51,7 +51,8 @@ var infoCmd = &command{
 	usage: `Usage: omnihsr info FILE [-var NAME] [-layout L -height H -width W]
 
 Prints the file's format, shape (rows x columns x bands), on-disk data type,
-value range (with the count of NaN and infinite values, if any), wavelength
+value range (without the samples at the data ignore value, which it counts;
+with the count of NaN and infinite values, if any), wavelength
 range and units, bad bands, data-ignore value and georeferencing.
 
 Formats, chosen by extension:
@@ -122,12 +123,20 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	}
 	p("shape", "%d x %d x %d (rows x columns x bands)", c.H, c.W, c.B)
 	p("data type", "%s", info.DataType)
+	// The range leaves out the samples at the data ignore value, as gdalinfo's
+	// statistics leave out no-data, and says how many there are.
+	ign, hasIgn := float32(0), false
+	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) && float64(float32(m.DataIgnore)) == m.DataIgnore {
+		ign, hasIgn = float32(m.DataIgnore), true
+	}
 	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
-	var nNaN, nInf int64
+	var nNaN, nInf, nIgn int64
 	for _, v := range c.Data {
 		switch {
 		case v != v:
 			nNaN++
+		case hasIgn && v == ign:
+			nIgn++
 		case math.IsInf(float64(v), 0):
 			nInf++
 		default:
@@ -137,6 +146,13 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	rng := "no finite values"
 	if lo <= hi {
 		rng = fmt.Sprintf("%g .. %g", lo, hi)
+	}
+	if nIgn > 0 {
+		unit := "samples"
+		if nIgn == 1 {
+			unit = "sample"
+		}
+		rng += fmt.Sprintf(" (left out: %d no-data %s at %g)", nIgn, unit, ign)
 	}
 	if nNaN+nInf > 0 {
 		rng += fmt.Sprintf(" (%d NaN, %d infinite", nNaN, nInf)

@@ -31,7 +31,7 @@ func TestInfoENVI(t *testing.T) {
 	}
 	for _, want := range []string{
 		"format:         ENVI (bil;", "shape:          5 x 7 x 4 (rows x columns x bands)", "data type:      int16",
-		"value range:    -32768 .. 32767", "wavelengths:    450.5 .. 850.125 Nanometers (4 values)",
+		"value range:    -32437 .. 32767 (left out: 1 no-data sample at -32768)", "wavelengths:    450.5 .. 850.125 Nanometers (4 values)",
 		"bad bands:      1 of 4", "data ignore:    -32768", "georeferencing: ENVI map info {UTM",
 	} {
 		if !strings.Contains(out, want) {
