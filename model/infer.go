@@ -216,6 +216,9 @@ type Encoded struct {
 	lr   *hsi.Cube       // the input, no-data pixels filled
 	nd   *hsi.NoDataMask // the input's no-data mask (nil: none)
 	feat *nn.Tensor
+	// filled reports whether lr is a filled copy of the input (the input
+	// had no-data) rather than the input itself.
+	filled bool
 	// noise is the input's noise level (see Model.NoiseLevel); used only
 	// by a model with NoiseInput or a noise companion.
 	noise Noise
@@ -254,7 +257,23 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 	if err != nil {
 		return nil, err
 	}
-	return m.encodeWithNoise(lr, usable, nd, nz)
+	e, err := m.encodeWithNoise(lr, usable, nd, nz)
+	if err != nil {
+		return nil, err
+	}
+	e.filled = lr != orig
+	return e, nil
+}
+
+// Bytes returns the memory the encoding holds besides the input it was
+// made from: the encoder's features (C floats a low-res pixel) and, when
+// the input had no-data, its filled copy.
+func (e *Encoded) Bytes() int64 {
+	n := int64(len(e.feat.Data)) * 4
+	if e.filled {
+		n += int64(len(e.lr.Data)) * 4
+	}
+	return n
 }
 
 // noiseOf is the noise level of the network's bands of lr (the usable

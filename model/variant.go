@@ -122,6 +122,9 @@ type Output struct {
 	outH, outW int
 
 	nd *hsi.NoDataMask // no-data mask of the input (nil: none), applied by RenderRows
+	// owned reports whether lr was selected for this output (Bands),
+	// which shares raw and prims with the output it came from.
+	owned bool
 
 	cr *cofr.Renderer      // OmniHSR, free-kernel: COFR on X; lowres: U_s of X + r (zero operators)
 	vr *cofr.ValueRenderer // spectral
@@ -205,7 +208,32 @@ func (o *Output) Bands(bands []int) (*Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	return &Output{cfg: o.cfg, lr: sel, raw: o.raw, prims: o.prims, outH: o.outH, outW: o.outW, nd: o.nd.Select(bands), cr: cr}, nil
+	return &Output{cfg: o.cfg, lr: sel, raw: o.raw, prims: o.prims, outH: o.outH, outW: o.outW, nd: o.nd.Select(bands), cr: cr, owned: true}, nil
+}
+
+// Bytes returns the memory the output holds besides the input cube it
+// was made for: the raw head output and the primitives (about 63 floats a
+// low-res pixel for OmniHSR) and the input it renders when it made that
+// itself (the lowres variant's X + r, the spectral variant's values). An
+// output of some bands (Bands) shares the raw output and primitives with
+// the output it came from and counts only the bands it selected.
+func (o *Output) Bytes() int64 {
+	var n int64
+	if o.owned {
+		n = int64(len(o.lr.Data))
+	} else {
+		n = int64(len(o.raw))
+		if p := o.prims; p != nil {
+			n += int64(len(p.OffY) + len(p.OffX) + len(p.Sigma1) + len(p.Sigma2) + len(p.Theta) + len(p.Alpha) + len(p.K))
+		}
+		if o.vr != nil {
+			n += int64(o.lr.H) * int64(o.lr.W) * int64(o.lr.B)
+		}
+	}
+	if o.cr != nil && o.cr.Input() != o.lr {
+		n += int64(len(o.cr.Input().Data))
+	}
+	return 4 * n
 }
 
 // Primitives returns the primitives of the output (K is nil for the

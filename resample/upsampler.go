@@ -45,6 +45,23 @@ func NewRowUpsampler(H, W, B, h, w int, read func(y0, y1 int, dst []float32) err
 // and the size as Upsample does, except that the output need not fit in
 // memory, and reports the first NaN or infinite value of c.
 func NewUpsampler(c *hsi.Cube, h, w int) (*Upsampler, error) {
+	u, err := NewUpsamplerUnchecked(c, h, w)
+	if err != nil {
+		return nil, err
+	}
+	if checkFinite(c) != nil {
+		return nil, nonFinite("upsample", c)
+	}
+	return u, nil
+}
+
+// NewUpsamplerUnchecked is NewUpsampler without the scan of c's values,
+// for a caller that checks the input a window reads itself (output pixel
+// (u, v) reads input rows and columns within 2 of the input pixel holding
+// its centre, clamped to the cube): a window reading only finite values
+// equals the same window of Upsample, and one reading a NaN or infinite
+// value comes out with non-finite values instead of an error.
+func NewUpsamplerUnchecked(c *hsi.Cube, h, w int) (*Upsampler, error) {
 	if c == nil {
 		return nil, fmt.Errorf("resample: upsample: nil cube")
 	}
@@ -56,9 +73,6 @@ func NewUpsampler(c *hsi.Cube, h, w int) (*Upsampler, error) {
 	}
 	if _, err := hsi.Elems(h, w, c.B); err != nil {
 		return nil, fmt.Errorf("resample: upsample %dx%dx%d to %dx%d: %w: %v", c.H, c.W, c.B, h, w, ErrSize, err)
-	}
-	if checkFinite(c) != nil {
-		return nil, nonFinite("upsample", c)
 	}
 	return &Upsampler{c: c, th: cubicTaps(c.H, h), tw: cubicTaps(c.W, w)}, nil
 }

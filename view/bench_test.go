@@ -30,7 +30,7 @@ func benchScene(h, w, b int) *hsi.Cube {
 // them scaled down), PNG-encoded.
 func BenchmarkFirstView(b *testing.B) {
 	c := benchScene(1242, 1280, 285)
-	s := NewServer(nil, "127.0.0.1:0", 0)
+	s := NewServer(nil, "127.0.0.1:0", 0, DefaultMemory)
 	b.ResetTimer()
 	for b.Loop() {
 		sc := NewScene("emit", c, nil)
@@ -50,7 +50,7 @@ func BenchmarkFirstView(b *testing.B) {
 // prepared, as after the first tile of a zoom level), PNG-encoded.
 func BenchmarkTileZoom4(b *testing.B) {
 	sc := NewScene("bench", benchScene(256, 256, 64), model.Default)
-	s := NewServer(nil, "127.0.0.1:0", 0)
+	s := NewServer(nil, "127.0.0.1:0", 0, DefaultMemory)
 	bands := sc.DefaultBands()
 	if _, err := s.renderPNG(sc, sc.Window, OmniHSR, 1024, 1024, 0, 0, 1, 1, bands, 2, 98); err != nil {
 		b.Fatal(err)
@@ -87,7 +87,7 @@ func BenchmarkSpectrum(b *testing.B) {
 // ("rows", no PNG): the cost a window saves.
 func BenchmarkTileBicubic(b *testing.B) {
 	sc := NewScene("bench", benchScene(1242, 1280, 32), nil)
-	s := NewServer(nil, "127.0.0.1:0", 0)
+	s := NewServer(nil, "127.0.0.1:0", 0, DefaultMemory)
 	bands := sc.DefaultBands()
 	for _, z := range []int{4, 16} {
 		gh, gw := 1242*z, 1280*z

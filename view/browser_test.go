@@ -189,7 +189,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 300 {
-		if eval[int](t, ctx, "window.viewer.pins.length") > 0 {
+		if eval[bool](t, ctx, "window.viewer.pins.length > 0 && !!window.viewer.pins[0].omnihsr") {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)

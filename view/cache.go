@@ -67,6 +67,28 @@ func (c *Cache) Put(key string, data []byte) {
 	c.used += n
 }
 
+// Budget returns the cache's budget in bytes.
+func (c *Cache) Budget() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.budget
+}
+
+// SetBudget changes the budget, evicting the least recently used entries
+// until the total fits it.
+func (c *Cache) SetBudget(budget int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.budget = budget
+	for c.used > c.budget {
+		last := c.order.Back()
+		ent := last.Value.(*cacheEntry)
+		c.used -= int64(len(ent.data))
+		c.order.Remove(last)
+		delete(c.items, ent.key)
+	}
+}
+
 // Used returns the bytes held and the number of entries.
 func (c *Cache) Used() (bytes int64, entries int) {
 	c.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -25,15 +26,19 @@ const (
 )
 
 // Scene is one file of the viewer, read once, with what its renderings
-// share (the model's encoding, the outputs of the last zoom levels, the
-// stretch samples) computed on first use.
+// share (the model's encoding, the outputs of the zoom levels prepared,
+// the stretch samples) computed on first use. The encoding and the
+// prepared levels count in a Memory budget: the server's (NewServer), or
+// the scene's own of DefaultMemory bytes.
 type Scene struct {
 	Name string // the file's base name (never its path)
 	LR   *hsi.Cube
 
 	newModel func() (*model.Model, error)
+	mem      *Memory
 
 	encOnce sync.Once
+	encDone atomic.Bool // the encoding was tried (enc or encErr set)
 	enc     *model.Encoded
 	encErr  error
 
@@ -41,21 +46,8 @@ type Scene struct {
 	bicAll *bicubicSource   // all bands (spectra)
 	bic    []*bicubicSource // RGB band choices, most recent first, at most maxBicubic
 
-	mu      sync.Mutex
-	outputs []sizedOutput // most recent first, at most maxOutputs
+	mu      sync.Mutex // one model rendering or preparation at a time
 	samples map[int][]float32
-}
-
-type sizedOutput struct {
-	h, w  int
-	out   *model.Output
-	bands []bandOutput // most recent first, at most maxBicubic
-}
-
-// bandOutput is an output restricted to some bands (model.Output.Bands).
-type bandOutput struct {
-	bands []int
-	out   *model.Output
 }
 
 // bicubicSource is the bicubic interpolation of some bands of a scene: the
@@ -72,9 +64,9 @@ type bicubicSource struct {
 // bicubic tiles (each holds three bands of the scene).
 const maxBicubic = 4
 
-// maxOutputs is the number of model outputs (one per zoom level) a scene
-// keeps: each holds the head output and primitives of every low-res pixel.
-const maxOutputs = 2
+// DefaultMemory is the memory budget of a scene outside a server (and
+// of `omnihsr view` by default): 3 GiB.
+const DefaultMemory = 3 << 30
 
 // Open reads path as a scene; newModel supplies the model on the first
 // OmniHSR rendering.
@@ -91,7 +83,8 @@ func Open(path string, newModel func() (*model.Model, error)) (*Scene, error) {
 
 // NewScene returns a scene over a cube already in memory.
 func NewScene(name string, c *hsi.Cube, newModel func() (*model.Model, error)) *Scene {
-	return &Scene{Name: name, LR: c, newModel: newModel, samples: map[int][]float32{}}
+	return &Scene{Name: name, LR: c, newModel: newModel, samples: map[int][]float32{},
+		mem: NewMemory(DefaultMemory, NewCache(0))}
 }
 
 // IsNoData reports whether v is the scene's no-data value (or NaN).
@@ -282,11 +275,17 @@ func (s *Scene) encode() {
 		return
 	}
 	s.enc, s.encErr = m.EncodeImage(s.LR)
+	if s.encErr == nil {
+		s.mem.addEncoding(s, s.enc.Bytes())
+	}
 }
 
 // encoded returns the model's encoding of the scene, computed once.
 func (s *Scene) encoded() (*model.Encoded, error) {
-	s.encOnce.Do(s.encode)
+	s.encOnce.Do(func() {
+		s.encode()
+		s.encDone.Store(true)
+	})
 	if s.encErr != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, s.encErr)
 	}
@@ -301,118 +300,174 @@ func (s *Scene) Prepare(gh, gw int) (float64, error) {
 	var encMs float64
 	s.encOnce.Do(func() {
 		s.encode()
+		s.encDone.Store(true)
 		encMs = float64(time.Since(t0).Microseconds()) / 1000
 	})
 	_, err := s.output(gh, gw)
 	return encMs, err
 }
 
-// output returns the model's output for a gh x gw grid, keeping the last
-// maxOutputs.
+// output returns the model's output for a gh x gw grid, kept in the
+// memory budget as a prepared level.
 func (s *Scene) output(gh, gw int) (*model.Output, error) {
+	l, err := s.level(gh, gw)
+	if err != nil {
+		return nil, err
+	}
+	return l.out, nil
+}
+
+// level returns the prepared gh x gw level, preparing it when the budget
+// does not hold it.
+func (s *Scene) level(gh, gw int) (*level, error) {
 	enc, err := s.encoded()
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, so := range s.outputs {
-		if so.h == gh && so.w == gw {
-			s.outputs = append([]sizedOutput{so}, slices.Delete(s.outputs, i, i+1)...)
-			return so.out, nil
-		}
+	if l := s.mem.find(s, gh, gw); l != nil {
+		return l, nil
 	}
 	o, err := enc.Output(gh, gw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	s.outputs = append([]sizedOutput{{h: gh, w: gw, out: o}}, s.outputs...)
-	if len(s.outputs) > maxOutputs {
-		s.outputs = s.outputs[:maxOutputs]
-	}
-	return o, nil
+	l := &level{s: s, h: gh, w: gw, out: o}
+	s.mem.add(l)
+	return l, nil
 }
 
 // outputBands returns the model's output for a gh x gw grid and that
 // output restricted to the bands listed (nil when the model cannot
-// restrict it: the caller renders all bands), kept for the last band
-// choices of the grid.
+// restrict it: the caller renders all bands), kept with the level for its
+// last band choices.
 func (s *Scene) outputBands(gh, gw int, bands []int) (*model.Output, *model.Output, error) {
-	o, err := s.output(gh, gw)
+	l, err := s.level(gh, gw)
 	if err != nil || len(bands) >= s.LR.B {
-		return o, nil, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.out, nil, nil
+	}
+	if sub := s.mem.bandsOf(l, bands); sub != nil {
+		return l.out, sub, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var so *sizedOutput
-	for i := range s.outputs {
-		if s.outputs[i].out == o {
-			so = &s.outputs[i]
-		}
+	if sub := s.mem.bandsOf(l, bands); sub != nil {
+		return l.out, sub, nil
 	}
-	if so == nil { // evicted meanwhile: render from o alone
-		return o, nil, nil
-	}
-	for i, bo := range so.bands {
-		if slices.Equal(bo.bands, bands) {
-			so.bands = append([]bandOutput{bo}, slices.Delete(so.bands, i, i+1)...)
-			return o, bo.out, nil
-		}
-	}
-	sub, err := o.Bands(bands)
+	sub, err := l.out.Bands(bands)
 	if err != nil {
-		return o, nil, nil
+		return l.out, nil, nil
 	}
-	so.bands = append([]bandOutput{{slices.Clone(bands), sub}}, so.bands...)
-	so.bands = so.bands[:min(len(so.bands), maxBicubic)]
-	return o, sub, nil
+	s.mem.addBands(l, bandOutput{slices.Clone(bands), sub})
+	return l.out, sub, nil
 }
 
 // Spectra holds the spectra of one target pixel; nil values are no-data or
-// bad bands.
+// bad bands. Pending says that the model's spectrum is left out because
+// its rendering of the grid is not prepared yet (Scene.SpectrumNow).
 type Spectra struct {
 	LowRes  []*float64 `json:"lowres"`
 	Bicubic []*float64 `json:"bicubic"`
 	OmniHSR []*float64 `json:"omnihsr"`
+	Pending bool       `json:"omnihsrPending,omitempty"`
 }
 
 // Spectrum returns the low-res, bicubic and OmniHSR spectra of target
 // pixel (y, x) of a gh x gw grid (bicubic and OmniHSR only when the grid
-// is at least the scene's size).
+// is at least the scene's size), preparing the model's
+// rendering of the grid if needed.
 func (s *Scene) Spectrum(gh, gw, y, x int) (*Spectra, error) {
+	return s.spectrum(gh, gw, y, x, true)
+}
+
+// SpectrumNow is Spectrum without waiting for the model: when the
+// scene's encoding or the grid's level is not ready, the model's spectrum
+// is left out and Pending set (Prepare readies it). The low-res and
+// bicubic spectra read only the scene's pixels near (y, x).
+func (s *Scene) SpectrumNow(gh, gw, y, x int) (*Spectra, error) {
+	return s.spectrum(gh, gw, y, x, false)
+}
+
+func (s *Scene) spectrum(gh, gw, y, x int, wait bool) (*Spectra, error) {
 	if err := checkWindow(gh, gw, y, x, 1, 1); err != nil {
 		return nil, err
 	}
-	all := make([]int, s.LR.B)
-	for b := range all {
-		all[b] = b
-	}
+	lr := s.LR
 	sp := &Spectra{}
-	lr, err := s.Window(Nearest, gh, gw, y, x, 1, 1, all)
-	if err != nil {
-		return nil, err
-	}
-	sp.LowRes = s.values(lr)
-	if gh < s.LR.H || gw < s.LR.W {
+	i, j := cell(y, lr.H, gh), cell(x, lr.W, gw)
+	lo := make([]float32, lr.B)
+	copy(lo, lr.Data[(i*lr.W+j)*lr.B:])
+	sp.LowRes = s.values(lo)
+	if gh < lr.H || gw < lr.W {
 		return sp, nil
 	}
-	bic, err := s.Window(Bicubic, gh, gw, y, x, 1, 1, all)
-	if err != nil {
-		return nil, err
+	bic := lo // a grid no larger than the scene: bicubic is the low-res pixels
+	if gh > lr.H && gw > lr.W {
+		var err error
+		if bic, err = s.bicubicSpectrum(gh, gw, y, x); err != nil {
+			return nil, err
+		}
 	}
 	sp.Bicubic = s.values(bic)
+	if !wait && !(s.encDone.Load() && (s.encErr != nil || s.mem.has(s, gh, gw))) {
+		sp.Pending = true
+		return sp, nil
+	}
 	o, err := s.output(gh, gw)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	om, err := modelWindow(o, y, x, 1, 1, s.LR.B, nil)
+	om, err := modelWindow(o, y, x, 1, 1, lr.B, nil)
 	if err != nil {
 		return nil, err
 	}
 	sp.OmniHSR = s.values(om)
 	return sp, nil
+}
+
+// bicubicSpectrum returns the bicubic spectrum of target pixel (y, x) of
+// a gh x gw grid larger than the scene, equal to the same pixel of
+// Upsample of the scene with its no-data filled (hsi.FillNoData), the
+// no-data mask applied. Filling changes only no-data samples, so where
+// the pixels the interpolation reads (within 2 of the low-res pixel
+// holding (y, x)) hold none, in no band, the spectrum is interpolated
+// from the scene as it is, reading those pixels only; elsewhere it comes
+// from the filled scene (filled once, on the first such pixel).
+func (s *Scene) bicubicSpectrum(gh, gw, y, x int) ([]float32, error) {
+	lr := s.LR
+	i, j := cell(y, lr.H, gh), cell(x, lr.W, gw)
+	r0, r1, c0, c1 := max(0, i-2), min(lr.H, i+3), max(0, j-2), min(lr.W, j+3)
+	clean := true
+	for r := r0; r < r1 && clean; r++ {
+		for _, v := range lr.Data[(r*lr.W+c0)*lr.B : (r*lr.W+c1)*lr.B] {
+			if v-v != 0 || s.IsNoData(v) { // NaN, infinite or no-data
+				clean = false
+				break
+			}
+		}
+	}
+	out := make([]float32, lr.B)
+	if !clean {
+		all := make([]int, lr.B)
+		for b := range all {
+			all[b] = b
+		}
+		return s.Window(Bicubic, gh, gw, y, x, 1, 1, all)
+	}
+	us, err := resample.NewUpsamplerUnchecked(lr, gh, gw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	if err := us.RenderWindow(y, y+1, x, x+1, out); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return out, nil
 }
 
 // values converts a spectrum, with nil for no-data and bad bands.

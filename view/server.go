@@ -26,15 +26,23 @@ type Server struct {
 	Scenes []*Scene
 	align  [][]Alignment // align[i][j]: scene j on the grid of scene i
 	cache  *Cache
+	mem    *Memory
 	hosts  map[string]bool
 	mux    *http.ServeMux
 }
 
 // NewServer returns a server over scenes, with a tile cache of
-// cacheBytes, accepting requests whose Host header is addr (the bound
-// host:port; for a loopback address also localhost:port).
-func NewServer(scenes []*Scene, addr string, cacheBytes int64) *Server {
+// cacheBytes within a memory budget of totalBytes (Memory: the scenes'
+// encodings, their prepared zoom levels and the tile cache), accepting
+// requests whose Host header is addr (the bound host:port; for a loopback
+// address also localhost:port). The scenes count in the server's budget
+// from then on.
+func NewServer(scenes []*Scene, addr string, cacheBytes, totalBytes int64) *Server {
 	s := &Server{Scenes: scenes, cache: NewCache(cacheBytes), hosts: map[string]bool{addr: true}}
+	s.mem = NewMemory(totalBytes, s.cache)
+	for _, sc := range scenes {
+		sc.mem = s.mem
+	}
 	s.align = make([][]Alignment, len(scenes))
 	for i, a := range scenes {
 		s.align[i] = make([]Alignment, len(scenes))
@@ -63,6 +71,9 @@ func NewServer(scenes []*Scene, addr string, cacheBytes int64) *Server {
 
 // Cache returns the tile cache.
 func (s *Server) Cache() *Cache { return s.cache }
+
+// Memory returns the memory budget.
+func (s *Server) Memory() *Memory { return s.mem }
 
 // ServeHTTP refuses requests for another host (DNS rebinding) and serves
 // the page, its assets and the API.
@@ -399,14 +410,18 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request) {
 	}{encMs, float64(time.Since(t0).Microseconds()) / 1000})
 }
 
-// stats reports the tile cache's statistics.
+// stats reports the tile cache's statistics and the memory budget's.
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, struct {
-		Cache CacheStats `json:"cache"`
-	}{s.cache.Stats()})
+		Cache  CacheStats  `json:"cache"`
+		Memory MemoryStats `json:"memory"`
+	}{s.cache.Stats(), s.mem.Stats()})
 }
 
-// spectrum returns the spectra at pixel x, y of the gh x gw grid of file f.
+// spectrum returns the spectra at pixel x, y of the gh x gw grid of file
+// f: at once, without the model's when its rendering of the grid is not
+// prepared (omnihsrPending; the page prepares it and asks again), or
+// waiting for the model with wait=1.
 func (s *Server) spectrum(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	p := &params{r: r}
@@ -419,7 +434,11 @@ func (s *Server) spectrum(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "view: "+p.err.Error(), http.StatusBadRequest)
 		return
 	}
-	sp, err := sc.Spectrum(gh, gw, y, x)
+	spectrum := sc.SpectrumNow
+	if r.URL.Query().Get("wait") == "1" {
+		spectrum = sc.Spectrum
+	}
+	sp, err := spectrum(gh, gw, y, x)
 	if err != nil {
 		http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
 		return

@@ -74,7 +74,7 @@ func newTestServer(t testing.TB, cubes ...*hsi.Cube) (*Server, *httptest.Server)
 func serveScenes(t testing.TB, scenes []*Scene) (*Server, *httptest.Server) {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
-	s := NewServer(scenes, ts.Listener.Addr().String(), 64<<20)
+	s := NewServer(scenes, ts.Listener.Addr().String(), 64<<20, DefaultMemory)
 	ts.Config.Handler = s
 	ts.Start()
 	t.Cleanup(ts.Close)
@@ -327,7 +327,7 @@ func TestPrepareAndStats(t *testing.T) {
 			t.Errorf("prepare %d: encoding %g ms, want encoded: %v", i, p.EncodeMs, want)
 		}
 	}
-	if s.Scenes[0].enc == nil || len(s.Scenes[0].outputs) != 1 {
+	if s.Scenes[0].enc == nil || len(s.Memory().Stats().Prepared) != 1 {
 		t.Error("prepare left no encoding or no output")
 	}
 	for _, bad := range []string{"f=0&gh=0&gw=30", "f=0&gh=x&gw=30", "f=2&gh=36&gw=30"} {

@@ -16,7 +16,7 @@ import (
 var viewCmd = &command{
 	name:    "view",
 	summary: "look at scenes in the browser: RGB by wavelength, zoom super-resolved by the model, swipe, spectra",
-	usage: `Usage: omnihsr view [-addr 127.0.0.1:8080] [-weights FILE] [-cache-mb N] FILE [FILE...]
+	usage: `Usage: omnihsr view [-addr 127.0.0.1:8080] [-weights FILE] [-cache-mb N] [-mem-mb N] FILE [FILE...]
 
 Reads every FILE (any format omnihsr reads), starts a web server on -addr
 (loopback by default) and prints its URL. The page shows the first file in
@@ -30,7 +30,13 @@ aligned on the map when both files are georeferenced in the same CRS
 and why). While the model encodes a scene the first time (about a minute
 for an EMIT-sized scene on 2 cores) bicubic tiles stand in for its tiles.
 A click pins a pixel and plots its low-res, bicubic and OmniHSR spectra
-(bad bands masked); the pinned spectra download as CSV.
+(bad bands masked; the model's follows when its rendering of the zoom
+level is ready); the pinned spectra download as CSV.
+
+The model's encodings, its prepared zoom levels and the tile cache stay
+within -mem-mb (the files themselves are not counted): the least recently
+used levels are dropped first, and the tile cache's budget (-cache-mb) is
+part of it.
 
 Only the files named here are read (the page addresses them by number),
 requests for another host name are refused, and nothing is written to
@@ -41,6 +47,7 @@ disk. Stop with Ctrl-C.
 		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
 		fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
 		fs.Int64Var(&o.cacheMB, "cache-mb", 256, "memory budget of the rendered-tile cache, MiB")
+		fs.Int64Var(&o.memMB, "mem-mb", view.DefaultMemory>>20, "memory budget of the model's encodings, prepared zoom levels and the tile cache together, MiB")
 		return o
 	},
 }
@@ -48,6 +55,7 @@ disk. Stop with Ctrl-C.
 type viewOpts struct {
 	addr, weights string
 	cacheMB       int64
+	memMB         int64
 }
 
 func (o *viewOpts) run(ctx context.Context, e env) error {
@@ -57,6 +65,9 @@ func (o *viewOpts) run(ctx context.Context, e env) error {
 	}
 	if o.cacheMB < 0 {
 		return usagef("-cache-mb %d: want >= 0", o.cacheMB)
+	}
+	if o.memMB < o.cacheMB {
+		return usagef("-mem-mb %d: want at least -cache-mb (%d)", o.memMB, o.cacheMB)
 	}
 	newModel := func() (*model.Model, error) { return loadModel(o.weights) }
 	scenes := make([]*view.Scene, len(files))
@@ -72,7 +83,7 @@ func (o *viewOpts) run(ctx context.Context, e env) error {
 		return fmt.Errorf("view: %w", err)
 	}
 	addr := ln.Addr().String()
-	srv := &http.Server{Handler: view.NewServer(scenes, addr, o.cacheMB<<20), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: view.NewServer(scenes, addr, o.cacheMB<<20, o.memMB<<20), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(e.stdout, "omnihsr view: http://%s/ (%d file(s); Ctrl-C to stop)\n", addr, len(files))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

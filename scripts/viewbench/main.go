@@ -172,9 +172,18 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 			}
 		}
 	}
-	// Clicks pin the spectra of two pixels of the last view (the first
-	// prepares the bicubic interpolation of all bands).
-	for i, at := range [][2]int{{400, 300}, {250, 180}} {
+	// Clicks pin the spectra of two pixels of the last view (its level
+	// prepared), then of a pixel right after zooming in once more (the
+	// level not prepared: low-res and bicubic come at once, the model's
+	// curve when the level is ready).
+	zl := zooms[len(zooms)-1]
+	for i, at := range [][2]int{{400, 300}, {250, 180}, {330, 240}} {
+		if i == 2 {
+			zl *= 2
+			if err := p.eval(fmt.Sprintf("window.viewer.setZoom(%g, %g, %g)", zl, cx, cy), nil); err != nil {
+				return err
+			}
+		}
 		t1 := time.Now()
 		if err := p.eval(fmt.Sprintf("window.viewer.pin(%d, %d)", at[0], at[1]), nil); err != nil {
 			return err
@@ -182,11 +191,16 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 		if err := p.waitJS(fmt.Sprintf("window.viewer.pins.length > %d", i)); err != nil {
 			return err
 		}
+		first := time.Since(t1)
+		if err := p.waitJS(fmt.Sprintf("!!window.viewer.pins[%d].omnihsr", i)); err != nil {
+			return err
+		}
 		var spMs float64
 		if err := p.eval(fmt.Sprintf("window.viewer.pins[%d].ms", i), &spMs); err != nil {
 			return err
 		}
-		fmt.Printf("| spectra of pixel %d (low-res, bicubic, OmniHSR, all bands) at zoom %g | %.2f | - | %.0f | - | %s |\n", i+1, zooms[len(zooms)-1], time.Since(t1).Seconds(), spMs, p.rss())
+		fmt.Printf("| spectra of pixel %d at zoom %g: low-res and bicubic / the model's too (all bands) | %.2f / %.2f | - | %.0f | - | %s |\n",
+			i+1, zl, first.Seconds(), time.Since(t1).Seconds(), spMs, p.rss())
 	}
 	// A new page (no tiles of its own) replays the OmniHSR views: the
 	// server's cache serves them.
@@ -213,7 +227,11 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 	}
 	defer res.Body.Close()
 	var st struct {
-		Cache struct{ Budget, Bytes, Hits, Misses, Entries int64 }
+		Cache  struct{ Budget, Bytes, Hits, Misses, Entries int64 }
+		Memory struct {
+			Total, Encodings, Levels, Tiles, Hits, Misses, Evicted int64
+			Prepared                                               []struct{ Gh, Gw int }
+		}
 	}
 	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
 		return err
@@ -221,6 +239,9 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 	c := st.Cache
 	fmt.Printf("\nTile cache at the end: %d tiles, %.1f MiB of %d MiB; %d hits, %d misses (%.0f %% hits). Peak RSS %s.\n",
 		c.Entries, float64(c.Bytes)/(1<<20), c.Budget>>20, c.Hits, c.Misses, 100*float64(c.Hits)/float64(max(1, c.Hits+c.Misses)), p.rss())
+	m := st.Memory
+	fmt.Printf("Memory budget at the end: %.2f GiB of %.2f GiB: encoding %.2f GiB, %d prepared levels %.2f GiB, tiles %.1f MiB; level lookups %d hits, %d misses, %d levels evicted.\n",
+		float64(m.Encodings+m.Levels+m.Tiles)/(1<<30), float64(m.Total)/(1<<30), float64(m.Encodings)/(1<<30), len(m.Prepared), float64(m.Levels)/(1<<30), float64(m.Tiles)/(1<<20), m.Hits, m.Misses, m.Evicted)
 	return nil
 }
 

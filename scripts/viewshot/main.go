@@ -62,7 +62,7 @@ func run(in, out, browser string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: view.NewServer([]*view.Scene{sc}, ln.Addr().String(), 64<<20)}
+	srv := &http.Server{Handler: view.NewServer([]*view.Scene{sc}, ln.Addr().String(), 64<<20, view.DefaultMemory)}
 	go srv.Serve(ln)
 	defer srv.Close()
 

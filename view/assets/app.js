@@ -215,12 +215,27 @@ V.pin = async (sx, sy) => {
   const g = V.screenToGrid(sx, sy), s = scene();
   if (g.u < 0 || g.v < 0 || g.u >= g.gh || g.v >= g.gw) return;
   $("status").textContent = "rendering spectrum…";
-  const res = await fetch(`/api/spectrum?f=${V.f}&gh=${g.gh}&gw=${g.gw}&x=${g.v}&y=${g.u}`);
+  const url = `/api/spectrum?f=${V.f}&gh=${g.gh}&gw=${g.gw}&x=${g.v}&y=${g.u}`;
+  const res = await fetch(url);
   if (!res.ok) { $("status").textContent = await res.text(); return; }
   const sp = await res.json();
   const [lx, ly] = toLowRes(sx + 0.5, sy + 0.5);
-  V.pins.push({...sp, gh: g.gh, gw: g.gw, lx, ly, color: COLORS[V.pins.length % COLORS.length]});
-  $("status").textContent = `spectrum ${sp.ms} ms`;
+  const pin = {...sp, gh: g.gh, gw: g.gw, lx, ly, color: COLORS[V.pins.length % COLORS.length]};
+  V.pins.push(pin);
+  $("status").textContent = `spectrum ${sp.ms} ms` + (sp.omnihsrPending ? "; the model's follows when its rendering is ready…" : "");
+  plot(); draw();
+  if (!sp.omnihsrPending) return;
+  // The low-res and bicubic spectra came at once; the model's waits for
+  // its rendering of the grid (the scene's encoding, the level's
+  // primitives).
+  const t0 = performance.now();
+  const more = await fetch(url + "&wait=1");
+  if (!more.ok) { $("status").textContent = await more.text(); return; }
+  const full = await more.json();
+  pin.omnihsr = full.omnihsr;
+  pin.omnihsrPending = false;
+  pin.modelMs = performance.now() - t0;
+  $("status").textContent = `spectrum ${sp.ms} ms; the model's ${(pin.modelMs / 1000).toFixed(1)} s later`;
   plot(); draw();
 };
 
