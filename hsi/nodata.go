@@ -290,6 +290,27 @@ func (nd *NoDataMask) Select(bands []int) *NoDataMask {
 	return out
 }
 
+// Crop returns the mask of the window of h x w pixels whose top-left
+// pixel is (y0, x0) (the window of Cube.Crop); nil for a nil mask. It
+// panics on a window outside the image, as indexing does.
+func (nd *NoDataMask) Crop(y0, x0, h, w int) *NoDataMask {
+	if nd == nil {
+		return nil
+	}
+	if y0 < 0 || x0 < 0 || h < 1 || w < 1 || y0+h > nd.h || x0+w > nd.w {
+		panic(fmt.Sprintf("hsi: crop %dx%d at (%d, %d) of a %dx%d no-data mask", h, w, y0, x0, nd.h, nd.w))
+	}
+	out := &NoDataMask{h: h, w: w, b: nd.b, value: nd.value, bad: nd.bad, nBad: nd.nBad}
+	for _, g := range nd.groups {
+		valid := make([]bool, h*w)
+		for y := range h {
+			copy(valid[y*w:(y+1)*w], g.valid[(y0+y)*nd.w+x0:])
+		}
+		out.groups = append(out.groups, maskGroup{bands: g.bands, valid: valid})
+	}
+	return out
+}
+
 // KeepNoData runs a whole-image resampling f (an interpolation, a
 // downsampling) on c without letting no-data values into it: f sees c with
 // its no-data samples filled (FillNoData), and the samples of f's output

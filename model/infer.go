@@ -265,6 +265,41 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 	return e, nil
 }
 
+// Crop returns the encoding of the window of h x w low-res pixels whose
+// top-left pixel is (y0, x0), cut from this one (the features of the
+// whole image, not an encoding of the window alone: the encoder couples
+// every pixel through its attention). The factor-dependent rest of the
+// model is local: the head's 3x3 convolution, the primitives, COFR's
+// neighbourhood of primitives, their 5x5 operators and bicubic U_s X. So
+// the window's output at a factor z on each axis that is a power of two
+// equals the whole output's (rows y0*z.., columns x0*z..), bit for bit,
+// away from the window's sides inside the image: CropMargin low-res
+// pixels from them, when y0 and x0 are multiples of CropAlign (COFR
+// renders cells in groups of up to 8 x 8 and its sums follow the groups).
+// At other factors the pixel positions (u + 0.5) / z round differently
+// from the window's origin and the values differ in the last bits.
+func (e *Encoded) Crop(y0, x0, h, w int) (*Encoded, error) {
+	lr, err := e.lr.Crop(y0, x0, h, w)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	f := e.feat
+	c := f.C
+	feat := nn.New(1, h, w, c)
+	for y := range h {
+		copy(feat.Data[y*w*c:(y+1)*w*c], f.Data[((y0+y)*f.W+x0)*c:])
+	}
+	return &Encoded{m: e.m, lr: lr, nd: e.nd.Crop(y0, x0, h, w), feat: feat, filled: true, noise: e.noise}, nil
+}
+
+// CropMargin and CropAlign are the margin and the alignment, in low-res
+// pixels, that make a cropped encoding's output equal the whole output
+// (Encoded.Crop).
+const (
+	CropMargin = 8
+	CropAlign  = 24
+)
+
 // Bytes returns the memory the encoding holds besides the input it was
 // made from: the encoder's features (C floats a low-res pixel) and, when
 // the input had no-data, its filled copy.

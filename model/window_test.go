@@ -125,3 +125,77 @@ func TestOutputBands(t *testing.T) {
 		}
 	}
 }
+
+// The output of a cropped encoding at a factor that is a power of two on
+// each axis equals the whole output bit for bit CropMargin pixels inside the crop's sides (and up to
+// the sides that are the image's), for crops aligned to CropAlign, no-data
+// and bad bands included.
+func TestEncodedCrop(t *testing.T) {
+	const H, W, B = 70, 75, 6
+	lr := testrand.Cube(testrand.New(70, 75), H, W, B)
+	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -1, true
+	for b := range lr.B {
+		lr.Set(30, 33, b, -1)
+	}
+	lr.Set(31, 40, 2, -1)
+	lr.Meta.BadBands = []bool{false, false, false, false, true, false}
+	m, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.EncodeImage(lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, z := range [][2]int{{1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}, {2, 4}} {
+		o, err := e.Output(H*z[0], W*z[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := o.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range [][4]int{{24, 24, 30, 30}, {0, 48, 40, 27}, {48, 0, 22, 40}, {24, 0, 30, 75}} {
+			y0, x0, h, w := c[0], c[1], c[2], c[3]
+			ce, err := e.Crop(y0, x0, h, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			co, err := ce.Output(h*z[0], w*z[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := co.Render()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Low-res rows and columns far enough from the crop's inner sides.
+			lo := func(a0 int) int {
+				if a0 == 0 {
+					return 0
+				}
+				return a0 + CropMargin
+			}
+			hi := func(a0, n, N int) int {
+				if a0+n == N {
+					return N
+				}
+				return a0 + n - CropMargin
+			}
+			bad := 0
+			for i := lo(y0) * z[0]; i < hi(y0, h, H)*z[0]; i++ {
+				for j := lo(x0) * z[1]; j < hi(x0, w, W)*z[1]; j++ {
+					for b := range B {
+						g, w := got.At(i-y0*z[0], j-x0*z[1], b), whole.At(i, j, b)
+						if math.Float32bits(g) != math.Float32bits(w) {
+							if bad++; bad <= 3 {
+								t.Errorf("factor %v, crop %v: (%d, %d) band %d: %v, want %v", z, c, i, j, b, g, w)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

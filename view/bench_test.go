@@ -64,19 +64,78 @@ func BenchmarkTileZoom4(b *testing.B) {
 }
 
 // BenchmarkSpectrum computes the low-res, bicubic and OmniHSR spectra of
-// one pixel of a 256 x 256 x 64 scene at zoom 4 (encoding and output
-// prepared).
+// one pixel of a 256 x 256 x 64 scene at zoom 4, the scene encoded:
+// "window" with the zoom level not prepared (the model's spectrum from a
+// window of the encoding), "level" from the prepared level, and
+// "prepare" the level prepared and then the spectrum taken (a new scene
+// each time over the same encoding: what the model's spectrum waited for
+// when only a prepared level gave it).
 func BenchmarkSpectrum(b *testing.B) {
 	sc := NewScene("bench", benchScene(256, 256, 64), model.Default)
-	if _, err := sc.Spectrum(1024, 1024, 0, 0); err != nil {
+	if _, err := sc.encoded(); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := sc.Spectrum(1024, 1024, 600, 300); err != nil {
-			b.Fatal(err)
+	b.Run("window", func(b *testing.B) {
+		for b.Loop() {
+			if sp, err := sc.SpectrumNow(1024, 1024, 600, 300); err != nil || sp.Pending {
+				b.Fatal(err, sp.Pending)
+			}
 		}
+	})
+	b.Run("prepare", func(b *testing.B) {
+		for b.Loop() {
+			s2 := &Scene{Name: "bench", LR: sc.LR, enc: sc.enc, samples: map[int][]float32{}, mem: NewMemory(DefaultMemory, NewCache(0))}
+			s2.encOnce.Do(func() { s2.encDone.Store(true) })
+			if _, err := s2.Prepare(1024, 1024); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s2.Spectrum(1024, 1024, 600, 300); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	if _, err := sc.Prepare(1024, 1024); err != nil {
+		b.Fatal(err)
 	}
+	b.Run("level", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := sc.Spectrum(1024, 1024, 600, 300); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkFirstSpectrum computes the first spectrum of an EMIT-sized
+// scene (1242 x 1280 x 285) at zoom 8, on a scene just opened: "now" is
+// what the page gets at once (low-res and bicubic, the model's pending:
+// SpectrumNow), "filled" the bicubic spectrum through the scene filled
+// and checked whole (two passes over the cube), the way a pixel next to
+// no-data takes.
+func BenchmarkFirstSpectrum(b *testing.B) {
+	c := benchScene(1242, 1280, 285)
+	gh, gw := 8*c.H, 8*c.W
+	all := make([]int, c.B)
+	for k := range all {
+		all[k] = k
+	}
+	b.Run("now", func(b *testing.B) {
+		for b.Loop() {
+			sc := NewScene("emit", c, model.Default)
+			sp, err := sc.SpectrumNow(gh, gw, gh/2+3, gw/3+5)
+			if err != nil || !sp.Pending || sp.Bicubic[7] == nil {
+				b.Fatal(err, sp.Pending)
+			}
+		}
+	})
+	b.Run("filled", func(b *testing.B) {
+		for b.Loop() {
+			sc := NewScene("emit", c, model.Default)
+			if _, err := sc.Window(Bicubic, gh, gw, gh/2+3, gw/3+5, 1, 1, all); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkTileBicubic renders a 256 x 256 bicubic tile (three bands, the

@@ -385,9 +385,11 @@ func (s *Scene) Spectrum(gh, gw, y, x int) (*Spectra, error) {
 }
 
 // SpectrumNow is Spectrum without waiting for the model: when the
-// scene's encoding or the grid's level is not ready, the model's spectrum
-// is left out and Pending set (Prepare readies it). The low-res and
-// bicubic spectra read only the scene's pixels near (y, x).
+// scene's encoding is not ready, or the grid's level is not prepared and
+// the grid is not the scene at a power-of-two factor, the model's
+// spectrum is left out and Pending set (Prepare readies it). The low-res
+// and bicubic spectra read only the scene's pixels near (y, x), and so
+// does the model's from an encoding made (a window of it around (y, x)).
 func (s *Scene) SpectrumNow(gh, gw, y, x int) (*Spectra, error) {
 	return s.spectrum(gh, gw, y, x, false)
 }
@@ -413,9 +415,27 @@ func (s *Scene) spectrum(gh, gw, y, x int, wait bool) (*Spectra, error) {
 		}
 	}
 	sp.Bicubic = s.values(bic)
-	if !wait && !(s.encDone.Load() && (s.encErr != nil || s.mem.has(s, gh, gw))) {
+	if !wait && !s.encDone.Load() {
 		sp.Pending = true
 		return sp, nil
+	}
+	enc, err := s.encoded()
+	if err != nil {
+		return nil, err
+	}
+	if !s.mem.has(s, gh, gw) {
+		om, ok, err := s.modelSpectrumLocal(enc, gh, gw, y, x)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			sp.OmniHSR = s.values(om)
+			return sp, nil
+		}
+		if !wait {
+			sp.Pending = true
+			return sp, nil
+		}
 	}
 	o, err := s.output(gh, gw)
 	if err != nil {
@@ -429,6 +449,38 @@ func (s *Scene) spectrum(gh, gw, y, x int, wait bool) (*Spectra, error) {
 	}
 	sp.OmniHSR = s.values(om)
 	return sp, nil
+}
+
+// modelSpectrumLocal returns the model's spectrum at target pixel (y, x)
+// of a gh x gw grid from a window of the scene's encoding around it
+// (model.Encoded.Crop: a few dozen low-res pixels a side instead of the
+// whole level's primitives), equal bit for bit to the whole output's; ok
+// is false when the grid is not the scene at a power-of-two factor on
+// both axes, where only the whole level gives the same bits.
+func (s *Scene) modelSpectrumLocal(enc *model.Encoded, gh, gw, y, x int) (v []float32, ok bool, err error) {
+	lr := s.LR
+	zy, zx := gh/lr.H, gw/lr.W
+	if gh%lr.H != 0 || gw%lr.W != 0 || zy&(zy-1) != 0 || zx&(zx-1) != 0 {
+		return nil, false, nil
+	}
+	i, j := y/zy, x/zx
+	y0 := max(0, i-model.CropMargin) / model.CropAlign * model.CropAlign
+	x0 := max(0, j-model.CropMargin) / model.CropAlign * model.CropAlign
+	y1, x1 := min(lr.H, i+model.CropMargin+1), min(lr.W, j+model.CropMargin+1)
+	ce, err := enc.Crop(y0, x0, y1-y0, x1-x0)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	o, err := ce.Output((y1-y0)*zy, (x1-x0)*zx)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	out := make([]float32, lr.B)
+	u, w := y-y0*zy, x-x0*zx
+	if err := o.RenderWindow(u, u+1, w, w+1, out); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return out, true, nil
 }
 
 // bicubicSpectrum returns the bicubic spectrum of target pixel (y, x) of

@@ -40,33 +40,63 @@ func TestViewSpectrumEqualsUpscale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	check := func(name string, y, x int, got []*float64, want []float32) {
+		t.Helper()
+		for b, w := range want {
+			g := got[b]
+			if sc.IsNoData(w) {
+				if g != nil {
+					t.Errorf("%s (%d, %d) band %d: %v, want no-data", name, y, x, b, *g)
+				}
+				continue
+			}
+			if g == nil || *g != float64(w) {
+				t.Errorf("%s (%d, %d) band %d: %v, want %v", name, y, x, b, g, w)
+			}
+		}
+	}
+	// At once, before the model is ready: the low-res and bicubic spectra
+	// at every pixel, near the no-data hole and away from it, the model's
+	// left pending.
+	for y := range 40 {
+		for x := range 36 {
+			sp, err := sc.SpectrumNow(40, 36, y, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sp.Pending || sp.OmniHSR != nil {
+				t.Fatalf("(%d, %d): pending %v, model's spectrum %v before the model ran", y, x, sp.Pending, sp.OmniHSR)
+			}
+			check("bicubic at once", y, x, sp.Bicubic, outs["bicubic"].Spectrum(y, x))
+			check("lowres at once", y, x, sp.LowRes, lr.Spectrum(y/4, x/4))
+		}
+	}
 	for _, px := range [][2]int{{0, 0}, {17, 23}, {39, 35}, {9, 17}} {
 		y, x := px[0], px[1]
 		sp, err := sc.Spectrum(40, 36, y, x)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []struct {
-			name string
-			got  []*float64
-			want []float32
-		}{
-			{"omnihsr", sp.OmniHSR, outs["omnihsr"].Spectrum(y, x)},
-			{"bicubic", sp.Bicubic, outs["bicubic"].Spectrum(y, x)},
-			{"lowres", sp.LowRes, lr.Spectrum(y/4, x/4)},
-		} {
-			for b, w := range c.want {
-				g := c.got[b]
-				if sc.IsNoData(w) {
-					if g != nil {
-						t.Errorf("%s (%d, %d) band %d: %v, want no-data", c.name, y, x, b, *g)
-					}
-					continue
-				}
-				if g == nil || *g != float64(w) {
-					t.Errorf("%s (%d, %d) band %d: %v, want %v", c.name, y, x, b, g, w)
-				}
+		check("omnihsr", y, x, sp.OmniHSR, outs["omnihsr"].Spectrum(y, x))
+		check("bicubic", y, x, sp.Bicubic, outs["bicubic"].Spectrum(y, x))
+		check("lowres", y, x, sp.LowRes, lr.Spectrum(y/4, x/4))
+		if now, err := sc.SpectrumNow(40, 36, y, x); err != nil || now.Pending {
+			t.Fatalf("(%d, %d) once encoded: pending %v, %v", y, x, now != nil && now.Pending, err)
+		} else {
+			check("omnihsr at once, encoded", y, x, now.OmniHSR, outs["omnihsr"].Spectrum(y, x))
+		}
+	}
+	// From the level once prepared, at every pixel.
+	if _, err := sc.Prepare(40, 36); err != nil {
+		t.Fatal(err)
+	}
+	for y := range 40 {
+		for x := range 36 {
+			sp, err := sc.SpectrumNow(40, 36, y, x)
+			if err != nil || sp.Pending {
+				t.Fatalf("(%d, %d) prepared: pending %v, %v", y, x, sp != nil && sp.Pending, err)
 			}
+			check("omnihsr, prepared", y, x, sp.OmniHSR, outs["omnihsr"].Spectrum(y, x))
 		}
 	}
 }
