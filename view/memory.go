@@ -13,7 +13,9 @@ import (
 // its restrictions to the band choices shown) and the tile cache together
 // stay within Total bytes. The scenes' cubes themselves are not counted.
 //
-//   - An encoding is kept once made (it takes the longest to redo).
+//   - An encoding is kept once made (it takes the longest to redo), and
+//     so is the filled copy of a scene with no-data that bicubic spectra
+//     next to no-data read.
 //   - The tile cache holds at most its own budget, reserved within Total.
 //   - Prepared levels take the rest and are evicted first, least recently
 //     used first, across all scenes; the level used last is always kept,
@@ -27,13 +29,20 @@ type Memory struct {
 	total  int64
 	tiles  *Cache
 	tileMB int64 // the tile cache's own budget
-	enc    map[*Scene]int64
-	encSum int64
+	enc    map[keptKey]int64
+	encSum int64 // bytes of the encodings and filled copies
 	levels *list.List // of *level; front: most recently used
 	used   int64      // bytes of the levels
 	hits   int64
 	misses int64
 	evict  int64
+}
+
+// keptKey names what a scene keeps for good: its encoding or its filled
+// copy.
+type keptKey struct {
+	s      *Scene
+	filled bool
 }
 
 // level is a prepared zoom level of a scene.
@@ -55,17 +64,18 @@ type bandOutput struct {
 // NewMemory returns a budget of total bytes over the tile cache tiles
 // (whose own budget is reserved within it).
 func NewMemory(total int64, tiles *Cache) *Memory {
-	m := &Memory{total: total, tiles: tiles, enc: map[*Scene]int64{}, levels: list.New()}
+	m := &Memory{total: total, tiles: tiles, enc: map[keptKey]int64{}, levels: list.New()}
 	m.tileMB = tiles.Budget()
 	return m
 }
 
-// addEncoding counts the encoding of scene s.
-func (m *Memory) addEncoding(s *Scene, bytes int64) {
+// addKept counts the encoding of scene s, or its filled copy.
+func (m *Memory) addKept(s *Scene, filled bool, bytes int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.encSum += bytes - m.enc[s]
-	m.enc[s] = bytes
+	k := keptKey{s, filled}
+	m.encSum += bytes - m.enc[k]
+	m.enc[k] = bytes
 	m.enforce()
 }
 
@@ -163,7 +173,8 @@ func (m *Memory) enforce() {
 }
 
 // MemoryStats describes the memory budget: the total, the bytes of the
-// encodings, of the prepared levels and of the tile cache, the prepared
+// encodings (with the filled copies of scenes with no-data), of the
+// prepared levels and of the tile cache, the prepared
 // levels (most recently used first), and the lookups of a level that
 // found it prepared (hits) or not (misses) and the levels evicted.
 type MemoryStats struct {

@@ -47,7 +47,8 @@ func grids(st MemoryStats) string {
 // The encoding and a prepared level count what they hold: the encoder's
 // C features a pixel and the filled copy of an input with no-data; the
 // raw head output and the primitives (31 + 31 floats a pixel), and three
-// bands of the input for a band choice.
+// bands of the input for a band choice; the filled copy bicubic spectra
+// next to no-data read.
 func TestMemorySizes(t *testing.T) {
 	c := synth(12, 10, 16, 0) // holds no-data
 	sc := NewScene("a", c, model.Default)
@@ -70,6 +71,16 @@ func TestMemorySizes(t *testing.T) {
 	}
 	if want := int64(4 * 12 * 10 * (31 + 31 + 3)); sc.mem.Stats().Levels != want {
 		t.Errorf("level with a band choice %d bytes, want %d", sc.mem.Stats().Levels, want)
+	}
+	// A bicubic spectrum next to the no-data pixel (1, 2) reads the filled
+	// scene, kept once; one away from it does not.
+	for _, px := range [][3]int{{30, 27, 0}, {4, 7, 1}, {5, 6, 1}} {
+		if _, err := sc.SpectrumNow(36, 30, px[0], px[1]); err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(4 * 12 * 10 * (m.Cfg.Encoder.C + 16 + px[2]*16)); sc.mem.Stats().Encodings != want {
+			t.Errorf("after a spectrum at (%d, %d): encodings and filled copies %d bytes, want %d", px[0], px[1], sc.mem.Stats().Encodings, want)
+		}
 	}
 }
 

@@ -256,6 +256,9 @@ func (s *Scene) bicubicBands(bands []int) (*bicubicSource, error) {
 	src := &bicubicSource{bands: slices.Clone(bands), filled: filled, nd: nd}
 	if all {
 		s.bicAll = src
+		if filled != sel {
+			s.mem.addKept(s, true, int64(len(filled.Data))*4)
+		}
 	} else {
 		s.bic = append([]*bicubicSource{src}, s.bic...)
 		s.bic = s.bic[:min(len(s.bic), maxBicubic)]
@@ -276,7 +279,7 @@ func (s *Scene) encode() {
 	}
 	s.enc, s.encErr = m.EncodeImage(s.LR)
 	if s.encErr == nil {
-		s.mem.addEncoding(s, s.enc.Bytes())
+		s.mem.addKept(s, false, s.enc.Bytes())
 	}
 }
 
