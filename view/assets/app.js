@@ -6,6 +6,7 @@ const TILE = 256;
 const V = {
   scenes: [], presets: [], f: 0, zoom: 1, cx: 0, cy: 0,
   tiles: new Map(), prepared: new Map(), pending: 0, lastMs: 0, pins: [], ready: false, err: null,
+  queue: [], fetching: 0, // tile fetches waiting and under way (pump)
   log: [], // tiles received: {url, ms (server), cache, start, end (page clock)}
 };
 window.viewer = V;
@@ -57,7 +58,7 @@ function getTile(url) {
   V.pending++;
   status();
   const t0 = performance.now();
-  fetch(url).then(async res => {
+  V.queue.push(() => fetch(url).then(async res => {
     if (!res.ok) throw new Error(await res.text());
     V.lastMs = Number(res.headers.get("X-Render-Ms"));
     if (V.log.length >= 10000) V.log.splice(0, 5000);
@@ -65,10 +66,24 @@ function getTile(url) {
     t.img = await createImageBitmap(await res.blob());
   }).catch(e => { t.err = String(e); }).finally(() => {
     V.pending--;
+    V.fetching--;
     if (V.tiles.size > 600) V.tiles.clear();
+    pump();
     draw();
-  });
+  }));
+  pump();
   return t;
+}
+
+// At most TILE_FETCHES tiles are fetched at once, in the order asked, so
+// that of the browser's six connections to the server one stays free for
+// a spectrum and one for a preparation, however many tiles a view asks.
+const TILE_FETCHES = 4;
+function pump() {
+  while (V.fetching < TILE_FETCHES && V.queue.length) {
+    V.fetching++;
+    V.queue.shift()();
+  }
 }
 
 function status() {
