@@ -79,7 +79,8 @@ func (m *Memory) addKept(s *Scene, filled bool, bytes int64) {
 	m.enforce()
 }
 
-// find returns the prepared gh x gw level of scene s, marking it used.
+// find returns the prepared gh x gw level of scene s, marking it used
+// and counting a hit.
 func (m *Memory) find(s *Scene, gh, gw int) *level {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -90,7 +91,6 @@ func (m *Memory) find(s *Scene, gh, gw int) *level {
 			return l
 		}
 	}
-	m.misses++
 	return nil
 }
 
@@ -107,11 +107,13 @@ func (m *Memory) has(s *Scene, gh, gw int) bool {
 	return false
 }
 
-// add keeps a newly prepared level, evicting others as the budget says.
+// add keeps a newly prepared level, counting a miss, and evicts others
+// as the budget says.
 func (m *Memory) add(l *level) {
 	l.bytes = l.out.Bytes()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.misses++
 	l.elem = m.levels.PushFront(l)
 	m.used += l.bytes
 	m.enforce()
@@ -176,7 +178,8 @@ func (m *Memory) enforce() {
 // encodings (with the filled copies of scenes with no-data), of the
 // prepared levels and of the tile cache, the prepared
 // levels (most recently used first), and the lookups of a level that
-// found it prepared (hits) or not (misses) and the levels evicted.
+// found it prepared (hits) or prepared it (misses) and the levels
+// evicted.
 type MemoryStats struct {
 	Total     int64        `json:"total"`
 	Used      int64        `json:"used"`

@@ -46,7 +46,9 @@ type Scene struct {
 	bicAll *bicubicSource   // all bands (spectra)
 	bic    []*bicubicSource // RGB band choices, most recent first, at most maxBicubic
 
-	mu      sync.Mutex // one model rendering or preparation at a time
+	mu      sync.Mutex // one model rendering at a time (it uses every core)
+	prep    sync.Mutex // one level preparation at a time
+	smu     sync.Mutex // samples
 	samples map[int][]float32
 }
 
@@ -327,8 +329,11 @@ func (s *Scene) level(gh, gw int) (*level, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if l := s.mem.find(s, gh, gw); l != nil {
+		return l, nil // without waiting for another level's preparation
+	}
+	s.prep.Lock()
+	defer s.prep.Unlock()
 	if l := s.mem.find(s, gh, gw); l != nil {
 		return l, nil
 	}
@@ -356,8 +361,8 @@ func (s *Scene) outputBands(gh, gw int, bands []int) (*model.Output, *model.Outp
 	if sub := s.mem.bandsOf(l, bands); sub != nil {
 		return l.out, sub, nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.prep.Lock()
+	defer s.prep.Unlock()
 	if sub := s.mem.bandsOf(l, bands); sub != nil {
 		return l.out, sub, nil
 	}
@@ -545,7 +550,7 @@ const maxSamples = 1 << 18
 // Stretch returns the lo and hi percentiles (0-100) of band b's valid
 // low-res values.
 func (s *Scene) Stretch(b int, lo, hi float64) (float32, float32) {
-	s.mu.Lock()
+	s.smu.Lock()
 	vals, ok := s.samples[b]
 	if !ok {
 		lr := s.LR
@@ -559,7 +564,7 @@ func (s *Scene) Stretch(b int, lo, hi float64) (float32, float32) {
 		slices.Sort(vals)
 		s.samples[b] = vals
 	}
-	s.mu.Unlock()
+	s.smu.Unlock()
 	if len(vals) == 0 {
 		return 0, 1
 	}
