@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/omnihsr/omnihsr/model"
@@ -36,7 +38,8 @@ level is ready); the pinned spectra download as CSV.
 The model's encodings, its prepared zoom levels and the tile cache stay
 within -mem-mb (the files themselves are not counted): the least recently
 used levels are dropped first, and the tile cache's budget (-cache-mb) is
-part of it.
+part of it. The Go runtime's soft memory limit is set to the files, the
+budget and 1 GiB, unless GOMEMLIMIT is set.
 
 Only the files named here are read (the page addresses them by number),
 requests for another host name are refused, and nothing is written to
@@ -77,6 +80,17 @@ func (o *viewOpts) run(ctx context.Context, e env) error {
 			return err
 		}
 		scenes[i] = sc
+	}
+	// The budget bounds what the server keeps; the runtime's soft memory
+	// limit has the collector hand back what it drops before the heap
+	// outgrows the scenes, the budget and 1 GiB for a preparation's
+	// temporaries (GOMEMLIMIT, when set, rules instead).
+	if os.Getenv("GOMEMLIMIT") == "" {
+		lim := o.memMB<<20 + 1<<30
+		for _, sc := range scenes {
+			lim += int64(len(sc.LR.Data)) * 4
+		}
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(lim))
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

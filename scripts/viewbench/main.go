@@ -51,15 +51,16 @@ func main() {
 	wl := flag.String("wl", "380,2500", "nominal wavelength range of the bands, nm")
 	zooms := flag.String("zooms", "1,2,4,8", "zoom levels to visit")
 	cacheMB := flag.Int("cache-mb", 256, "the server's tile cache, MiB")
+	memMB := flag.Int("mem-mb", 3072, "the server's memory budget (encodings, prepared levels, tile cache), MiB")
 	browser := flag.String("chromium", "chromium", "chromium executable")
 	flag.Parse()
-	if err := run(*src, *mvar, *size, *wl, *zooms, *cacheMB, *browser); err != nil {
+	if err := run(*src, *mvar, *size, *wl, *zooms, *cacheMB, *memMB, *browser); err != nil {
 		fmt.Fprintln(os.Stderr, "viewbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) error {
+func run(src, mvar, size, wl, zoomList string, cacheMB, memMB int, browser string) error {
 	var h, w, b int
 	if _, err := fmt.Sscanf(size, "%dx%dx%d", &h, &w, &b); err != nil || h < 1 || w < 1 || b < 2 {
 		return fmt.Errorf("-size %q: want HxWxB", size)
@@ -100,7 +101,7 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "view", "-addr", "127.0.0.1:0", "-cache-mb", strconv.Itoa(cacheMB), scene)
+	cmd := exec.CommandContext(ctx, bin, "view", "-addr", "127.0.0.1:0", "-cache-mb", strconv.Itoa(cacheMB), "-mem-mb", strconv.Itoa(memMB), scene)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -133,8 +134,8 @@ func run(src, mvar, size, wl, zoomList string, cacheMB int, browser string) erro
 	defer bcancel()
 
 	p := &page{ctx: bctx, pid: pid, url: url}
-	fmt.Printf("Scene %s (float32 ENVI, %.2f GB), mirrored from %s; `omnihsr view -cache-mb %d`; the scene read and the server up in %.1f s, RSS %s.\n\n",
-		size, float64(h)*float64(w)*float64(b)*4/1e9, filepath.Base(src), cacheMB, read.Seconds(), p.rss())
+	fmt.Printf("Scene %s (float32 ENVI, %.2f GB), mirrored from %s; `omnihsr view -cache-mb %d -mem-mb %d`; the scene read and the server up in %.1f s, RSS %s.\n\n",
+		size, float64(h)*float64(w)*float64(b)*4/1e9, filepath.Base(src), cacheMB, memMB, read.Seconds(), p.rss())
 	fmt.Println("| view | wall s | tiles | server ms per tile (median / max) | server cache hits | RSS / peak GiB |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|")
 	tNav := time.Now()
