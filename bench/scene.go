@@ -186,8 +186,11 @@ type Child struct {
 }
 
 // RunChild runs argv as a child process and returns its wall time and
-// peak resident memory (the child's rusage).
+// peak resident memory (the child's rusage). On Linux this process's own
+// peak is reset first (resetPeakRSS), so that the child's figure is its
+// own and not the larger of its own and this process's peak.
 func RunChild(name string, argv ...string) (Child, error) {
+	resetPeakRSS()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

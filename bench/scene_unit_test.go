@@ -161,6 +161,36 @@ func TestRunChild(t *testing.T) {
 	}
 }
 
+// TestRunChildPeakIsTheChilds checks that a child's peak RSS is its own:
+// this process touches 512 MiB and drops it before starting the 64 MiB
+// child, whose figure must not carry this process's peak.
+func TestRunChildPeakIsTheChilds(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the peak reset is Linux's /proc/self/clear_refs")
+	}
+	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {
+		t.Skipf("no /proc/self/clear_refs: %v", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 512<<20)
+	for i := 0; i < len(big); i += 4096 {
+		big[i] = 1
+	}
+	runtime.KeepAlive(big)
+	big = nil
+	t.Setenv("BENCH_HELPER_CHILD", "1")
+	c, err := RunChild("child", exe, "-test.run=^TestHelperChild$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxRSS < 64<<20 || c.MaxRSS > 256<<20 {
+		t.Errorf("child's peak RSS %d MiB, want its own 64 MiB buffer and the test binary (under 256 MiB), not this process's 512 MiB peak", c.MaxRSS>>20)
+	}
+}
+
 func TestSyncFiles(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
