@@ -27,16 +27,7 @@ func TestEMITUncertainty(t *testing.T) {
 	var rfl emitGolden
 	loadJSON(t, "emit_golden.json", &rfl)
 	path := filepath.Join("testdata", g.File)
-	for _, tc := range []struct {
-		name  string
-		opt   hsi.ReadOptions
-		want  [][][]float64
-		ortho bool
-	}{
-		{"swath", hsi.ReadOptions{}, g.Swath, false},
-		{"swath by -var", hsi.ReadOptions{Var: "reflectance_uncertainty"}, g.Swath, false},
-		{"ortho", hsi.ReadOptions{Ortho: true}, g.Ortho, true},
-	} {
+	for _, tc := range emitReads("reflectance_uncertainty", g.Swath, g.Ortho) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, info, err := ReadHDF5(path, tc.opt)
 			if err != nil {
@@ -58,21 +49,7 @@ func TestEMITUncertainty(t *testing.T) {
 			if info.Variable != "/reflectance_uncertainty" || !strings.Contains(info.Product, "Uncertainty") {
 				t.Errorf("variable %q product %q", info.Variable, info.Product)
 			}
-			if !tc.ortho {
-				if m.Geo != nil {
-					t.Errorf("swath has georeferencing %+v", m.Geo)
-				}
-				return
-			}
-			gt, ok := m.Geo.Transform()
-			if !ok {
-				t.Fatal("ortho cube has no geotransform")
-			}
-			for i := range gt {
-				if math.Abs(gt[i]-rfl.GT[i]) > 1e-12 {
-					t.Fatalf("geotransform %v, want %v", gt, rfl.GT)
-				}
-			}
+			checkEMITGeo(t, m, tc.ortho, rfl.GT)
 		})
 	}
 }

@@ -53,20 +53,51 @@ func sameCube(t *testing.T, c *hsi.Cube, want [][][]float64) {
 	}
 }
 
+// emitRead is one way of reading an EMIT granule: the swath, the same
+// cube named by -var, or the GLT grid with -ortho.
+type emitRead struct {
+	name  string
+	opt   hsi.ReadOptions
+	want  [][][]float64
+	ortho bool
+}
+
+// emitReads are the three reads of a granule whose cube is the variable
+// named v, with the swath and ortho goldens.
+func emitReads(v string, swath, ortho [][][]float64) []emitRead {
+	return []emitRead{
+		{"swath", hsi.ReadOptions{}, swath, false},
+		{"swath by -var", hsi.ReadOptions{Var: v}, swath, false},
+		{"ortho", hsi.ReadOptions{Ortho: true}, ortho, true},
+	}
+}
+
+// checkEMITGeo checks that a swath read has no georeferencing and that an
+// ortho read has the GLT grid's geotransform gt.
+func checkEMITGeo(t *testing.T, m hsi.Meta, ortho bool, gt []float64) {
+	t.Helper()
+	if !ortho {
+		if m.Geo != nil {
+			t.Errorf("swath has georeferencing %+v", m.Geo)
+		}
+		return
+	}
+	got, ok := m.Geo.Transform()
+	if !ok {
+		t.Fatal("ortho cube has no geotransform")
+	}
+	for i := range got {
+		if math.Abs(got[i]-gt[i]) > 1e-12 {
+			t.Fatalf("geotransform %v, want %v", got, gt)
+		}
+	}
+}
+
 func TestEMIT(t *testing.T) {
 	var g emitGolden
 	loadJSON(t, "emit_golden.json", &g)
 	path := filepath.Join("testdata", g.File)
-	for _, tc := range []struct {
-		name  string
-		opt   hsi.ReadOptions
-		want  [][][]float64
-		ortho bool
-	}{
-		{"swath", hsi.ReadOptions{}, g.Swath, false},
-		{"swath by -var", hsi.ReadOptions{Var: "/reflectance"}, g.Swath, false},
-		{"ortho", hsi.ReadOptions{Ortho: true}, g.Ortho, true},
-	} {
+	for _, tc := range emitReads("/reflectance", g.Swath, g.Ortho) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, info, err := ReadHDF5(path, tc.opt)
 			if err != nil {
@@ -94,20 +125,9 @@ func TestEMIT(t *testing.T) {
 			if info.Layout != "HWB" || info.Variable != "/reflectance" {
 				t.Errorf("layout %q variable %q", info.Layout, info.Variable)
 			}
+			checkEMITGeo(t, m, tc.ortho, g.GT)
 			if !tc.ortho {
-				if m.Geo != nil {
-					t.Errorf("swath has georeferencing %+v", m.Geo)
-				}
 				return
-			}
-			gt, ok := m.Geo.Transform()
-			if !ok {
-				t.Fatal("ortho cube has no geotransform")
-			}
-			for i := range gt {
-				if math.Abs(gt[i]-g.GT[i]) > 1e-12 {
-					t.Fatalf("geotransform %v, want %v", gt, g.GT)
-				}
 			}
 			if cr, note := m.Geo.CRS(); cr.EPSG != 4326 || note != "" {
 				t.Errorf("CRS %+v %q, want EPSG:4326", cr, note)
