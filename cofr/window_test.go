@@ -32,25 +32,7 @@ func TestRenderWindowMatchesRows(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rows := make([]float32, (tc.u1-tc.u0)*W*x.B)
-					if err := r.RenderRows(tc.u0, tc.u1, rows); err != nil {
-						t.Fatal(err)
-					}
-					w := tc.v1 - tc.v0
-					got := make([]float32, (tc.u1-tc.u0)*w*x.B)
-					if err := r.RenderWindow(tc.u0, tc.u1, tc.v0, tc.v1, got); err != nil {
-						t.Fatal(err)
-					}
-					for u := 0; u < tc.u1-tc.u0; u++ {
-						for v := 0; v < w; v++ {
-							for b := 0; b < x.B; b++ {
-								g, want := got[(u*w+v)*x.B+b], rows[(u*W+tc.v0+v)*x.B+b]
-								if g != want {
-									t.Fatalf("(%d, %d) band %d: %v, want %v", tc.u0+u, tc.v0+v, b, g, want)
-								}
-							}
-						}
-					}
+					windowMatchesRows(t, r, W, x.B, tc.u0, tc.u1, tc.v0, tc.v1)
 				})
 			}
 		}
@@ -85,19 +67,31 @@ func TestRenderWindowInnerColumns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows := make([]float32, (tc.u1-tc.u0)*W*x.B)
-		if err := r.RenderRows(tc.u0, tc.u1, rows); err != nil {
-			t.Fatal(err)
-		}
-		w := tc.v1 - tc.v0
-		got := make([]float32, (tc.u1-tc.u0)*w*x.B)
-		if err := r.RenderWindow(tc.u0, tc.u1, tc.v0, tc.v1, got); err != nil {
-			t.Fatal(err)
-		}
-		for u := 0; u < tc.u1-tc.u0; u++ {
-			for v := 0; v < w*x.B; v++ {
-				if g, want := got[u*w*x.B+v], rows[(u*W+tc.v0)*x.B+v]; g != want {
-					t.Fatalf("%+v: (%d, %d) band %d: %v, want %v", tc, tc.u0+u, tc.v0+v/x.B, v%x.B, g, want)
+		t.Run(fmt.Sprintf("%+v", tc), func(t *testing.T) {
+			windowMatchesRows(t, r, W, x.B, tc.u0, tc.u1, tc.v0, tc.v1)
+		})
+	}
+}
+
+// windowMatchesRows checks that r's window of rows u0..u1-1 and columns
+// v0..v1-1 equals, bit for bit, those columns of r's rows u0..u1-1 rendered
+// whole (W columns of B bands).
+func windowMatchesRows(t *testing.T, r *Renderer, W, B, u0, u1, v0, v1 int) {
+	t.Helper()
+	rows := make([]float32, (u1-u0)*W*B)
+	if err := r.RenderRows(u0, u1, rows); err != nil {
+		t.Fatal(err)
+	}
+	w := v1 - v0
+	got := make([]float32, (u1-u0)*w*B)
+	if err := r.RenderWindow(u0, u1, v0, v1, got); err != nil {
+		t.Fatal(err)
+	}
+	for u := 0; u < u1-u0; u++ {
+		for v := 0; v < w; v++ {
+			for b := 0; b < B; b++ {
+				if g, want := got[(u*w+v)*B+b], rows[(u*W+v0+v)*B+b]; g != want {
+					t.Fatalf("(%d, %d) band %d: %v, want %v", u0+u, v0+v, b, g, want)
 				}
 			}
 		}
