@@ -83,6 +83,23 @@ func (g *Graph) LayerNorm(x, gamma, beta *Tensor, eps float32) *Tensor {
 	return out
 }
 
+// pixelStats is the mean and reciprocal standard deviation of one pixel's
+// channels xs (invC = 1/len(xs)), summed in channel order: layerNormRows's
+// four-pixel loop gives the same bits for each of its pixels.
+func pixelStats(xs []float32, invC, eps float32) (mean, rstd float32) {
+	var s float32
+	for _, v := range xs {
+		s += v
+	}
+	m := s * invC
+	var v2 float32
+	for _, v := range xs {
+		d := v - m
+		v2 += d * d
+	}
+	return m, float32(1 / math.Sqrt(float64(v2*invC+eps)))
+}
+
 // layerNormRows is LayerNorm's forward pass on pixels [lo, hi). The sums of
 // one pixel are sequential (a chain of dependent adds), so four pixels are
 // summed side by side, each in the same order as alone: the result is the
@@ -124,17 +141,7 @@ func layerNormRows(xd, od, mean, rstd, gm, bt []float32, c int, invC, eps float3
 	}
 	for ; p < hi; p++ {
 		xs := xd[p*c : (p+1)*c]
-		var s float32
-		for _, v := range xs {
-			s += v
-		}
-		m := s * invC
-		var v2 float32
-		for _, v := range xs {
-			d := v - m
-			v2 += d * d
-		}
-		r := float32(1 / math.Sqrt(float64(v2*invC+eps)))
+		m, r := pixelStats(xs, invC, eps)
 		mean[p], rstd[p] = m, r
 		layerNormAffine(od[p*c:(p+1)*c], xs, m, r, gm, bt)
 	}

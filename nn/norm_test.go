@@ -30,17 +30,7 @@ func TestLayerNormRowsBitExact(t *testing.T) {
 				layerNormRows(xd, od, mean, rstd, gm, bt, c, invC, eps, lo, hi)
 				for p := lo; p < hi; p++ {
 					xs := xd[p*c : (p+1)*c]
-					var s float32
-					for _, v := range xs {
-						s += v
-					}
-					m := s * invC
-					var v2 float32
-					for _, v := range xs {
-						d := v - m
-						v2 += d * d
-					}
-					rs := float32(1 / math.Sqrt(float64(v2*invC+eps)))
+					m, rs := pixelStats(xs, invC, eps)
 					if mean[p] != m || rstd[p] != rs {
 						t.Fatalf("c %d [%d, %d) pixel %d: mean, rstd %v %v, want %v %v", c, lo, hi, p, mean[p], rstd[p], m, rs)
 					}
