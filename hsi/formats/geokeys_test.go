@@ -151,13 +151,10 @@ var geokeyDifferences = map[string]map[uint16]string{
 // package's reader does not read.
 var geokeyPE = map[string]bool{"extra_km": true}
 
-// TestGeoKeysGDAL writes the GeoTIFF keys of each golden CRS without an
-// EPSG code (from the ESRI WKT an ENVI header holds) and compares them key
-// by key with those GDAL writes for the same WKT (numbers to 1e-9
-// relative), with those the golden script checked with GDAL (the same CRS,
-// or the same as GDAL's own GeoTIFF) and with listgeo, and reads them back
-// as the same CRS.
-func TestGeoKeysGDAL(t *testing.T) {
+// loadGeokeyGoldens reads testdata/georef/geokeys.json (made by
+// scripts/goldens/geokeys.py).
+func loadGeokeyGoldens(t *testing.T) geokeyGoldens {
+	t.Helper()
 	b, err := os.ReadFile("testdata/georef/geokeys.json")
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +163,17 @@ func TestGeoKeysGDAL(t *testing.T) {
 	if err := json.Unmarshal(b, &g); err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// TestGeoKeysGDAL writes the GeoTIFF keys of each golden CRS without an
+// EPSG code (from the ESRI WKT an ENVI header holds) and compares them key
+// by key with those GDAL writes for the same WKT (numbers to 1e-9
+// relative), with those the golden script checked with GDAL (the same CRS,
+// or the same as GDAL's own GeoTIFF) and with listgeo, and reads them back
+// as the same CRS.
+func TestGeoKeysGDAL(t *testing.T) {
+	g := loadGeokeyGoldens(t)
 	if len(g.Cases) < 42 {
 		t.Fatalf("%d cases in geokeys.json", len(g.Cases))
 	}
@@ -234,14 +242,7 @@ func TestGeoKeysGDAL(t *testing.T) {
 // user-defined CRS to TIFF and reads the file back: the tags hold the keys
 // crs.GeoKeys makes, and the CRS and grid are the same.
 func TestGeoKeysThroughTIFF(t *testing.T) {
-	b, err := os.ReadFile("testdata/georef/geokeys.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g geokeyGoldens
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	g := loadGeokeyGoldens(t)
 	dir := t.TempDir()
 	for i, tc := range g.Cases {
 		c := hsi.MustNew(2, 3, 1)
