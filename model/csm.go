@@ -98,9 +98,29 @@ func InputScale(c *hsi.Cube) float32 {
 	for _, v := range c.Data {
 		s += math.Abs(float64(v))
 	}
+	return scaleOfSum(s, len(c.Data))
+}
+
+// inputScaleBands is InputScale of the cube of c's bands listed in bands,
+// without making that cube: the same sum in the same order, so the same
+// bits as InputScale of c.SelectBands(bands).
+func inputScaleBands(c *hsi.Cube, bands []int) float32 {
+	var s float64
+	for p := 0; p < c.H*c.W; p++ {
+		px := c.Data[p*c.B : (p+1)*c.B]
+		for _, b := range bands {
+			s += math.Abs(float64(px[b]))
+		}
+	}
+	return scaleOfSum(s, c.H*c.W*len(bands))
+}
+
+// scaleOfSum is the reciprocal of the mean absolute value s/n, or 1 when
+// the sum is zero or not finite.
+func scaleOfSum(s float64, n int) float32 {
 	if s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		return 1
 	}
-	mean := s / float64(len(c.Data))
+	mean := s / float64(n)
 	return float32(1 / mean)
 }

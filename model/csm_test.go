@@ -86,3 +86,26 @@ func TestInputScaleHomogeneous(t *testing.T) {
 		t.Fatal("all-zero cube must get scale 1")
 	}
 }
+
+// inputScaleBands gives the same bits as InputScale of the selected bands'
+// cube, and 1 for bands that are all zero.
+func TestInputScaleBands(t *testing.T) {
+	c := hsi.MustNew(5, 7, 6)
+	for i := range c.Data {
+		c.Data[i] = float32(math.Sin(float64(i)*0.37)) * float32(1+i%6)
+	}
+	for _, bands := range [][]int{{0, 1, 2, 3, 4, 5}, {1, 4}, {5}, {0, 2, 3}} {
+		sub, err := c.SelectBands(bands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := inputScaleBands(c, bands), InputScale(sub); math.Float32bits(got) != math.Float32bits(want) {
+			t.Errorf("bands %v: %v, want %v", bands, got, want)
+		}
+	}
+	z := hsi.MustNew(2, 2, 3)
+	z.Data[0] = 5 // band 0 only
+	if got := inputScaleBands(z, []int{1, 2}); got != 1 {
+		t.Errorf("all-zero bands: %v, want 1", got)
+	}
+}

@@ -339,19 +339,14 @@ func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (N
 			sigmas = sx
 		}
 	}
-	nz, err := m.NoiseLevel(x, sigmas)
-	if err != nil || filled == lr {
+	nz, err := noiseSigma(x, sigmas)
+	if err != nil {
 		return nz, err
 	}
-	xf := filled
 	if len(usable) < filled.B {
-		if xf, err = filled.SelectBands(usable); err != nil {
-			return Noise{}, fmt.Errorf("model: %w", err)
-		}
+		return nz.inUnits(inputScaleBands(filled, usable)), nil
 	}
-	nz.Net = nz.Sigma * float64(InputScale(xf))
-	nz.Feature = NoiseFeature(nz.Net)
-	return nz, nil
+	return nz.inUnits(InputScale(filled)), nil
 }
 
 // encodeWithNoise encodes a cube without no-data whose network input is the

@@ -40,6 +40,16 @@ func NoiseFeature(net float64) float64 {
 // noise.Bands. An estimate that finds nothing (an image smaller than
 // 3 x 3) counts as clean.
 func (m *Model) NoiseLevel(lr *hsi.Cube, sigmas []float64) (Noise, error) {
+	n, err := noiseSigma(lr, sigmas)
+	if err != nil {
+		return n, err
+	}
+	return n.inUnits(InputScale(lr)), nil
+}
+
+// noiseSigma is NoiseLevel's Sigma and Estimated, without the network's
+// units.
+func noiseSigma(lr *hsi.Cube, sigmas []float64) (Noise, error) {
 	n := Noise{Estimated: sigmas == nil}
 	if sigmas == nil {
 		var err error
@@ -58,9 +68,15 @@ func (m *Model) NoiseLevel(lr *hsi.Cube, sigmas []float64) (Noise, error) {
 	if math.IsNaN(n.Sigma) {
 		n.Sigma = 0
 	}
-	n.Net = n.Sigma * float64(InputScale(lr))
-	n.Feature = NoiseFeature(n.Net)
 	return n, nil
+}
+
+// inUnits returns n with Net and Feature for an input of that scale
+// (InputScale).
+func (n Noise) inUnits(scale float32) Noise {
+	n.Net = n.Sigma * float64(scale)
+	n.Feature = NoiseFeature(n.Net)
+	return n
 }
 
 // Noise returns the noise level the encoding was made with (zero for a
