@@ -41,13 +41,22 @@ type maskGroup struct {
 // written for no-data: the data ignore value when it is set and a float32,
 // NaN otherwise (NaN samples are no-data either way).
 func isNoData(m Meta) (func(float32) bool, float32) {
-	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) {
-		ign := float32(m.DataIgnore)
-		if float64(ign) == m.DataIgnore {
-			return func(v float32) bool { return v != v || v == ign }, ign
-		}
+	if ign, ok := m.IgnoreValue(); ok {
+		return func(v float32) bool { return v != v || v == ign }, ign
 	}
 	return func(v float32) bool { return v != v }, float32(math.NaN())
+}
+
+// IgnoreValue returns the data ignore value as a float32 sample holds it,
+// and false when m declares none, declares NaN (a NaN sample is no-data
+// whatever m declares), or declares a value no float32 holds exactly (no
+// sample can equal it).
+func (m Meta) IgnoreValue() (float32, bool) {
+	if !m.HasDataIgnore || math.IsNaN(m.DataIgnore) {
+		return 0, false
+	}
+	ign := float32(m.DataIgnore)
+	return ign, float64(ign) == m.DataIgnore
 }
 
 // NoDataValue returns the no-data value an output made from c carries:

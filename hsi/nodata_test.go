@@ -300,3 +300,23 @@ func TestKeepNoData(t *testing.T) {
 		t.Errorf("all no-data: error %v", err)
 	}
 }
+
+func TestIgnoreValue(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    Meta
+		want float32
+		ok   bool
+	}{
+		{"none", Meta{}, 0, false},
+		{"-9999", Meta{HasDataIgnore: true, DataIgnore: -9999}, -9999, true},
+		{"zero", Meta{HasDataIgnore: true, DataIgnore: 0}, 0, true},
+		{"NaN", Meta{HasDataIgnore: true, DataIgnore: math.NaN()}, 0, false},
+		{"not a float32", Meta{HasDataIgnore: true, DataIgnore: 0.1}, float32(0.1), false},
+	} {
+		got, ok := tc.m.IgnoreValue()
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("%s: %v %v, want %v %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}

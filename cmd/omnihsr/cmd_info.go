@@ -125,10 +125,7 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	p("data type", "%s", info.DataType)
 	// The range leaves out the samples at the data ignore value, as gdalinfo's
 	// statistics leave out no-data, and says how many there are.
-	ign, hasIgn := float32(0), false
-	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) && float64(float32(m.DataIgnore)) == m.DataIgnore {
-		ign, hasIgn = float32(m.DataIgnore), true
-	}
+	ign, hasIgn := m.IgnoreValue()
 	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
 	var nNaN, nInf, nIgn int64
 	for _, v := range c.Data {

@@ -72,10 +72,7 @@ func (o *upscaleOpts) bicubicRows(e env, name string, factors []float64, paths [
 // an error naming its position, a NaN or data-ignore sample
 // method.ErrNoDataSample.
 func rowSource(rr *envi.RowReader) func(y0, y1 int, dst []float32) error {
-	ign, hasIgn := float32(rr.Meta.DataIgnore), false
-	if rr.Meta.HasDataIgnore && !math.IsNaN(rr.Meta.DataIgnore) && float64(ign) == rr.Meta.DataIgnore {
-		hasIgn = true
-	}
+	ign, hasIgn := rr.Meta.IgnoreValue()
 	return func(y0, y1 int, dst []float32) error {
 		err := rr.ReadRows(y0, y1, dst)
 		var nf *raw.NonFiniteError
