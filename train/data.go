@@ -202,14 +202,24 @@ func noisySamples(val []*Sample) ([]*Sample, error) {
 	out := make([]*Sample, len(val))
 	for i, s := range val {
 		specs := NoisyValSpecs(s.LR.B)
-		sp := specs[i%len(specs)]
-		lr := s.LR.Clone()
-		if err := sp.Add(lr, rand.New(rand.NewPCG(uint64(i), 0x5eed))); err != nil {
+		n, err := s.WithNoise(specs[i%len(specs)], rand.New(rand.NewPCG(uint64(i), 0x5eed)))
+		if err != nil {
 			return nil, fmt.Errorf("train: noisy validation sample %s: %w", s.Name, err)
 		}
-		out[i] = &Sample{Name: s.Name, HR: s.HR, LR: lr, Clean: s.LR, Scale: s.Scale, Noise: sp.String()}
+		out[i] = n
 	}
 	return out, nil
+}
+
+// WithNoise returns a copy of the clean sample s whose input has noise sp
+// drawn with rng added (Clean is s's input, Noise names sp); s is not
+// modified.
+func (s *Sample) WithNoise(sp noise.Spec, rng *rand.Rand) (*Sample, error) {
+	lr := s.LR.Clone()
+	if err := sp.Add(lr, rng); err != nil {
+		return nil, err
+	}
+	return &Sample{Name: s.Name, HR: s.HR, LR: lr, Clean: s.LR, Scale: s.Scale, Noise: sp.String()}, nil
 }
 
 // Sample is one training or validation pair.

@@ -175,11 +175,11 @@ func noisySamples(val []*train.Sample) ([]*train.Sample, error) {
 	var out []*train.Sample
 	for i, s := range val {
 		for j, sp := range gateSpecs(s.LR.B) {
-			lr := s.LR.Clone()
-			if err := sp.Add(lr, rand.New(rand.NewPCG(uint64(i), uint64(j)))); err != nil {
+			n, err := s.WithNoise(sp, rand.New(rand.NewPCG(uint64(i), uint64(j))))
+			if err != nil {
 				return nil, fmt.Errorf("validation sample %s: %w", s.Name, err)
 			}
-			out = append(out, &train.Sample{Name: s.Name, HR: s.HR, LR: lr, Clean: s.LR, Scale: s.Scale, Noise: sp.String()})
+			out = append(out, n)
 		}
 	}
 	return out, nil
