@@ -45,8 +45,8 @@ func WriteScene(path string, h, w, b int, seed uint64) error {
 
 // Stages is the time of each stage of one model upscaling of a scene
 // file to a streamed ENVI file, run in this process one stage after the
-// other (the command runs the same stages, interleaving render and
-// write a band of rows at a time).
+// other (the command runs the same stages, rendering a band of rows
+// while the band before it is written: model.StreamRows).
 type Stages struct {
 	Read    time.Duration // formats.Read of the input
 	Encoder time.Duration // C_B, no-data and noise handling, the encoder
@@ -67,19 +67,6 @@ func (s Stages) Field() time.Duration { return max(0, s.Render-s.Us) }
 // Total is the end-to-end time of the stages (U_s counted inside Render).
 func (s Stages) Total() time.Duration {
 	return s.Read + s.Encoder + s.Head + s.Render + s.Write + s.Sync
-}
-
-// timedSink is a formats.RowWriter that times its WriteRows calls.
-type timedSink struct {
-	w  formats.RowWriter
-	dt time.Duration
-}
-
-func (t *timedSink) WriteRows(d []float32) error {
-	t0 := time.Now()
-	err := t.w.WriteRows(d)
-	t.dt += time.Since(t0)
-	return err
 }
 
 // SceneStages upscales the scene file in by factor with m into out (a
@@ -119,18 +106,26 @@ func SceneStages(m *model.Model, in, out string, factor float64, wo hsi.WriteOpt
 		return st, err
 	}
 	defer wr.Abort()
-	sink := &timedSink{w: wr}
-	var render time.Duration
-	err = model.StreamRows(oh, ow, lr.B, func(u0, u1 int, dst []float32) error {
+	// Render and write one after the other (model.StreamRows overlaps
+	// them), so that each stage's time is its own.
+	rows := model.StripRows(ow, lr.B)
+	buf := make([]float32, min(rows, oh)*ow*lr.B)
+	var render, write time.Duration
+	for u0 := 0; u0 < oh; u0 += rows {
+		u1 := min(oh, u0+rows)
+		d := buf[:(u1-u0)*ow*lr.B]
 		t := time.Now()
-		err := o.RenderRows(u0, u1, dst)
+		if err := o.RenderRows(u0, u1, d); err != nil {
+			return st, fmt.Errorf("bench: %s: %w", in, err)
+		}
 		render += time.Since(t)
-		return err
-	}, sink, nil)
-	if err != nil {
-		return st, fmt.Errorf("bench: %s: %w", in, err)
+		t = time.Now()
+		if err := wr.WriteRows(d); err != nil {
+			return st, err
+		}
+		write += time.Since(t)
 	}
-	st.Render, st.Write = render, sink.dt
+	st.Render, st.Write = render, write
 	t0 = time.Now()
 	if err := wr.Commit(); err != nil {
 		return st, err
@@ -147,8 +142,6 @@ func SceneStages(m *model.Model, in, out string, factor float64, wo hsi.WriteOpt
 	if err != nil {
 		return st, fmt.Errorf("bench: %s: %w", in, err)
 	}
-	rows := model.StripRows(ow, lr.B)
-	buf := make([]float32, min(rows, oh)*ow*lr.B)
 	t0 = time.Now()
 	for u0 := 0; u0 < oh; u0 += rows {
 		u1 := min(oh, u0+rows)

@@ -1,8 +1,10 @@
 package method
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -93,6 +95,24 @@ func TestPrepareMatchesEval(t *testing.T) {
 					t.Fatalf("sample %d: rendered %v, evaluated %v", i, v, want.Data[i])
 				}
 			}
+			// The streamed renderers, a band of one row at a time (a small
+			// memory limit), each band written slowly while the next is
+			// rendered: the same samples. (The self-ensemble and
+			// back-projection render in memory.)
+			if mt.Name != "bicubic" && mt.Name != "omnihsr" {
+				return
+			}
+			t.Setenv("OMNIHSR_MEM_LIMIT", "2K")
+			if rows := model.StripRows(15, 3); rows != 1 {
+				t.Fatalf("%d rows per band under a 2K limit, want 1", rows)
+			}
+			slow := slowRows{delay: time.Millisecond}
+			if err := r.RenderTo(20, 15, &slow, nil); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(slow.rows, want.Data) {
+				t.Fatalf("rendered a band at a time into a slow sink: %d samples differing from the evaluated %d", len(slow.rows), len(want.Data))
+			}
 		})
 	}
 	if _, err := Eval("omnihsr", nil); err == nil {
@@ -108,5 +128,17 @@ type rows []float32
 
 func (r *rows) WriteRows(d []float32) error {
 	*r = append(*r, d...)
+	return nil
+}
+
+// slowRows collects rendered rows, taking delay per call.
+type slowRows struct {
+	delay time.Duration
+	rows  []float32
+}
+
+func (r *slowRows) WriteRows(d []float32) error {
+	time.Sleep(r.delay)
+	r.rows = append(r.rows, d...)
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/nn"
 )
 
@@ -413,50 +412,6 @@ func (e *Encoded) Output(outH, outW int) (*Output, error) {
 	}
 	o.nd = e.nd
 	return o, nil
-}
-
-// RowSink receives output rows in order (pixel-interleaved, whole rows).
-type RowSink interface {
-	WriteRows(data []float32) error
-}
-
-// bandBytes bounds one band of output rows (float32), or an eighth of
-// the memory limit (memlimit.Limit, OMNIHSR_MEM_LIMIT) when that is less.
-const bandBytes = 64 << 20
-
-// StripRows returns the number of output rows of width outW and b bands
-// rendered at once when streaming: as many as fit bandBytes (and an eighth
-// of memlimit.Limit), at least one.
-func StripRows(outW, b int) int {
-	budget := uint64(bandBytes)
-	if lim := memlimit.Limit() / 8; lim < budget {
-		budget = lim
-	}
-	return max(1, int(budget/4/uint64(outW)/uint64(b)))
-}
-
-// StreamRows renders an outH x outW x b output into sink a band of rows at
-// a time (StripRows), render(u0, u1, dst) filling rows [u0, u1), so that
-// an output far larger than memory can stream to disk. progress, if not
-// nil, is called with the rows done.
-func StreamRows(outH, outW, b int, render func(u0, u1 int, dst []float32) error, sink RowSink, progress func(done, total int)) error {
-	rowFloats := outW * b
-	rows := StripRows(outW, b)
-	buf := make([]float32, min(rows, outH)*rowFloats)
-	for u0 := 0; u0 < outH; u0 += rows {
-		u1 := min(outH, u0+rows)
-		d := buf[:(u1-u0)*rowFloats]
-		if err := render(u0, u1, d); err != nil {
-			return err
-		}
-		if err := sink.WriteRows(d); err != nil {
-			return err
-		}
-		if progress != nil {
-			progress(u1, outH)
-		}
-	}
-	return nil
 }
 
 // RenderTo renders the outH x outW output a band of rows at a time into
