@@ -20,7 +20,9 @@ import (
 // one band line after another, in bip contiguously. The header is written
 // by Commit, which publishes data file and header like Write (data first,
 // header last). The memory held is a few buffers bounded by the rows of one
-// call and by raw.ChunkBytes, never the image.
+// call and by raw.ChunkBytes, never the image. The data is handed to the
+// disk as it is written (atomicfile.File.Wrote), so that Commit's sync has
+// little left to wait for.
 //
 // An error from WriteRows or Commit is final: the writer has removed its
 // temporary files and returns the same error from then on. A StreamWriter
@@ -131,6 +133,7 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 		return s.fail(fmt.Errorf("envi: write %s: %w", s.path, err))
 	}
 	s.next += n
+	s.df.Wrote(int64(n) * int64(row) * int64(s.t.Size()))
 	return nil
 }
 

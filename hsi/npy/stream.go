@@ -13,8 +13,10 @@ import (
 // too large to hold in memory. Create writes the header (the shape is known
 // up front) to a temporary file; WriteRows appends rows, converted as by
 // Write, through a buffer bounded by the rows of one call and by
-// raw.ChunkBytes; Commit syncs and renames the file into place; Abort
-// removes it. The file is byte for byte what Write stores for the same cube.
+// raw.ChunkBytes, and hands them to the disk as it goes
+// (atomicfile.File.Wrote); Commit syncs and renames the file into place;
+// Abort removes it. The file is byte for byte what Write stores for the
+// same cube.
 //
 // An error from WriteRows or Commit is final: the writer has removed its
 // temporary file and returns the same error from then on. A StreamWriter is
@@ -90,6 +92,7 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 		return s.fail(fmt.Errorf("npy: write %s: %w", s.path, err))
 	}
 	s.next += n
+	s.f.Wrote(int64(n) * int64(row) * int64(s.t.Size()))
 	return nil
 }
 

@@ -67,8 +67,25 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 // File is a temporary file that becomes Path on Commit.
 type File struct {
 	*os.File
-	Path string
-	done bool
+	Path  string
+	done  bool
+	dirty int64 // bytes reported by Wrote since the last StartWriteback
+}
+
+// WritebackBytes is how many written bytes (Wrote) make a File start their
+// write-back (StartWriteback).
+const WritebackBytes = 16 << 20
+
+// Wrote records that n more bytes were written to the file and starts
+// their write-back (StartWriteback) once WritebackBytes have accumulated, so
+// that a file written by a stream of calls is written back to disk as it
+// grows and the sync of Commit has little left to do.
+func (f *File) Wrote(n int64) {
+	f.dirty += n
+	if f.dirty >= WritebackBytes {
+		f.dirty = 0
+		f.StartWriteback()
+	}
 }
 
 // tempPrefix is the name of path's temporary files up to the PID.

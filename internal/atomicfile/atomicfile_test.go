@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -59,4 +60,60 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 			t.Fatalf("dir holds %s, want %s", e.Name(), names[i])
 		}
 	}
+}
+
+// A file whose write-back is started as it is written (Wrote,
+// StartWriteback), rows rewritten after that included, commits the bytes
+// last written; an aborted one leaves nothing.
+func TestWriteback(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const chunk = 1 << 20
+	n := 2*WritebackBytes/chunk + 3
+	want := make([]byte, n*chunk)
+	for i := range want {
+		want[i] = byte(i * 7 / 5)
+	}
+	for k := 0; k < n; k++ {
+		if _, err := f.WriteAt(want[k*chunk:(k+1)*chunk], int64(k*chunk)); err != nil {
+			t.Fatal(err)
+		}
+		f.Wrote(chunk)
+	}
+	f.StartWriteback()
+	// Overwrite a chunk already handed to the disk.
+	for i := range want[:chunk] {
+		want[i] ^= 0xff
+	}
+	if _, err := f.WriteAt(want[:chunk], 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("committed %d bytes, not the %d written", len(got), len(want))
+	}
+	assertOnly(t, dir, "out.bin")
+
+	q := filepath.Join(dir, "aborted.bin")
+	g, err := Create(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(want); err != nil {
+		t.Fatal(err)
+	}
+	g.Wrote(int64(len(want)))
+	g.Abort()
+	g.StartWriteback() // after Abort: does nothing
+	assertOnly(t, dir, "out.bin")
 }
