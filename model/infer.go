@@ -23,8 +23,8 @@ import (
 // 1e-4 relative). Peak memory is the input cube, the band-resampled input
 // (M floats per low-res pixel), three C-channel feature maps, the raw head
 // output (31 floats per pixel) and the primitives (about 32 floats per
-// pixel), plus COFR's r_n (B floats per pixel) and one band of output rows
-// (about 64 MiB); see DESIGN notes in docs/ARCHITECTURE.md.
+// pixel), plus COFR's r_n (B floats per pixel) and two bands of output rows
+// (StreamRows: 64 MiB in all); see DESIGN notes in docs/ARCHITECTURE.md.
 
 // chunkFloats bounds the activations of one band of rows (the FFN's hidden
 // layer dominates: R*C floats per pixel).

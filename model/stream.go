@@ -11,17 +11,18 @@ type RowSink interface {
 	WriteRows(data []float32) error
 }
 
-// bandBytes bounds one band of output rows (float32), or an eighth of
+// bandBytes bounds one band of output rows (float32), or a sixteenth of
 // the memory limit (memlimit.Limit, OMNIHSR_MEM_LIMIT) when that is less.
-// StreamRows holds two bands.
-const bandBytes = 64 << 20
+// StreamRows holds two bands, one rendered while the other is written:
+// together at most 64 MiB, an eighth of the limit.
+const bandBytes = 32 << 20
 
 // StripRows returns the number of output rows of width outW and b bands
-// rendered at once when streaming: as many as fit bandBytes (and an eighth
-// of memlimit.Limit), at least one.
+// rendered at once when streaming: as many as fit bandBytes (and a
+// sixteenth of memlimit.Limit), at least one.
 func StripRows(outW, b int) int {
 	budget := uint64(bandBytes)
-	if lim := memlimit.Limit() / 8; lim < budget {
+	if lim := memlimit.Limit() / 16; lim < budget {
 		budget = lim
 	}
 	return max(1, int(budget/4/uint64(outW)/uint64(b)))

@@ -69,7 +69,7 @@ func TestStreamRowsMatchesSequential(t *testing.T) {
 		delay         time.Duration
 	}{
 		{"one band", "", 7, 5, 3, time.Millisecond},
-		{"two bands", "8K", 12, 16, 2, time.Millisecond},
+		{"three bands", "8K", 12, 16, 2, time.Millisecond},
 		{"many bands, slow sink", "8K", 101, 16, 2, 2 * time.Millisecond},
 		{"many bands, fast sink", "8K", 101, 16, 2, 0},
 		{"one row per band", "8K", 9, 300, 1, time.Millisecond},
@@ -119,7 +119,7 @@ func TestStreamRowsMatchesSequential(t *testing.T) {
 // returns; a panic of the sink reaches the caller.
 func TestStreamRowsErrors(t *testing.T) {
 	t.Setenv("OMNIHSR_MEM_LIMIT", "8K")
-	const outH, outW, b = 40, 64, 2 // 2 rows per band
+	const outH, outW, b = 40, 64, 2 // 1 row per band
 	rows := StripRows(outW, b)
 	if outH/rows < 10 {
 		t.Fatalf("%d rows per band: want at least 10 bands", rows)

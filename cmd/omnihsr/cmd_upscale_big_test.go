@@ -16,7 +16,7 @@ import (
 // OmniHSR method, documented in docs/ARCHITECTURE.md: twice the input's
 // float32 size (the cube and COFR's r_n) plus 1 KiB per low-res pixel
 // (network input, feature maps, raw head output, primitives, garbage
-// between collections) plus 512 MiB (one band of output rows, buffers,
+// between collections) plus 512 MiB (two bands of output rows, buffers,
 // the runtime).
 func upscaleMemBound(h, w, b int) int64 {
 	px := int64(h) * int64(w)
