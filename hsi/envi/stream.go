@@ -1,14 +1,17 @@
 package envi
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // StreamWriter writes an ENVI image whose rows arrive in order, for images
@@ -220,12 +223,27 @@ func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 	np := min(max(2*raw.ChunkBytes/(B*es), bsqSub), P)
 	buf, rows := s.buffers(np*B*es, min(B, raw.GroupBands)*min(bsqSub, np))
 	p00 := int64(y0) * int64(W) // first pixel of the call in the image
+	// Little-endian float32 samples are the values' own bytes: on a
+	// little-endian machine the pixels are transposed straight into buf,
+	// and only a group holding a NaN or an infinite value is encoded
+	// again (to write a NaN, or report the infinite value).
+	var bufF []float32
+	if s.t == sample.Float32 && nativeLE {
+		bufF = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)/4)
+	}
 	for p0 := 0; p0 < P; p0 += np {
 		m := min(np, P-p0)
 		for q0 := 0; q0 < m; q0 += bsqSub {
 			q := min(bsqSub, m-q0)
 			for g := 0; g < B; g += raw.GroupBands {
 				kb := min(raw.GroupBands, B-g)
+				if bufF != nil {
+					seg := bufF[g*m+q0:]
+					raw.FromPixelsStride(seg, m, data[(p0+q0)*B:], B, g, q, kb)
+					if finiteRows(seg, m, q, kb) {
+						continue
+					}
+				}
 				raw.FromPixels(rows, data[(p0+q0)*B:], B, g, q, kb)
 				for j := 0; j < kb; j++ {
 					if bad := sample.Encode(buf[((g+j)*m+q0)*es:], rows[j*q:], 1, q, s.t, false); bad >= 0 {
@@ -242,6 +260,21 @@ func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 		}
 	}
 	return nil
+}
+
+// nativeLE reports whether this machine stores a float32 as its
+// little-endian bytes.
+var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// finiteRows reports whether the k rows of n values, ld values apart, at
+// the start of rows are all finite.
+func finiteRows(rows []float32, ld, n, k int) bool {
+	for j := 0; j < k; j++ {
+		if !simd.Finite(rows[j*ld : j*ld+n]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Commit checks that all rows were written, writes the header and

@@ -2,6 +2,7 @@ package envi
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -330,6 +331,44 @@ func BenchmarkStream(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestStreamBSQFloat32Bytes: streamed float32 BSQ samples are the values'
+// little-endian bytes at their place in the band planes, NaN included
+// (in a full group of 16 bands and in the last, shorter group), with
+// blocks of several pixels and rows arriving in uneven chunks; checked
+// against offsets computed here, not against Write.
+func TestStreamBSQFloat32Bytes(t *testing.T) {
+	const h, w, b = 7, 700, 37 // more than one 512-pixel block per row
+	c := testCube(h, w, b, sample.Float32)
+	nan := float32(math.NaN())
+	c.Set(0, 0, 0, nan)
+	c.Set(3, 650, 15, nan)
+	c.Set(6, 699, 36, nan)
+	c.Set(5, 10, 33, float32(math.Copysign(0, -1)))
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.hdr")
+	if err := streamRows(p, c, hsi.WriteOptions{Interleave: "bsq"}, []int{3, 1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	_, dataPath := WritePaths(p)
+	got, err := os.ReadFile(dataPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != h*w*b*4 {
+		t.Fatalf("%d bytes, want %d", len(got), h*w*b*4)
+	}
+	for k := 0; k < b; k++ {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				off := ((k*h+y)*w + x) * 4
+				if u, want := binary.LittleEndian.Uint32(got[off:]), math.Float32bits(c.At(y, x, k)); u != want {
+					t.Fatalf("band %d, row %d, column %d: bits %#x, want %#x", k, y, x, u, want)
+				}
+			}
 		}
 	}
 }

@@ -148,28 +148,34 @@ func toPixels16(dst []float32, B int, rows []float32, n int) {
 
 // FromPixels is the inverse of ToPixels: rows[j*n+p] = src[p*B+g+j].
 func FromPixels(rows []float32, src []float32, B, g int, n, k int) {
+	FromPixelsStride(rows, n, src, B, g, n, k)
+}
+
+// FromPixelsStride is FromPixels into rows ld values apart (ld >= n):
+// rows[j*ld+p] = src[p*B+g+j].
+func FromPixelsStride(rows []float32, ld int, src []float32, B, g int, n, k int) {
 	if n <= 0 || k <= 0 {
 		return
 	}
 	_ = src[(n-1)*B+g+k-1]
-	_ = rows[k*n-1]
+	_ = rows[(k-1)*ld+n-1]
 	if k == 16 {
-		fromPixels16(rows, src[g:], B, n)
+		fromPixels16(rows, ld, src[g:], B, n)
 		return
 	}
 	for p := 0; p < n; p++ {
 		s := src[p*B+g : p*B+g+k]
 		for j, v := range s {
-			rows[j*n+p] = v
+			rows[j*ld+p] = v
 		}
 	}
 }
 
-func fromPixels16(rows []float32, src []float32, B int, n int) {
-	r0, r1, r2, r3 := rows[0*n:1*n], rows[1*n:2*n], rows[2*n:3*n], rows[3*n:4*n]
-	r4, r5, r6, r7 := rows[4*n:5*n], rows[5*n:6*n], rows[6*n:7*n], rows[7*n:8*n]
-	r8, r9, r10, r11 := rows[8*n:9*n], rows[9*n:10*n], rows[10*n:11*n], rows[11*n:12*n]
-	r12, r13, r14, r15 := rows[12*n:13*n], rows[13*n:14*n], rows[14*n:15*n], rows[15*n:16*n]
+func fromPixels16(rows []float32, ld int, src []float32, B int, n int) {
+	r0, r1, r2, r3 := rows[0*ld:0*ld+n], rows[1*ld:1*ld+n], rows[2*ld:2*ld+n], rows[3*ld:3*ld+n]
+	r4, r5, r6, r7 := rows[4*ld:4*ld+n], rows[5*ld:5*ld+n], rows[6*ld:6*ld+n], rows[7*ld:7*ld+n]
+	r8, r9, r10, r11 := rows[8*ld:8*ld+n], rows[9*ld:9*ld+n], rows[10*ld:10*ld+n], rows[11*ld:11*ld+n]
+	r12, r13, r14, r15 := rows[12*ld:12*ld+n], rows[13*ld:13*ld+n], rows[14*ld:14*ld+n], rows[15*ld:15*ld+n]
 	for p := 0; p < n; p++ {
 		s := src[p*B : p*B+16 : p*B+16]
 		r0[p], r1[p], r2[p], r3[p] = s[0], s[1], s[2], s[3]
