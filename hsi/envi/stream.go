@@ -11,7 +11,6 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
-	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // StreamWriter writes an ENVI image whose rows arrive in order, for images
@@ -238,9 +237,7 @@ func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 			for g := 0; g < B; g += raw.GroupBands {
 				kb := min(raw.GroupBands, B-g)
 				if bufF != nil {
-					seg := bufF[g*m+q0:]
-					raw.FromPixelsStride(seg, m, data[(p0+q0)*B:], B, g, q, kb)
-					if finiteRows(seg, m, q, kb) {
+					if raw.FromPixelsFinite(bufF[g*m+q0:], m, data[(p0+q0)*B:], B, g, q, kb) {
 						continue
 					}
 				}
@@ -265,17 +262,6 @@ func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 // nativeLE reports whether this machine stores a float32 as its
 // little-endian bytes.
 var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// finiteRows reports whether the k rows of n values, ld values apart, at
-// the start of rows are all finite.
-func finiteRows(rows []float32, ld, n, k int) bool {
-	for j := 0; j < k; j++ {
-		if !simd.Finite(rows[j*ld : j*ld+n]) {
-			return false
-		}
-	}
-	return true
-}
 
 // Commit checks that all rows were written, writes the header and
 // publishes both files: the data file is synced and renamed into place,

@@ -171,6 +171,58 @@ func FromPixelsStride(rows []float32, ld int, src []float32, B, g int, n, k int)
 	}
 }
 
+// FromPixelsFinite is FromPixelsStride that also reports whether every
+// value it moved is finite (no NaN, no infinity): with AVX, eight pixels of
+// eight bands at a time, transposed in registers.
+func FromPixelsFinite(rows []float32, ld int, src []float32, B, g int, n, k int) bool {
+	if n <= 0 || k <= 0 {
+		return true
+	}
+	_ = src[(n-1)*B+g+k-1]
+	_ = rows[(k-1)*ld+n-1]
+	if !useAVX || n < 8 {
+		FromPixelsStride(rows, ld, src, B, g, n, k)
+		for j := 0; j < k; j++ {
+			if !finite(rows[j*ld : j*ld+n]) {
+				return false
+			}
+		}
+		return true
+	}
+	n8 := n / 8 * 8
+	ok := true
+	j := 0
+	for ; j+8 <= k; j += 8 {
+		ok = transpose8AVX(&rows[j*ld], ld, &src[g+j], B, n8) && ok
+	}
+	// The bands left over for the pixels done, then every band of the
+	// pixels left over; acc sums v - v: zero, or NaN after a value that
+	// is not finite.
+	var acc float32
+	for p := 0; p < n; p++ {
+		j0 := j
+		if p >= n8 {
+			j0 = 0
+		}
+		s := src[p*B+g : p*B+g+k]
+		for jj := j0; jj < k; jj++ {
+			v := s[jj]
+			rows[jj*ld+p] = v
+			acc += v - v
+		}
+	}
+	return ok && acc == 0
+}
+
+// finite reports whether every value of d is finite.
+func finite(d []float32) bool {
+	var acc float32
+	for _, v := range d {
+		acc += v - v
+	}
+	return acc == 0
+}
+
 func fromPixels16(rows []float32, ld int, src []float32, B int, n int) {
 	r0, r1, r2, r3 := rows[0*ld:0*ld+n], rows[1*ld:1*ld+n], rows[2*ld:2*ld+n], rows[3*ld:3*ld+n]
 	r4, r5, r6, r7 := rows[4*ld:4*ld+n], rows[5*ld:5*ld+n], rows[6*ld:6*ld+n], rows[7*ld:7*ld+n]

@@ -2,6 +2,8 @@ package raw
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +89,48 @@ func testToFromPixels(t *testing.T, n, B, g, k int) {
 	for i := range rows {
 		if back[i] != rows[i] {
 			t.Fatalf("FromPixels[%d] = %v, want %v", i, back[i], rows[i])
+		}
+	}
+}
+
+// FromPixelsFinite moves what FromPixelsStride moves, for every count of
+// pixels and bands around the 8 x 8 blocks it transposes at once, and
+// reports a NaN or an infinite value wherever it is.
+func TestFromPixelsFinite(t *testing.T) {
+	inf := float32(math.Inf(-1))
+	nan := float32(math.NaN())
+	for _, n := range []int{1, 7, 8, 9, 16, 23, 64} {
+		for _, k := range []int{1, 5, 8, 13, 16, 17} {
+			const B, g = 37, 3
+			src := make([]float32, n*B)
+			for i := range src {
+				src[i] = float32(i)*0.25 - 7
+			}
+			ld := n + 5
+			want := make([]float32, k*ld)
+			FromPixelsStride(want, ld, src, B, g, n, k)
+			got := make([]float32, k*ld)
+			if !FromPixelsFinite(got, ld, src, B, g, n, k) {
+				t.Fatalf("n=%d k=%d: finite values reported as not finite", n, k)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d k=%d: moved %v, want %v", n, k, got, want)
+			}
+			for _, bad := range []float32{inf, nan} {
+				for _, at := range [][2]int{{0, 0}, {n - 1, k - 1}, {n / 2, k / 2}} {
+					s := slices.Clone(src)
+					s[at[0]*B+g+at[1]] = bad
+					if FromPixelsFinite(got, ld, s, B, g, n, k) {
+						t.Errorf("n=%d k=%d: %v at pixel %d, band %d not reported", n, k, bad, at[0], g+at[1])
+					}
+					// Outside the bands moved: not reported.
+					s = slices.Clone(src)
+					s[at[0]*B+g+k] = bad
+					if !FromPixelsFinite(got, ld, s, B, g, n, k) {
+						t.Errorf("n=%d k=%d: %v in a band not moved reported", n, k, bad)
+					}
+				}
+			}
 		}
 	}
 }
