@@ -227,8 +227,8 @@ func (r *Renderer) renderRows(u0, u1 int, dst []float32, field bool) error {
 	if field {
 		fs = r.newFieldState(max(0, gLo*r.gy-r.radY), min(r.h, (gHi+1)*r.gy+r.radY))
 	}
-	items := r.split(u0, u1, gLo, gHi)
-	r.run(len(items), func(wk *worker, k int) {
+	items := r.renderSplit(u0, u1, gLo, gHi)
+	r.runAny(len(items), func(wk *worker, k int) {
 		r.renderItem(wk, fs, items[k], u0, u1, dst, r.ow, 0)
 	})
 	return nil
@@ -378,6 +378,50 @@ func (r *Renderer) splitCols(u0, u1, gLo, gHi, cLo, cHi int) []item {
 		}
 	}
 	return its
+}
+
+// itemsPerWorker is about how many items a render of rows is cut into per
+// worker (renderSplit).
+const itemsPerWorker = 4
+
+// renderSplit divides target rows [u0, u1) of a render into items that the
+// workers take in any order (runAny): the runs of group rows of split, each
+// cut into column chunks so that there are about itemsPerWorker items per
+// worker. A worker that finishes early (runs of unequal height, or a core
+// shared with another goroutine such as a writer) then takes what is left.
+// Every item writes pixels of its own, computed as in any other split, so
+// the result does not depend on it.
+func (r *Renderer) renderSplit(u0, u1, gLo, gHi int) []item {
+	its := r.split(u0, u1, gLo, gHi)
+	want := itemsPerWorker * r.opt.Workers
+	if r.opt.Workers == 1 || len(its) >= want {
+		return its
+	}
+	cc := (want + len(its) - 1) / len(its)
+	out := make([]item, 0, cc*len(its))
+	for _, it := range its {
+		n := it.c1 - it.c0
+		c := min(cc, n)
+		for k := 0; k < c; k++ {
+			out = append(out, item{it.g0, it.g1, it.c0 + n*k/c, it.c0 + n*(k+1)/c})
+		}
+	}
+	return out
+}
+
+// runAny calls f(worker, k) for k in [0, n) on the renderer's goroutines,
+// each taking the next k when it is free: for work whose result does not
+// depend on which worker does it.
+func (r *Renderer) runAny(n int, f func(*worker, int)) {
+	nw := min(r.opt.Workers, n)
+	wks := make([]*worker, nw)
+	for t := range wks {
+		wks[t] = &worker{}
+	}
+	par.ForEachErr(n, nw, func(t, k int) error {
+		f(wks[t], k)
+		return nil
+	})
 }
 
 // worker holds one goroutine's scratch buffers.
