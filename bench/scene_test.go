@@ -116,13 +116,14 @@ func BenchmarkSceneHead(b *testing.B) {
 	})
 }
 
-// renderStrips renders every output row a band of rows at a time, as the
-// streaming writer does, without writing.
-func renderStrips(b *testing.B, oh, ow, nb int, render func(u0, u1 int, dst []float32) error) {
+// renderStrips renders every output row a band of rows at a time, the
+// bands cut as the streaming writer cuts them (cut: the renderer's
+// RowCut), without writing.
+func renderStrips(b *testing.B, oh, ow, nb int, cut func(int) int, render func(u0, u1 int, dst []float32) error) {
 	rows := model.StripRows(ow, nb)
 	buf := make([]float32, min(rows, oh)*ow*nb)
-	for u0 := 0; u0 < oh; u0 += rows {
-		u1 := min(oh, u0+rows)
+	for u0, u1 := 0, 0; u0 < oh; u0 = u1 {
+		u1 = stripEnd(u0, rows, oh, cut)
 		if err := render(u0, u1, buf[:(u1-u0)*ow*nb]); err != nil {
 			b.Fatal(err)
 		}
@@ -148,7 +149,7 @@ func BenchmarkSceneRender(b *testing.B) {
 		b.ResetTimer()
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			renderStrips(b, oh, oh, lr.B, o.RenderRows)
+			renderStrips(b, oh, oh, lr.B, o.RowCut, o.RenderRows)
 		}
 		reportCPU(b, c0)
 	})
@@ -172,7 +173,7 @@ func BenchmarkSceneUs(b *testing.B) {
 		b.ResetTimer()
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			renderStrips(b, oh, oh, lr.B, r.RenderRows)
+			renderStrips(b, oh, oh, lr.B, r.RowCut, r.RenderRows)
 		}
 		reportCPU(b, c0)
 	})

@@ -190,6 +190,21 @@ func cellOf(u, n, m int) int { return ((2*u + 1) * n) / (2 * m) }
 // Size returns the target size.
 func (r *Renderer) Size() (outH, outW int) { return r.oh, r.ow }
 
+// RowCut returns the first target row of the row of groups of cells that
+// holds target row u (0 when u <= 0, outH when u >= outH). Bands of rows
+// (RenderRows) that begin and end at such rows compute the weights of every
+// group once; a band boundary inside a row of groups computes them for the
+// bands on both sides. The result is the same either way.
+func (r *Renderer) RowCut(u int) int {
+	if u <= 0 {
+		return 0
+	}
+	if u >= r.oh {
+		return r.oh
+	}
+	return r.rowStart[cellOf(u, r.h, r.oh)/r.gy*r.gy]
+}
+
 // Factor returns the effective factor s (the mean of the two axes' factors).
 func (r *Renderer) Factor() float64 { return r.s }
 

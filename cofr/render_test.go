@@ -625,3 +625,28 @@ func TestVectorFillMatchesScalar(t *testing.T) {
 		}
 	}
 }
+
+// RowCut gives the first row of the row of groups that holds a row: no
+// later than the row, the same for every row of that row of groups, and
+// the row after the previous row of groups' last.
+func TestRowCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ h, H int }{{11, 22}, {11, 27}, {11, 33}, {7, 28}, {6, 50}, {9, 100}, {20, 21}} {
+		x := testrand.Cube(rng, c.h, 5, 2)
+		p := randPrims(rng, c.h, 5, trained)
+		r, err := NewRenderer(x, p, c.H, 10, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		groupRow := func(u int) int { return cellOf(u, r.h, r.oh) / r.gy }
+		if r.RowCut(0) != 0 || r.RowCut(-1) != 0 || r.RowCut(c.H) != c.H {
+			t.Errorf("%d -> %d: RowCut(0), RowCut(-1), RowCut(H) = %d, %d, %d", c.h, c.H, r.RowCut(0), r.RowCut(-1), r.RowCut(c.H))
+		}
+		for u := 0; u < c.H; u++ {
+			s := r.RowCut(u)
+			if s > u || groupRow(s) != groupRow(u) || (s > 0 && groupRow(s-1) == groupRow(s)) {
+				t.Fatalf("%d -> %d: RowCut(%d) = %d (groups of %d cells: row %d in group row %d, %d in %d)", c.h, c.H, u, s, r.gy, u, groupRow(u), s, groupRow(s))
+			}
+		}
+	}
+}

@@ -103,6 +103,10 @@ func NewValueRenderer(v *hsi.Cube, p *Primitives, outH, outW int, opt Options) (
 	return &ValueRenderer{r: r}, nil
 }
 
+// RowCut is Renderer.RowCut: the first target row of the row of groups
+// that holds target row u.
+func (vr *ValueRenderer) RowCut(u int) int { return vr.r.RowCut(u) }
+
 // Size returns the target size.
 func (vr *ValueRenderer) Size() (outH, outW int) { return vr.r.oh, vr.r.ow }
 

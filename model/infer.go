@@ -415,14 +415,15 @@ func (e *Encoded) Output(outH, outW int) (*Output, error) {
 }
 
 // RenderTo renders the outH x outW output a band of rows at a time into
-// sink (StreamRows), so an output far larger than memory can stream to
-// disk. progress, if not nil, is called with the rows done.
+// sink (StreamRowsCut, the bands ending where COFR's rows of groups begin:
+// Output.RowCut), so an output far larger than memory can stream to disk.
+// progress, if not nil, is called with the rows done.
 func (e *Encoded) RenderTo(outH, outW int, sink RowSink, progress func(done, total int)) error {
 	r, err := e.Output(outH, outW)
 	if err != nil {
 		return err
 	}
-	return StreamRows(outH, outW, e.lr.B, func(u0, u1 int, dst []float32) error {
+	return StreamRowsCut(outH, outW, e.lr.B, r.RowCut, func(u0, u1 int, dst []float32) error {
 		if err := r.RenderRows(u0, u1, dst); err != nil {
 			return fmt.Errorf("model: %w", err)
 		}

@@ -42,6 +42,13 @@ func StripRows(outW, b int) int {
 // it came. progress, if not nil, is called on the calling goroutine with
 // the rows written, in order.
 func StreamRows(outH, outW, b int, render func(u0, u1 int, dst []float32) error, sink RowSink, progress func(done, total int)) error {
+	return StreamRowsCut(outH, outW, b, nil, render, sink, progress)
+}
+
+// StreamRowsCut is StreamRows with bands that end where cut says, when
+// not nil: a band that would end before row u (StripRows) ends at cut(u)
+// instead, when that is after its first row (cut(u) <= u).
+func StreamRowsCut(outH, outW, b int, cut func(u int) int, render func(u0, u1 int, dst []float32) error, sink RowSink, progress func(done, total int)) error {
 	rowFloats := outW * b
 	rows := StripRows(outW, b)
 	if outH <= rows {
@@ -61,7 +68,7 @@ func StreamRows(outH, outW, b int, render func(u0, u1 int, dst []float32) error,
 	w := startWriter(sink)
 	defer w.finish()
 	bufs := [2][]float32{make([]float32, rows*rowFloats), make([]float32, rows*rowFloats)}
-	for k, u0 := 0, 0; u0 < outH; k, u0 = k+1, u0+rows {
+	for k, u0 := 0, 0; u0 < outH; k++ {
 		// Band k reuses band k-2's buffer: wait for its write, and for
 		// every write handed over once one has failed.
 		for w.pending >= 2 || w.pending > 0 && w.failed.Load() {
@@ -70,12 +77,18 @@ func StreamRows(outH, outW, b int, render func(u0, u1 int, dst []float32) error,
 			}
 		}
 		u1 := min(outH, u0+rows)
+		if cut != nil && u1 < outH {
+			if c := cut(u1); c > u0 && c <= u1 {
+				u1 = c
+			}
+		}
 		d := bufs[k%2][:(u1-u0)*rowFloats]
 		if err := render(u0, u1, d); err != nil {
 			return err
 		}
 		w.pending++
 		w.jobs <- strip{d: d, u1: u1}
+		u0 = u1
 	}
 	for w.pending > 0 {
 		if err := w.wait(progress, outH); err != nil {

@@ -231,3 +231,45 @@ func TestStreamRowsOverlaps(t *testing.T) {
 type sinkFunc func([]float32) error
 
 func (f sinkFunc) WriteRows(d []float32) error { return f(d) }
+
+// StreamRowsCut ends each band where cut says when that is inside the
+// band, and where StripRows says otherwise; the rows are the same.
+func TestStreamRowsCut(t *testing.T) {
+	t.Setenv("OMNIHSR_MEM_LIMIT", "8K")
+	const outH, outW, b = 30, 16, 2
+	rows := StripRows(outW, b) // 4
+	for _, tc := range []struct {
+		name string
+		cut  func(u int) int
+		want [][2]int
+	}{
+		{"none", nil, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 28}, {28, 30}}},
+		{"threes", func(u int) int { return u / 3 * 3 }, [][2]int{{0, 3}, {3, 6}, {6, 9}, {9, 12}, {12, 15}, {15, 18}, {18, 21}, {21, 24}, {24, 27}, {27, 30}}},
+		{"before the band", func(int) int { return 0 }, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 28}, {28, 30}}},
+		{"after the band", func(u int) int { return u + 1 }, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 28}, {28, 30}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if rows != 4 {
+				t.Fatalf("%d rows per band, want 4", rows)
+			}
+			var bands [][2]int
+			fill := fillRows(outW, b)
+			render := func(u0, u1 int, dst []float32) error {
+				bands = append(bands, [2]int{u0, u1})
+				return fill(u0, u1, dst)
+			}
+			sink := &slowSink{}
+			if err := StreamRowsCut(outH, outW, b, tc.cut, render, sink, nil); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(bands, tc.want) {
+				t.Errorf("bands %v, want %v", bands, tc.want)
+			}
+			want := make([]float32, outH*outW*b)
+			_ = fill(0, outH, want)
+			if !slices.Equal(sink.got, want) {
+				t.Error("rows differ from the whole output's")
+			}
+		})
+	}
+}

@@ -255,6 +255,16 @@ func (o *Output) RenderRows(u0, u1 int, dst []float32) error {
 	return nil
 }
 
+// RowCut returns the first output row of the row of COFR's groups of
+// cells that holds output row u (cofr.Renderer.RowCut): bands of rows
+// that begin there render fastest.
+func (o *Output) RowCut(u int) int {
+	if o.vr != nil {
+		return o.vr.RowCut(u)
+	}
+	return o.cr.RowCut(u)
+}
+
 // RenderWindow renders target rows [u0, u1), columns [v0, v1) into dst
 // ((u1-u0)*(v1-v0)*B values): the values of RenderRows there, computing
 // only what the window needs (the spectral variant renders whole rows).
