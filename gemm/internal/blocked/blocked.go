@@ -130,11 +130,15 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 	// An untransposed A is read in place when n is small: packing A would
 	// cost as much as the products, its block being reused for only a few
 	// B panels. Row strides that are multiples of 4 KB are packed anyway
-	// (mr rows at such a stride share L1 sets). Likewise an untransposed B
-	// is read in place (full panels) when m is small, or when its rows are
-	// exactly one panel wide (ldb = nr: B is its own packed panel).
-	inPlaceA := !transA && n <= 8*nr && lda%1024 != 0
-	inPlaceB := !transB && (m <= 4*mr || ldb == nr)
+	// (mr rows at such a stride share L1 sets). A transposed A is read in
+	// place when n and m are both small (the COFR renderer's products of
+	// 64 target pixels): a panel's rows are then consecutive floats at
+	// every step. Likewise an untransposed B is read in place (full
+	// panels) when m is small, or when its rows are exactly one panel wide
+	// (ldb = nr: B is its own packed panel). Reading in place changes no
+	// result: the kernel sums the same products in the same order.
+	inPlaceA := n <= 8*nr && (!transA && lda%1024 != 0 || transA && m <= 8*mr)
+	inPlaceB := !transB && (m <= 8*mr || ldb == nr)
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
@@ -167,9 +171,17 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 						mrb := min(mr, mcb-ir)
 						ap, ars, aps := &bufs.a[ir*kcb], 4, 4*mr
 						if ir < fullA {
-							ai := (ic+ir)*lda + pc
-							_ = a[ai+(mr-1)*lda+kcb-1]
-							ap, ars, aps = &a[ai], 4*lda, 4
+							if transA {
+								// op(A)[i, p] = a[p*lda+i]: the panel's
+								// rows are consecutive floats.
+								ai := pc*lda + ic + ir
+								_ = a[ai+(kcb-1)*lda+mr-1]
+								ap, ars, aps = &a[ai], 4, 4*lda
+							} else {
+								ai := (ic+ir)*lda + pc
+								_ = a[ai+(mr-1)*lda+kcb-1]
+								ap, ars, aps = &a[ai], 4*lda, 4
+							}
 						}
 						ci := (ic+ir)*ldc + jc + jr
 						if mrb == mr && nrb == nr {

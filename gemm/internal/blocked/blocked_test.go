@@ -64,3 +64,35 @@ func TestBlocks(t *testing.T) {
 	}
 	ForceGonum = false
 }
+
+// Reading A or B in place gives the bits of packing them: the rows of a
+// small product (A and B read in place) equal the same rows of a product
+// with more rows (packed), for the COFR renderer's shapes (transposed A of
+// 64 target pixels by K candidates, B of K x bands).
+func TestInPlaceSameBits(t *testing.T) {
+	if narrow == nil {
+		t.Skip("no assembly kernel here")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	const big = 200 // rows of the packed product: more than 8 row tiles
+	for _, d := range [][3]int{{64, 102, 36}, {64, 31, 49}, {40, 145, 300}, {61, 103, 25}} {
+		m, n, k := d[0], d[1], d[2]
+		a := make([]float32, k*big) // op(A) = a^T: k rows of big pixels
+		for i := range a {
+			a[i] = r.Float32()
+		}
+		b := make([]float32, k*n)
+		for i := range b {
+			b[i] = float32(r.NormFloat64())
+		}
+		small := make([]float32, m*n)
+		Sgemm(true, false, m, n, k, 1, a, big, b, n, 0, small, n)
+		whole := make([]float32, big*n)
+		Sgemm(true, false, big, n, k, 1, a, big, b, n, 0, whole, n)
+		for i, v := range small {
+			if math.Float32bits(v) != math.Float32bits(whole[i]) {
+				t.Fatalf("%v: C[%d] = %v in place, %v packed", d, i, v, whole[i])
+			}
+		}
+	}
+}
