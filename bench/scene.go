@@ -109,10 +109,10 @@ func SceneStages(m *model.Model, in, out string, factor float64, wo hsi.WriteOpt
 	// Render and write one after the other (model.StreamRows overlaps
 	// them), so that each stage's time is its own.
 	rows := model.StripRows(ow, lr.B)
-	buf := make([]float32, min(rows, oh)*ow*lr.B)
+	buf := make([]float32, min(2*rows, oh)*ow*lr.B) // a band holds up to 2*rows rows (model.BandEnd)
 	var render, write time.Duration
 	for u0, u1 := 0, 0; u0 < oh; u0 = u1 {
-		u1 = stripEnd(u0, rows, oh, o.RowCut)
+		u1 = model.BandEnd(u0, rows, oh, o.RowCut)
 		d := buf[:(u1-u0)*ow*lr.B]
 		t := time.Now()
 		if err := o.RenderRows(u0, u1, d); err != nil {
@@ -144,25 +144,13 @@ func SceneStages(m *model.Model, in, out string, factor float64, wo hsi.WriteOpt
 	}
 	t0 = time.Now()
 	for u0, u1 := 0, 0; u0 < oh; u0 = u1 {
-		u1 = stripEnd(u0, rows, oh, r.RowCut)
+		u1 = model.BandEnd(u0, rows, oh, r.RowCut)
 		if err := r.RenderRows(u0, u1, buf[:(u1-u0)*ow*lr.B]); err != nil {
 			return st, fmt.Errorf("bench: %s: %w", in, err)
 		}
 	}
 	st.Us = time.Since(t0)
 	return st, nil
-}
-
-// stripEnd is the end of the band of rows starting at u0 as
-// model.StreamRowsCut cuts it: rows rows, or fewer to end at cut.
-func stripEnd(u0, rows, oh int, cut func(int) int) int {
-	u1 := min(oh, u0+rows)
-	if u1 < oh {
-		if c := cut(u1); c > u0 && c <= u1 {
-			u1 = c
-		}
-	}
-	return u1
 }
 
 // EncoderFLOPs is the floating-point operations (two per multiply-add) of

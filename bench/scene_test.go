@@ -121,9 +121,9 @@ func BenchmarkSceneHead(b *testing.B) {
 // RowCut), without writing.
 func renderStrips(b *testing.B, oh, ow, nb int, cut func(int) int, render func(u0, u1 int, dst []float32) error) {
 	rows := model.StripRows(ow, nb)
-	buf := make([]float32, min(rows, oh)*ow*nb)
+	buf := make([]float32, min(2*rows, oh)*ow*nb) // a band holds up to 2*rows rows (model.BandEnd)
 	for u0, u1 := 0, 0; u0 < oh; u0 = u1 {
-		u1 = stripEnd(u0, rows, oh, cut)
+		u1 = model.BandEnd(u0, rows, oh, cut)
 		if err := render(u0, u1, buf[:(u1-u0)*ow*nb]); err != nil {
 			b.Fatal(err)
 		}

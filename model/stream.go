@@ -14,7 +14,8 @@ type RowSink interface {
 // bandBytes bounds one band of output rows (float32), or a sixteenth of
 // the memory limit (memlimit.Limit, OMNIHSR_MEM_LIMIT) when that is less.
 // StreamRows holds two bands, one rendered while the other is written:
-// together at most 64 MiB, an eighth of the limit.
+// together at most 64 MiB, an eighth of the limit; StreamRowsCut's bands
+// may hold twice as many rows (BandEnd), at most 128 MiB together.
 const bandBytes = 32 << 20
 
 // StripRows returns the number of output rows of width outW and b bands
@@ -46,8 +47,7 @@ func StreamRows(outH, outW, b int, render func(u0, u1 int, dst []float32) error,
 }
 
 // StreamRowsCut is StreamRows with bands that end where cut says, when
-// not nil: a band that would end before row u (StripRows) ends at cut(u)
-// instead, when that is after its first row (cut(u) <= u).
+// not nil (BandEnd): a band may then hold up to twice StripRows rows.
 func StreamRowsCut(outH, outW, b int, cut func(u int) int, render func(u0, u1 int, dst []float32) error, sink RowSink, progress func(done, total int)) error {
 	rowFloats := outW * b
 	rows := StripRows(outW, b)
@@ -67,7 +67,7 @@ func StreamRowsCut(outH, outW, b int, cut func(u int) int, render func(u0, u1 in
 	}
 	w := startWriter(sink)
 	defer w.finish()
-	bufs := [2][]float32{make([]float32, rows*rowFloats), make([]float32, rows*rowFloats)}
+	var bufs [2][]float32
 	for k, u0 := 0, 0; u0 < outH; k++ {
 		// Band k reuses band k-2's buffer: wait for its write, and for
 		// every write handed over once one has failed.
@@ -76,13 +76,12 @@ func StreamRowsCut(outH, outW, b int, cut func(u int) int, render func(u0, u1 in
 				return err
 			}
 		}
-		u1 := min(outH, u0+rows)
-		if cut != nil && u1 < outH {
-			if c := cut(u1); c > u0 && c <= u1 {
-				u1 = c
-			}
+		u1 := BandEnd(u0, rows, outH, cut)
+		n := (u1 - u0) * rowFloats
+		if cap(bufs[k%2]) < n {
+			bufs[k%2] = make([]float32, max(n, rows*rowFloats))
 		}
-		d := bufs[k%2][:(u1-u0)*rowFloats]
+		d := bufs[k%2][:n]
 		if err := render(u0, u1, d); err != nil {
 			return err
 		}
@@ -96,6 +95,30 @@ func StreamRowsCut(outH, outW, b int, cut func(u int) int, render func(u0, u1 in
 		}
 	}
 	return nil
+}
+
+// BandEnd returns the end of the band of rows that starts at row u0 when
+// bands hold rows rows and end where cut says (nil: anywhere): cut(u) is
+// the first row of the block of rows (a row of COFR's groups of cells,
+// cofr.Renderer.RowCut) that holds row u, a block that renders fastest
+// whole. The band ends at the last block boundary within rows rows of u0;
+// when there is none (u0 and u0+rows in one block), at the first one, or
+// the end of the output, within 2*rows rows; when there is none either,
+// after rows rows.
+func BandEnd(u0, rows, outH int, cut func(u int) int) int {
+	u1 := min(outH, u0+rows)
+	if cut == nil || u1 == outH {
+		return u1
+	}
+	if c := cut(u1); c > u0 && c <= u1 {
+		return c
+	}
+	for u := u1 + 1; u <= min(outH, u0+2*rows); u++ {
+		if u == outH || cut(u) == u {
+			return u
+		}
+	}
+	return u1
 }
 
 // strip is one band of rendered rows handed to the writer goroutine, ending

@@ -232,8 +232,9 @@ type sinkFunc func([]float32) error
 
 func (f sinkFunc) WriteRows(d []float32) error { return f(d) }
 
-// StreamRowsCut ends each band where cut says when that is inside the
-// band, and where StripRows says otherwise; the rows are the same.
+// StreamRowsCut ends each band where cut says (BandEnd): at the last block
+// start inside the band, else at the first within twice its rows, else
+// where StripRows says; the rows are the same.
 func TestStreamRowsCut(t *testing.T) {
 	t.Setenv("OMNIHSR_MEM_LIMIT", "8K")
 	const outH, outW, b = 30, 16, 2
@@ -245,8 +246,15 @@ func TestStreamRowsCut(t *testing.T) {
 	}{
 		{"none", nil, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 28}, {28, 30}}},
 		{"threes", func(u int) int { return u / 3 * 3 }, [][2]int{{0, 3}, {3, 6}, {6, 9}, {9, 12}, {12, 15}, {15, 18}, {18, 21}, {21, 24}, {24, 27}, {27, 30}}},
-		{"before the band", func(int) int { return 0 }, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 28}, {28, 30}}},
-		{"after the band", func(u int) int { return u + 1 }, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 28}, {28, 30}}},
+		// No block start anywhere (or a cut that breaks its contract): bands
+		// of StripRows rows, the last reaching the end within twice that.
+		{"one block", func(int) int { return 0 }, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 30}}},
+		{"after the row", func(u int) int { return u + 1 }, [][2]int{{0, 4}, {4, 8}, {8, 12}, {12, 16}, {16, 20}, {20, 24}, {24, 30}}},
+		// Blocks taller than a band: a band reaches the next block's
+		// start within twice its rows.
+		{"sixes", func(u int) int { return u / 6 * 6 }, [][2]int{{0, 6}, {6, 12}, {12, 18}, {18, 24}, {24, 30}}},
+		{"nines", func(u int) int { return u / 9 * 9 }, [][2]int{{0, 4}, {4, 9}, {9, 13}, {13, 18}, {18, 22}, {22, 27}, {27, 30}}},
+		{"elevens", func(u int) int { return u / 11 * 11 }, [][2]int{{0, 4}, {4, 11}, {11, 15}, {15, 22}, {22, 30}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rows != 4 {
