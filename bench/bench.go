@@ -3,7 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/stat"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/stat"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -25,7 +26,7 @@ type Config struct {
 	Factors []float64 // factors (nil = 4, 8, 16)
 	Runs    int       // timed runs per configuration (0 = 12)
 	Warmup  int       // warm-up runs per configuration (negative = 0; 0 = 3)
-	Seed    uint64    // seed of the random input
+	Seed    uint64    // seed of the synthetic input
 	// Progress, when set, is called after every configuration.
 	Progress func(done, total int)
 }
@@ -38,12 +39,16 @@ var (
 
 // Row is one configuration's figures.
 type Row struct {
-	Bands      int     `json:"bands"`
-	Factor     float64 `json:"factor"`
-	OutH       int     `json:"out_h"`
-	OutW       int     `json:"out_w"`
-	ModelMS    float64 `json:"omnihsr_ms"`
-	ModelMiB   float64 `json:"omnihsr_mib"`
+	Bands    int     `json:"bands"`
+	Factor   float64 `json:"factor"`
+	OutH     int     `json:"out_h"`
+	OutW     int     `json:"out_w"`
+	ModelMS  float64 `json:"omnihsr_ms"`
+	ModelMiB float64 `json:"omnihsr_mib"`
+	// NoisyMS is the model's latency on the same input with white noise
+	// of 0.03 (Input): the default pair renders it with its noise-aware
+	// model, which also measures its field gain (model.Model.WithNoisy).
+	NoisyMS    float64 `json:"omnihsr_noisy_ms"`
 	BicubicMS  float64 `json:"bicubic_ms"`
 	BicubicMiB float64 `json:"bicubic_mib"`
 }
@@ -115,32 +120,36 @@ func Run(m *model.Model, cfg Config) (*Result, error) {
 	r := rand.New(rand.NewPCG(2026, cfg.Seed+1))
 	total, done := len(cfg.Bands)*len(cfg.Factors), 0
 	for _, nb := range cfg.Bands {
-		lr, err := hsi.New(cfg.Size, cfg.Size, nb)
+		lr, noisy, err := Input(cfg.Size, nb, r)
 		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
-		}
-		for i := range lr.Data {
-			lr.Data[i] = r.Float32()
+			return nil, err
 		}
 		for _, s := range cfg.Factors {
 			oh := resample.UpSize(cfg.Size, s)
-			om, err := timeIt(func() error {
-				e, err := m.EncodeImage(lr)
-				if err != nil {
+			run := func(x *hsi.Cube) (timing, error) {
+				return timeIt(func() error {
+					e, err := m.EncodeImage(x)
+					if err != nil {
+						return err
+					}
+					_, err = e.Render(oh, oh)
 					return err
-				}
-				_, err = e.Render(oh, oh)
-				return err
-			}, cfg.Runs, cfg.Warmup)
+				}, cfg.Runs, cfg.Warmup)
+			}
+			om, err := run(lr)
 			if err != nil {
 				return nil, fmt.Errorf("bench: B=%d x%g: %w", nb, s, err)
+			}
+			on, err := run(noisy)
+			if err != nil {
+				return nil, fmt.Errorf("bench: B=%d x%g, noisy input: %w", nb, s, err)
 			}
 			bi, err := timeIt(func() error { _, err := resample.Upsample(lr, oh, oh); return err }, cfg.Runs, cfg.Warmup)
 			if err != nil {
 				return nil, fmt.Errorf("bench: bicubic B=%d x%g: %w", nb, s, err)
 			}
 			res.Rows = append(res.Rows, Row{Bands: nb, Factor: s, OutH: oh, OutW: oh,
-				ModelMS: om.ms, ModelMiB: om.peakMiB, BicubicMS: bi.ms, BicubicMiB: bi.peakMiB})
+				ModelMS: om.ms, ModelMiB: om.peakMiB, NoisyMS: on.ms, BicubicMS: bi.ms, BicubicMiB: bi.peakMiB})
 			done++
 			if cfg.Progress != nil {
 				cfg.Progress(done, total)
@@ -148,6 +157,40 @@ func Run(m *model.Model, cfg Config) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// Input returns the latency table's input of size x size pixels and b
+// bands, values in [0, 1]: a clean image (every band a smooth mixture of
+// two random planar waves and a disc's edge, the bands varying smoothly),
+// and the same with white noise of standard deviation 0.03 added.
+func Input(size, b int, r *rand.Rand) (clean, noisy *hsi.Cube, err error) {
+	if clean, err = hsi.New(size, size, b); err != nil {
+		return nil, nil, fmt.Errorf("bench: %w", err)
+	}
+	var fy, fx, ph [2]float64
+	for k := range 2 {
+		fy[k], fx[k], ph[k] = r.Float64()*0.4, r.Float64()*0.4, r.Float64()*2*math.Pi
+	}
+	c := float64(size) / 2
+	for y := range size {
+		for x := range size {
+			disc := 0.0
+			if (float64(y)-c)*(float64(y)-c)+(float64(x)-c)*(float64(x)-c) < c*c/2 {
+				disc = 1
+			}
+			for k := range b {
+				t := float64(k) / float64(max(1, b-1))
+				v := 0.45 + 0.15*(1-t)*math.Sin(fy[0]*float64(y)+fx[0]*float64(x)+ph[0]) +
+					0.15*t*math.Sin(fy[1]*float64(y)+fx[1]*float64(x)+ph[1]) + 0.2*disc*(0.5+t)
+				clean.Data[(y*size+x)*b+k] = float32(v)
+			}
+		}
+	}
+	noisy = clean.Clone()
+	for i := range noisy.Data {
+		noisy.Data[i] += float32(0.03 * r.NormFloat64())
+	}
+	return clean, noisy, nil
 }
 
 // Header is the two-line description printed above the table.
@@ -161,11 +204,11 @@ func (r *Result) Header() string {
 func (r *Result) Markdown() string {
 	var b strings.Builder
 	b.WriteString(r.Header())
-	b.WriteString("\n| bands | factor | output | OmniHSR ms | OmniHSR MiB | bicubic ms | bicubic MiB | OmniHSR / bicubic |\n")
-	b.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n| bands | factor | output | OmniHSR ms | OmniHSR MiB | OmniHSR ms, noisy input | bicubic ms | bicubic MiB | OmniHSR / bicubic |\n")
+	b.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, w := range r.Rows {
-		fmt.Fprintf(&b, "| %d | x%g | %dx%d | %.1f | %.0f | %.1f | %.0f | %.2f |\n",
-			w.Bands, w.Factor, w.OutH, w.OutW, w.ModelMS, w.ModelMiB, w.BicubicMS, w.BicubicMiB, w.Ratio())
+		fmt.Fprintf(&b, "| %d | x%g | %dx%d | %.1f | %.0f | %.1f | %.1f | %.0f | %.2f |\n",
+			w.Bands, w.Factor, w.OutH, w.OutW, w.ModelMS, w.ModelMiB, w.NoisyMS, w.BicubicMS, w.BicubicMiB, w.Ratio())
 	}
 	return b.String()
 }

@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/model"
 )
 
@@ -22,7 +24,7 @@ func TestRunSmall(t *testing.T) {
 		t.Fatalf("%d rows, %d progress calls, want 4 and 4", len(res.Rows), calls)
 	}
 	r := res.Find(5, 2.5)
-	if r == nil || r.OutH != 20 || r.ModelMS <= 0 || r.BicubicMS <= 0 {
+	if r == nil || r.OutH != 20 || r.ModelMS <= 0 || r.NoisyMS <= 0 || r.BicubicMS <= 0 {
 		t.Fatalf("row B=5 x2.5 = %+v", r)
 	}
 	md := res.Markdown()
@@ -43,5 +45,40 @@ func TestRunErrors(t *testing.T) {
 	}
 	if _, err := Run(nil, Config{}); err == nil {
 		t.Error("nil model gave no error")
+	}
+}
+
+// The latency table's clean input is rendered by the default pair's model
+// for clean inputs and its noisy copy by the noise-aware model, at every
+// band count of the table.
+func TestInputRoutes(t *testing.T) {
+	m, err := model.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2026, 1))
+	for _, b := range DefaultBands {
+		clean, noisy, err := Input(32, b, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name   string
+			c      *hsi.Cube
+			routed bool
+		}{{"clean", clean, false}, {"noisy", noisy, true}} {
+			nz, err := m.NoiseLevel(tc.c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := m.EncodeImage(tc.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("B=%d %s: feature %.2f", b, tc.name, nz.Feature)
+			if e.Noise().Routed != tc.routed {
+				t.Errorf("B=%d %s input: routed %v (noise feature %.2f)", b, tc.name, e.Noise().Routed, nz.Feature)
+			}
+		}
 	}
 }

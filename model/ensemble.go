@@ -105,7 +105,10 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	usable := nd.Usable(lr.B)
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	// One noise level for every view (a flip or rotation does not change
-	// it), so that all views take the same model of a pair.
+	// it), so that all views take the same model of a pair. A routed view
+	// measures its own field gain (Noise.Gain) on its own orientation, so
+	// that each view's output depends on its input alone and the mean stays
+	// equivariant.
 	nz, err := m.noiseOf(orig, lr, usable, orig.Meta.Noise)
 	if err != nil {
 		return nil, err
@@ -124,7 +127,8 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	return e, nil
 }
 
-// Noise returns the noise level the views were encoded with.
+// Noise returns the noise level the views were encoded with (and the
+// field gain of the first, the input as given).
 func (e *Ensemble) Noise() Noise { return e.views[0].Noise() }
 
 // Render returns the mean of the orientations' outputs at outH x outW,

@@ -319,7 +319,7 @@ func (e *Encoded) Bytes() int64 {
 // Noise).
 func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (Noise, error) {
 	if !m.Cfg.NoiseInput && m.noisy == nil {
-		return Noise{}, nil
+		return Noise{Gain: 1}, nil
 	}
 	x := lr
 	if len(usable) < lr.B {
@@ -366,6 +366,13 @@ func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, 
 	use := m
 	if m.noisy != nil && nz.Feature > m.gate {
 		use, nz.Routed = m.noisy, true
+		if !nz.gained && use.Cfg.Variant != VariantSpectral {
+			g, err := use.fieldGain(x, nz.bands)
+			if err != nil {
+				return nil, err
+			}
+			nz.Gain, nz.gained = g, true
+		}
 	}
 	z, err := use.Input(x)
 	if err != nil {
@@ -385,7 +392,12 @@ func (e *Encoded) Primitives(outH, outW int) (*cofr.Primitives, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.m.Primitives(raw, e.lr.H, e.lr.W)
+	p, err := e.m.Primitives(raw, e.lr.H, e.lr.W)
+	if err != nil {
+		return nil, err
+	}
+	scaleOperators(p, e.noise)
+	return p, nil
 }
 
 // raw returns the raw head output for an output of outH x outW.
@@ -406,7 +418,7 @@ func (e *Encoded) Output(outH, outW int) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := e.m.NewOutput(e.lr, raw, outH, outW)
+	o, err := e.m.newOutput(e.lr, raw, outH, outW, e.noise)
 	if err != nil {
 		return nil, err
 	}

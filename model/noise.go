@@ -27,6 +27,14 @@ type Noise struct {
 	// Routed is true when a model with a noise companion (WithNoisy) handed
 	// the input to the companion.
 	Routed bool
+	// Gain is the share of the companion's operator field that a routed
+	// input's output keeps (in [0, 1]; 1 when not routed): the output is
+	// U_s X + Gain * field, Gain measured on the input itself by
+	// super-resolving it from half its size (see Model.WithNoisy).
+	Gain float64
+
+	bands  []float64 // the per-band standard deviations Sigma sums up
+	gained bool      // Gain has been measured
 }
 
 // NoiseFeature maps a noise level in the network's units to the FiLM
@@ -50,7 +58,7 @@ func (m *Model) NoiseLevel(lr *hsi.Cube, sigmas []float64) (Noise, error) {
 // noiseSigma is NoiseLevel's Sigma and Estimated, without the network's
 // units.
 func noiseSigma(lr *hsi.Cube, sigmas []float64) (Noise, error) {
-	n := Noise{Estimated: sigmas == nil}
+	n := Noise{Estimated: sigmas == nil, Gain: 1}
 	if sigmas == nil {
 		var err error
 		if sigmas, err = noise.Bands(lr, true); err != nil {
@@ -64,6 +72,7 @@ func noiseSigma(lr *hsi.Cube, sigmas []float64) (Noise, error) {
 			return n, fmt.Errorf("model: noise of band %d is %v: want a finite value >= 0", b+1, v)
 		}
 	}
+	n.bands = sigmas
 	n.Sigma = noise.Level(sigmas)
 	if math.IsNaN(n.Sigma) {
 		n.Sigma = 0
@@ -119,6 +128,14 @@ func (m *Model) WithNoiseInput() (*Model, error) {
 // WithNoisy returns a copy of m that hands every input whose noise feature
 // (NoiseFeature of its noise level) is above gate to the noise-aware model
 // noisy, and renders the others itself. m's weights are shared, not copied.
+//
+// A handed-over input's output is U_s X plus the companion's operator field
+// scaled by a gain in [0, 1] measured on the input itself (Noise.Gain): the
+// centre of the input (at most GainWindow pixels on a side), downsampled
+// by 2 and brought back to its noise level, is super-resolved by the
+// companion to its own size, and the gain is the least-squares factor of
+// the field against the input there. Where the companion would sharpen
+// noise rather than detail, the gain turns its output towards bicubic.
 func (m *Model) WithNoisy(noisy *Model, gate float64) (*Model, error) {
 	if noisy == nil || !noisy.Cfg.NoiseInput {
 		return nil, fmt.Errorf("model: a noise companion must be a model with a noise input")

@@ -177,6 +177,11 @@ func TestWithNoisyRouting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if g := e.Noise().Gain; !(g >= 0 && g <= 1) || !tc.routed && g != 1 {
+			t.Errorf("%s: field gain %v", tc.name, g)
+		}
+		// The pair renders the chosen model's operators scaled by the gain.
+		want.noise.Routed, want.noise.Gain = e.Noise().Routed, e.Noise().Gain
 		a, _ := e.Render(20, 24)
 		b, _ := want.Render(20, 24)
 		for i := range a.Data {

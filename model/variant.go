@@ -136,6 +136,12 @@ type Output struct {
 // NewOutput prepares the output path of lr (h x w x B) for the raw head
 // output raw (h*w*Cfg.HeadChans() values) on an outH x outW grid.
 func (m *Model) NewOutput(lr *hsi.Cube, raw []float32, outH, outW int) (*Output, error) {
+	return m.newOutput(lr, raw, outH, outW, Noise{})
+}
+
+// newOutput is NewOutput with the operators scaled by the field gain of
+// the input's noise nz (scaleOperators).
+func (m *Model) newOutput(lr *hsi.Cube, raw []float32, outH, outW int, nz Noise) (*Output, error) {
 	if lr == nil {
 		return nil, fmt.Errorf("model: nil input cube")
 	}
@@ -143,6 +149,7 @@ func (m *Model) NewOutput(lr *hsi.Cube, raw []float32, outH, outW int) (*Output,
 	if err != nil {
 		return nil, err
 	}
+	scaleOperators(prims, nz)
 	o := &Output{cfg: m.Cfg, lr: lr, raw: raw, prims: prims, outH: outH, outW: outW}
 	opt := m.COFROptions()
 	switch m.Cfg.Variant {
@@ -342,4 +349,17 @@ func (o *Output) Backward(dY []float32) ([]float32, error) {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	return rawGradOf(o.raw, chans, gr, o.cfg.opMode()), nil
+}
+
+// scaleOperators multiplies the operators of p by the field gain of a
+// routed input (Noise.Gain): the operator field, a sum of the operators'
+// responses, scales with them.
+func scaleOperators(p *cofr.Primitives, nz Noise) {
+	if !nz.Routed || nz.Gain == 1 {
+		return
+	}
+	g := float32(nz.Gain)
+	for i := range p.K {
+		p.K[i] *= g
+	}
 }

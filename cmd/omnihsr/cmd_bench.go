@@ -25,9 +25,12 @@ var benchCmd = &command{
        omnihsr bench -scene HxWxB [-scene-factors 2,4] [-runs N] [-dir DIR] [-of ENVI|GTiff|COG] [-co KEY=VALUE]... [-md FILE]
 
 Times OmniHSR inference (C_B + encoder + FiLM + head + COFR, one image,
-batch 1, float32) on a random low-res input of size x size pixels for every
-band count and factor, as the median of -runs runs after -warmup warm-ups,
-with bicubic interpolation alone measured in the same run for comparison.
+batch 1, float32) on a synthetic clean low-res input of size x size pixels
+(smooth waves and an edge) for every band count and factor, as the median
+of -runs runs after -warmup warm-ups, and on the same input with white
+noise of 0.03 added, which the default pair renders with its noise-aware
+model and that model's field gain; bicubic interpolation alone is measured
+in the same run for comparison.
 Peak memory is the largest Go heap in use during one more, untimed run (the
 heap sampler would slow the timed runs), above the heap
 before it (the counterpart of the paper's peak allocated GPU memory).

@@ -25,8 +25,10 @@ type noiseFlags struct {
 const noiseFlagsHelp = `Noise: the default model pair estimates the input's noise band by band (a
 robust scale of a spatial and spectral high-pass residual) and renders a
 noisy input with its noise-aware model, which smooths where the model for
-clean inputs would sharpen the noise; the estimate and the choice are
-printed on stderr. -noise SIGMA gives the noise standard deviation instead
+clean inputs would sharpen the noise, keeping the share of that model's
+operator field that super-resolving the input itself from half its size
+supports (towards bicubic where noise drowns detail); the estimate, the
+choice and the share are printed on stderr. -noise SIGMA gives the noise standard deviation instead
 (the input's units, every band), -noise clean treats the input as clean,
 and -noise-file FILE takes one value per band: a text file of numbers, or a
 cube of the input's band count (e.g. a sensor's per-pixel uncertainty
@@ -208,7 +210,7 @@ func reportNoise(w io.Writer, r any, m *model.Model) {
 	what := "the noise-aware model conditions its operators on it"
 	if companion != nil {
 		if nz.Routed {
-			what = fmt.Sprintf("above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it", gate)
+			what = fmt.Sprintf("above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it, keeping %.0f %% of its operator field (measured on the input from half its size)", gate, 100*nz.Gain)
 		} else {
 			what = fmt.Sprintf("at or below the gate (%.2f): rendered by the model for clean inputs", gate)
 		}

@@ -38,6 +38,7 @@ func TestUpscaleNoise(t *testing.T) {
 		{"clean estimated", []string{"-in", clean}, "estimated from the input"},
 		{"clean to the clean model", []string{"-in", clean}, "rendered by the model for clean inputs"},
 		{"noisy estimated", []string{"-in", noisy}, "rendered by the noise-aware model"},
+		{"noisy field gain", []string{"-in", noisy}, "% of its operator field (measured on the input from half its size)"},
 		{"noisy treated as clean", []string{"-in", noisy, "-noise", "clean"}, "noise 0 (root mean square over the bands, given"},
 		{"given sigma", []string{"-in", clean, "-noise", "60"}, "noise 60 (root mean square over the bands, given"},
 		{"self-ensemble", []string{"-in", noisy, "-method", "omnihsr-se"}, "rendered by the noise-aware model"},

@@ -7,7 +7,11 @@
 // under every noise of gateSpecs, and prints, for candidate gates,
 // the mean PSNR and SAM gains over bicubic on the clean and on the noisy
 // samples; it recommends the gate with the highest sum of the two PSNR
-// gains whose clean gain is within -tol dB of the clean model's alone.
+// gains whose clean gain is within -tol dB of the clean model's alone. The
+// gate table scores the companion's own output; when the noise-aware
+// weights already carry a gate, the last lines score the pair as it
+// renders, with the field gain it measures on every routed input
+// (model.Model.WithNoisy), and count the samples it leaves below bicubic.
 //
 // With -write FILE it also writes the noise-aware weights with the
 // recommended gate in their configuration (model.Config.NoiseGate), ready to
@@ -36,6 +40,7 @@ type score struct {
 	feature              float64
 	bic, clean, noisy    float64 // PSNR (dB)
 	sbic, sclean, snoisy float64 // SAM (degrees)
+	pair, spair          float64 // the pair as it renders (with the field gain), PSNR and SAM
 	isNoisy              bool
 }
 
@@ -72,6 +77,14 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string, every b
 	if err != nil {
 		return err
 	}
+	// The pair as model.Default builds it, when the noise-aware weights
+	// carry a gate: the field gain is part of its rendering.
+	var pair *model.Model
+	if nm.Cfg.NoiseGate > 0 {
+		if pair, err = cm.WithNoisy(nm, nm.Cfg.NoiseGate); err != nil {
+			return err
+		}
+	}
 	opt := train.DefaultDataOptions(shared)
 	opt.NoisyVal = !every
 	ds, err := train.LoadDataset(opt)
@@ -90,7 +103,7 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string, every b
 		noisy bool
 	}{{ds.Val, false}, {noisy, true}} {
 		for _, smp := range set.s {
-			sc, err := scoreSample(cm, nm, smp)
+			sc, err := scoreSample(cm, nm, pair, smp)
 			if err != nil {
 				return fmt.Errorf("%s: %w", smp.Name, err)
 			}
@@ -139,6 +152,9 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string, every b
 		}
 	}
 	fmt.Printf("recommended gate %.4f: clean gain %+.4f dB (clean model alone %+.4f), noisy gain %+.4f dB\n", bestGate, bestClean, ref, bestNoisy)
+	if pair != nil {
+		printPair(all, nm.Cfg.NoiseGate)
+	}
 	if write == "" {
 		return nil
 	}
@@ -198,7 +214,34 @@ func cleanRefOf(all []score) float64 {
 	return s / float64(n)
 }
 
-func scoreSample(cm, nm *model.Model, smp *train.Sample) (score, error) {
+// printPair prints the mean gains over bicubic of the pair as it renders
+// (its gate, the field gain on routed inputs) and how many samples it
+// leaves below bicubic, clean and noisy.
+func printPair(all []score, gate float64) {
+	for _, noisy := range []bool{false, true} {
+		var g, sg float64
+		var n, below, sbelow int
+		for _, s := range all {
+			if s.isNoisy != noisy {
+				continue
+			}
+			g += s.pair - s.bic
+			sg += s.sbic - s.spair
+			n++
+			if s.pair < s.bic {
+				below++
+			}
+			if s.spair > s.sbic {
+				sbelow++
+			}
+		}
+		what := map[bool]string{false: "clean", true: "noisy"}[noisy]
+		fmt.Printf("pair as it renders (gate %.4f, field gain): %s samples %d, PSNR gain %+.4f dB (%d below bicubic), SAM gain %+.4f deg (%d below)\n",
+			gate, what, n, g/float64(n), below, sg/float64(n), sbelow)
+	}
+}
+
+func scoreSample(cm, nm, pair *model.Model, smp *train.Sample) (score, error) {
 	var sc score
 	nz, err := cm.NoiseLevel(smp.LR, nil)
 	if err != nil {
@@ -221,6 +264,15 @@ func scoreSample(cm, nm *model.Model, smp *train.Sample) (score, error) {
 			return sc, err
 		}
 		if *m.p, *m.sam, err = train.Score(smp.HR, y); err != nil {
+			return sc, err
+		}
+	}
+	if pair != nil {
+		y, err := pair.Upscale(smp.LR, smp.HR.H, smp.HR.W)
+		if err != nil {
+			return sc, err
+		}
+		if sc.pair, sc.spair, err = train.Score(smp.HR, y); err != nil {
 			return sc, err
 		}
 	}
