@@ -474,8 +474,9 @@ func (t degradeTallies) tallies() string {
 }
 
 // degradeTable writes one table of the runs at DegradeFactors: bicubic /
-// OmniHSR PSNR, or SAM when sam is set, with "(below)" where OmniHSR is not
-// better, and the paper's gains when withPaper is set.
+// OmniHSR PSNR, or SAM when sam is set, with "(below)" where OmniHSR is
+// worse, "(level)" where it is equal, and the paper's gains when withPaper
+// is set.
 func degradeTable(b *md, scenes []eval.SceneInfo, runs []DegradeRun, sam, withPaper bool) degradeTallies {
 	cols := []string{"Factor", "Test input"}
 	for _, s := range scenes {
@@ -506,9 +507,12 @@ func degradeTable(b *md, scenes []eval.SceneInfo, runs []DegradeRun, sam, withPa
 				}
 				mark := ""
 				a[1]++
-				if better {
+				switch {
+				case better:
 					a[0]++
-				} else {
+				case vo == vb:
+					mark = " (level)"
+				default:
 					mark = " (below)"
 				}
 				cells = append(cells, f2(vb)+" / "+f2(vo)+mark)
