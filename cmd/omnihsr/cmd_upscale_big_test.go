@@ -20,7 +20,7 @@ import (
 // the runtime).
 func upscaleMemBound(h, w, b int) int64 {
 	px := int64(h) * int64(w)
-	return 2*px*int64(b)*4 + px*1024 + 512<<20
+	return 2*px*int64(b)*4 + px*1024 + 512<<20 + int64(b)<<20
 }
 
 // TestUpscaleLargeRSS super-resolves a 2048 x 2048 x 128 float32 ENVI file

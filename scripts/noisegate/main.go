@@ -218,26 +218,36 @@ func cleanRefOf(all []score) float64 {
 // (its gate, the field gain on routed inputs) and how many samples it
 // leaves below bicubic, clean and noisy.
 func printPair(all []score, gate float64) {
-	for _, noisy := range []bool{false, true} {
-		var g, sg float64
-		var n, below, sbelow int
-		for _, s := range all {
-			if s.isNoisy != noisy {
-				continue
+	for _, gain := range []bool{false, true} {
+		for _, noisy := range []bool{false, true} {
+			var g, sg float64
+			var n, below, sbelow int
+			for _, s := range all {
+				if s.isNoisy != noisy {
+					continue
+				}
+				p, sam := s.clean, s.sclean
+				switch {
+				case gain:
+					p, sam = s.pair, s.spair
+				case s.feature > gate:
+					p, sam = s.noisy, s.snoisy
+				}
+				g += p - s.bic
+				sg += s.sbic - sam
+				n++
+				if p < s.bic {
+					below++
+				}
+				if sam > s.sbic {
+					sbelow++
+				}
 			}
-			g += s.pair - s.bic
-			sg += s.sbic - s.spair
-			n++
-			if s.pair < s.bic {
-				below++
-			}
-			if s.spair > s.sbic {
-				sbelow++
-			}
+			what := map[bool]string{false: "clean", true: "noisy"}[noisy]
+			how := map[bool]string{false: "without the field gain", true: "as it renders, with the field gain"}[gain]
+			fmt.Printf("pair at gate %.4f %s: %s samples %d, PSNR gain %+.4f dB (%d below bicubic), SAM gain %+.4f deg (%d below)\n",
+				gate, how, what, n, g/float64(n), below, sg/float64(n), sbelow)
 		}
-		what := map[bool]string{false: "clean", true: "noisy"}[noisy]
-		fmt.Printf("pair as it renders (gate %.4f, field gain): %s samples %d, PSNR gain %+.4f dB (%d below bicubic), SAM gain %+.4f deg (%d below)\n",
-			gate, what, n, g/float64(n), below, sg/float64(n), sbelow)
 	}
 }
 
