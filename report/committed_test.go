@@ -26,6 +26,7 @@ func TestCommittedReport(t *testing.T) {
 		{"twelve.json", &r.Twelve}, {"seven.json", &r.Seven}, {"banddef.json", &r.BandDef},
 		{"degrade.json", &r.Degrade}, {"sensor_noise.json", &r.SensorNoise}, {"kappa.json", &r.Kappa}, {"figures.json", &r.Figures},
 		{"ensemble.json", &r.Ensemble}, {"backproject.json", &r.BackProject}, {"bench.json", &r.Bench},
+		{"scene.json", &r.Scene},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, "results", f.name))
 		if err != nil {
@@ -39,7 +40,7 @@ func TestCommittedReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Dir: dir, Model: m, Weights: "the embedded default model", Meta: json.RawMessage(model.DefaultMeta()),
+	opt := Options{Dir: dir, Model: m, Weights: EmbeddedWeights, Meta: json.RawMessage(model.DefaultMeta()),
 		Positions: filepath.Join(dir, "positions.json"), Command: r.Twelve.Config.Command}
 	r.Model = modelInfo(opt)
 	want, err := os.ReadFile(filepath.Join(dir, "results.md"))

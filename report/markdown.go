@@ -9,6 +9,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/paper"
 
+	"github.com/omnihsr/omnihsr/bench"
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/internal/mdtab"
 	"github.com/omnihsr/omnihsr/internal/stat"
@@ -709,6 +710,36 @@ func writeLatency(b *md, r *Results) {
 		s = append(s, fmt.Sprintf("at x16: %s ms (paper 135.1 ms), %s times bicubic alone", mdtab.Num(w.ModelMS, 1), f2(w.Ratio())))
 	}
 	b.p("*timing*: %s. The encoder (about 1 GFLOP for a 32x32 input, the same for every B) is most of the x4 time; from x8 on the cost is COFR's weights and the product W_s X, linear in the output pixels and in B as the paper describes; bicubic alone is the same interpolation that COFR adds its field to, so the ratio column is the cost of the encoder, the head and the field. The input is a synthetic clean image (smooth waves and an edge), which the default pair renders with its model for clean inputs, the network the paper times; the noisy-input column adds white noise of 0.03, which the pair renders with its noise-aware model after measuring that model's field gain on the input from half its size (a second, quarter-size pass of the encoder). Peak memory is the Go heap above the heap before the run (the paper: peak allocated GPU memory).", strings.Join(s, "; "))
+	writeSceneRow(b, r.Scene)
+}
+
+// writeSceneRow writes the whole-scene comparison with GDAL (Results.Scene),
+// or says why it was not run.
+func writeSceneRow(b *md, rows []bench.SceneRow) {
+	if len(rows) == 0 {
+		b.p("Whole scenes beside GDAL: not run in this report (it needs `gdal_translate` on the PATH and the embedded model; `omnihsr bench -scene` runs it alone, docs/PERFORMANCE.md).")
+		return
+	}
+	b.p("*timing* Whole scenes beside GDAL (`omnihsr bench -scene`, one run of each command, docs/PERFORMANCE.md for the stage split and the idle-machine medians). %s",
+		strings.TrimSpace(bench.SceneMarkdown(SceneDims[0], SceneDims[1], SceneDims[2], "ENVI", rows)))
+	var s []string
+	for _, r := range rows {
+		var gdal, bic, mod float64
+		for _, c := range r.Children {
+			switch c.Name {
+			case "gdal_translate -r cubic":
+				gdal = c.Wall.Seconds()
+			case "omnihsr upscale -method bicubic":
+				bic = c.Wall.Seconds()
+			case "omnihsr upscale":
+				mod = c.Wall.Seconds()
+			}
+		}
+		if gdal > 0 {
+			s = append(s, fmt.Sprintf("at %s bicubic takes %s and the model %s times GDAL's wall time", eval.FormatFactor(r.Factor), f2(bic/gdal), f2(mod/gdal)))
+		}
+	}
+	b.p("*timing*: %s (targets: bicubic at most 1.0, the model at most 1.5). omnihsr syncs every output before renaming it into place; GDAL does not, so its row followed by an fsync is given too.", strings.Join(s, "; "))
 }
 
 func writeFigures(b *md, r *Results) {

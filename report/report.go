@@ -39,6 +39,12 @@ type Options struct {
 	// paper's); SkipBench leaves the latency table out (tests).
 	Bench     bench.Config
 	SkipBench bool
+	// SceneExe is the omnihsr binary that the whole-scene row runs as a
+	// child process beside GDAL (SceneGDAL, gdal_translate's path); the row
+	// is left out when either is "" or SkipBench is set. The children use
+	// the embedded default model, so a report of other weights leaves it
+	// out too.
+	SceneExe, SceneGDAL string
 	// Log receives one line per step (nil = quiet); Progress receives the
 	// redrawn progress lines of the evaluation runs (eval.Config.Progress;
 	// nil = quiet).
@@ -55,11 +61,14 @@ type Results struct {
 	Degrade []DegradeRun        `json:"degrade"`
 	// SensorNoise is the degradation table's protocol under the
 	// sensor-like noises of sensorNoiseCases.
-	SensorNoise []DegradeRun   `json:"sensor_noise,omitempty"`
-	Kappa       []DegradeRun   `json:"kappa"`
-	Bench       *bench.Result  `json:"bench,omitempty"`
-	Figures     *FigureStats   `json:"figures"`
-	Model       map[string]any `json:"model"`
+	SensorNoise []DegradeRun  `json:"sensor_noise,omitempty"`
+	Kappa       []DegradeRun  `json:"kappa"`
+	Bench       *bench.Result `json:"bench,omitempty"`
+	// Scene is the whole-scene row: SceneDims upscaled at SceneFactors by
+	// GDAL, bicubic and the model, each a child process (bench.Scene).
+	Scene   []bench.SceneRow `json:"scene,omitempty"`
+	Figures *FigureStats     `json:"figures"`
+	Model   map[string]any   `json:"model"`
 	// Ensemble is the twelve-factor and seven-dataset protocol with the
 	// self-ensemble over the 8 flips and rotations (method "omnihsr-se").
 	Ensemble *OptionRuns `json:"ensemble"`
@@ -238,6 +247,13 @@ func Generate(opt Options) (*Results, error) {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		logf("latency table in %.1f s", time.Since(t0).Seconds())
+		if opt.SceneExe != "" && opt.SceneGDAL != "" && opt.Weights == EmbeddedWeights {
+			t0 = time.Now()
+			if r.Scene, err = runScene(opt); err != nil {
+				return nil, err
+			}
+			logf("whole-scene row in %.1f s", time.Since(t0).Seconds())
+		}
 	}
 	if err := writeJSONFiles(sub, r); err != nil {
 		return nil, err
@@ -282,6 +298,9 @@ func writeJSONFiles(dir string, r *Results) error {
 	if r.Bench != nil {
 		files = append(files, file{"bench.json", r.Bench})
 	}
+	if r.Scene != nil {
+		files = append(files, file{"scene.json", r.Scene})
+	}
 	for _, f := range files {
 		if err := eval.WriteJSONValue(filepath.Join(dir, f.name), f.v); err != nil {
 			return fmt.Errorf("report: %w", err)
@@ -307,4 +326,29 @@ func relPath(dir, path string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(path)
+}
+
+// EmbeddedWeights is Options.Weights for the embedded default model.
+const EmbeddedWeights = "the embedded default model"
+
+// The whole-scene row: a synthetic float32 ENVI scene of SceneDims, ENVI
+// out, at SceneFactors, one run of each command.
+var (
+	SceneDims    = [3]int{512, 512, 102}
+	SceneFactors = []float64{2, 4}
+)
+
+// runScene runs the whole-scene row in a scratch directory it removes.
+func runScene(opt Options) ([]bench.SceneRow, error) {
+	dir, err := os.MkdirTemp("", "omnihsr-report-scene-")
+	if err != nil {
+		return nil, fmt.Errorf("report: whole-scene row: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	rows, err := bench.Scene(bench.SceneConfig{H: SceneDims[0], W: SceneDims[1], B: SceneDims[2], Factors: SceneFactors,
+		Exe: opt.SceneExe, GDAL: opt.SceneGDAL, Dir: dir, Runs: 1})
+	if err != nil {
+		return nil, fmt.Errorf("report: whole-scene row: %w", err)
+	}
+	return rows, nil
 }

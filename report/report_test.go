@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/paper"
 
+	"github.com/omnihsr/omnihsr/bench"
 	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/model"
@@ -235,5 +237,28 @@ func TestIntroLineage(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("intro lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// The whole-scene row gives each factor's ratios to GDAL's wall time, and
+// says when it was not run.
+func TestWriteSceneRow(t *testing.T) {
+	child := func(name string, s float64) bench.Child {
+		return bench.Child{Name: name, Wall: time.Duration(s * float64(time.Second)), MaxRSS: 1 << 30}
+	}
+	rows := []bench.SceneRow{{Factor: 4, OutH: 2048, OutW: 2048, Children: []bench.Child{
+		child("gdal_translate -r cubic", 3.2), child("gdal_translate -r cubic, then fsync", 4.0),
+		child("omnihsr upscale -method bicubic", 2.88), child("omnihsr upscale", 6.4)}}}
+	var b md
+	writeSceneRow(&b, rows)
+	for _, want := range []string{"| x4 | 2048 x 2048 | `omnihsr upscale` | 6.40 | 2.00 |", "at x4 bicubic takes 0.90 and the model 2.00 times GDAL's wall time"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+	var none md
+	writeSceneRow(&none, nil)
+	if !strings.Contains(none.String(), "not run in this report") {
+		t.Errorf("no rows:\n%s", none.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -312,7 +313,7 @@ func (f *evalOpts) runReport(e env) error {
 	if len(conflict) > 0 {
 		return usagef("-report runs its own fixed set of experiments; it does not take %s", strings.Join(conflict, ", "))
 	}
-	weights, meta := "the embedded default model", json.RawMessage(model.DefaultMeta())
+	weights, meta := report.EmbeddedWeights, json.RawMessage(model.DefaultMeta())
 	var m *model.Model
 	var err error
 	if f.weights == "" {
@@ -336,9 +337,14 @@ func (f *evalOpts) runReport(e env) error {
 	if _, err := os.Stat(positions); err != nil {
 		positions = ""
 	}
+	// The whole-scene row runs this binary beside gdal_translate, when
+	// both are found.
+	exe, _ := os.Executable()
+	gdal, _ := exec.LookPath("gdal_translate")
 	_, err = report.Generate(report.Options{
 		Dir: f.report, Positions: positions, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
-		Command: evalCommandLine(fs), SkipBench: f.noBench, Log: e.stderr, Progress: terminal(e.stderr),
+		Command: evalCommandLine(fs), SkipBench: f.noBench, SceneExe: exe, SceneGDAL: gdal,
+		Log: e.stderr, Progress: terminal(e.stderr),
 	})
 	return err
 }
