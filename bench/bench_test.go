@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -78,6 +79,36 @@ func TestInputRoutes(t *testing.T) {
 			t.Logf("B=%d %s: feature %.2f", b, tc.name, nz.Feature)
 			if e.Noise().Routed != tc.routed {
 				t.Errorf("B=%d %s input: routed %v (noise feature %.2f)", b, tc.name, e.Noise().Routed, nz.Feature)
+			}
+		}
+	}
+}
+
+// BenchmarkLatency times the latency table's cells (Run) as Go benchmarks:
+// the default pair on the clean and on the noisy input, 32 x 32, tiered by
+// band count and factor.
+func BenchmarkLatency(b *testing.B) {
+	m, err := model.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bands := range []int{31, 145} {
+		clean, noisy, err := Input(32, bands, rand.New(rand.NewPCG(2026, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range []int{4, 16} {
+			for _, in := range []struct {
+				name string
+				c    *hsi.Cube
+			}{{"clean", clean}, {"noisy", noisy}} {
+				b.Run(fmt.Sprintf("B%d_x%d_%s", bands, s, in.name), func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						if _, err := m.Upscale(in.c, 32*s, 32*s); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
 		}
 	}

@@ -17,6 +17,8 @@ var benchShapes = []struct {
 	m, n, k int
 }{
 	{"Small/cell16x145x74", false, false, 16, 145, 74},
+	{"Small/render64x31x49", true, false, 64, 31, 49},   // COFR's W^T X, A transposed
+	{"Small/render64x145x49", true, false, 64, 145, 49}, // the same at 145 bands
 	{"Small/chunk256x128x288", false, true, 256, 128, 288},
 	{"Medium/conv8192x128x288", false, true, 8192, 128, 288},
 	{"Medium/conv8192x32x1152", false, true, 8192, 32, 1152},
