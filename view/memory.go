@@ -30,7 +30,7 @@ type Memory struct {
 	tiles  *Cache
 	tileMB int64 // the tile cache's own budget
 	enc    map[keptKey]int64
-	encSum int64 // bytes of the encodings and filled copies
+	encSum int64      // bytes of the encodings and filled copies
 	levels *list.List // of *level; front: most recently used
 	used   int64      // bytes of the levels
 	hits   int64
