@@ -23,8 +23,9 @@ import (
 // by Commit, which publishes data file and header like Write (data first,
 // header last). The memory held is a few buffers bounded by the rows of one
 // call and by raw.ChunkBytes, never the image. The data is handed to the
-// disk as it is written (atomicfile.File.Wrote), so that Commit's sync has
-// little left to wait for.
+// disk as it is written, the ranges of the writes in batches
+// (atomicfile.File.Wrote), so that Commit's sync has little left to wait
+// for.
 //
 // An error from WriteRows or Commit is final: the writer has removed its
 // temporary files and returns the same error from then on. A StreamWriter
@@ -80,7 +81,7 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	if err != nil {
 		return nil, fmt.Errorf("envi: %w", err)
 	}
-	dw := dataWriter{f: df, h: h, w: w, b: b, t: t, il: il}
+	dw := dataWriter{f: df.Tracked(), h: h, w: w, b: b, t: t, il: il}
 	return &StreamWriter{dataWriter: dw, path: dataPath, hdrPath: hdrPath, hdr: hdr, df: df}, nil
 }
 
@@ -135,7 +136,6 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 		return s.fail(fmt.Errorf("envi: write %s: %w", s.path, err))
 	}
 	s.next += n
-	s.df.Wrote(int64(n) * int64(row) * int64(s.t.Size()))
 	return nil
 }
 

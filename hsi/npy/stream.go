@@ -86,13 +86,12 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 	if n > s.h-s.next {
 		return s.fail(fmt.Errorf("npy: write %s: %d more rows after %d of %d", s.path, n, s.next, s.h))
 	}
-	buf, err := encodeRows(s.buf, s.f, data, s.w, s.b, s.next, s.t)
+	buf, err := encodeRows(s.buf, s.f.Tracked(), data, s.w, s.b, s.next, s.t)
 	s.buf = buf
 	if err != nil {
 		return s.fail(fmt.Errorf("npy: write %s: %w", s.path, err))
 	}
 	s.next += n
-	s.f.Wrote(int64(n) * int64(row) * int64(s.t.Size()))
 	return nil
 }
 

@@ -69,23 +69,121 @@ type File struct {
 	*os.File
 	Path  string
 	done  bool
-	dirty int64 // bytes reported by Wrote since the last StartWriteback
+	dirty int64 // bytes recorded by Wrote since the last StartWriteback
+	// spans are the ranges recorded since then, a range that continues
+	// another merged into it; ends indexes them by end offset.
+	spans []span
+	ends  map[int64]int
+	// wb takes batches of ranges to the write-back goroutine, which closes
+	// wbDone when wb is closed and its last request made.
+	wb     chan []span
+	wbDone chan struct{}
 }
 
-// WritebackBytes is how many written bytes (Wrote) make a File start their
-// write-back (StartWriteback).
-const WritebackBytes = 16 << 20
+type span struct{ off, n int64 }
 
-// Wrote records that n more bytes were written to the file and starts
-// their write-back (StartWriteback) once WritebackBytes have accumulated, so
-// that a file written by a stream of calls is written back to disk as it
-// grows and the sync of Commit has little left to do.
-func (f *File) Wrote(n int64) {
+// WritebackBytes is how many written bytes (Wrote) make a File start their
+// write-back (StartWriteback). Large enough that the write-back of a file
+// written in many places at once (an ENVI BSQ output: one range per band)
+// goes to the disk in long runs, small enough that Commit's sync finds
+// little left.
+const WritebackBytes = 256 << 20
+
+// Wrote records that the n bytes at offset off were written and, once
+// WritebackBytes have accumulated, starts the write-back of the ranges
+// recorded (StartWriteback), so that a file written by a stream of calls is
+// written back to disk as it grows and the sync of Commit has little left
+// to do.
+func (f *File) Wrote(off, n int64) {
+	if n <= 0 {
+		return
+	}
+	if i, ok := f.ends[off]; ok {
+		delete(f.ends, off)
+		f.spans[i].n += n
+		f.ends[off+n] = i
+	} else {
+		if f.ends == nil {
+			f.ends = map[int64]int{}
+		}
+		f.spans = append(f.spans, span{off, n})
+		f.ends[off+n] = len(f.spans) - 1
+	}
 	f.dirty += n
 	if f.dirty >= WritebackBytes {
-		f.dirty = 0
 		f.StartWriteback()
 	}
+}
+
+// StartWriteback hands the ranges recorded by Wrote to a goroutine of the
+// File that asks the kernel to start writing them to disk (writeback), and
+// forgets them. The request can wait for room in the disk's queue; on its
+// own goroutine it never holds up the writes, and when the goroutine is
+// still busy with an earlier batch the batch is dropped (the kernel writes
+// those pages on its own, and Commit's sync makes them durable).
+func (f *File) StartWriteback() {
+	if len(f.spans) == 0 {
+		return
+	}
+	batch := append([]span(nil), f.spans...)
+	f.spans = f.spans[:0]
+	clear(f.ends)
+	f.dirty = 0
+	if f.done || !writebackSupported {
+		return
+	}
+	if f.wb == nil {
+		f.wb, f.wbDone = make(chan []span, 1), make(chan struct{})
+		go func(wb <-chan []span, done chan<- struct{}) {
+			defer close(done)
+			for b := range wb {
+				for _, s := range b {
+					f.writeback(s.off, s.n)
+				}
+			}
+		}(f.wb, f.wbDone)
+	}
+	select {
+	case f.wb <- batch:
+	default:
+	}
+}
+
+// stopWriteback ends the write-back goroutine, after the request it is
+// making.
+func (f *File) stopWriteback() {
+	if f.wb != nil {
+		close(f.wb)
+		<-f.wbDone
+		f.wb = nil
+	}
+}
+
+// Tracked returns f as an io.WriterAt and io.Writer that records every
+// write with Wrote (a Write at the file's current offset).
+func (f *File) Tracked() interface {
+	io.WriterAt
+	io.Writer
+} {
+	return tracked{f}
+}
+
+type tracked struct{ f *File }
+
+func (t tracked) WriteAt(p []byte, off int64) (int, error) {
+	n, err := t.f.WriteAt(p, off)
+	t.f.Wrote(off, int64(n))
+	return n, err
+}
+
+func (t tracked) Write(p []byte) (int, error) {
+	off, err := t.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, err
+	}
+	n, err := t.f.File.Write(p)
+	t.f.Wrote(off, int64(n))
+	return n, err
 }
 
 // tempPrefix is the name of path's temporary files up to the PID.
@@ -169,6 +267,7 @@ func RemoveAll() []string {
 // finish syncs, closes and sets the mode of the temporary file, removing it
 // on error.
 func (f *File) finish() error {
+	f.stopWriteback()
 	name := f.File.Name()
 	open.Lock()
 	stopped := open.stopped
@@ -287,6 +386,7 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
+	f.stopWriteback()
 	f.File.Close()
 	f.remove()
 }

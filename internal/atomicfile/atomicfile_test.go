@@ -62,9 +62,10 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 	}
 }
 
-// A file whose write-back is started as it is written (Wrote,
-// StartWriteback), rows rewritten after that included, commits the bytes
-// last written; an aborted one leaves nothing.
+// A file whose write-back is started as it is written (Wrote through
+// Tracked, StartWriteback), in four planes at once as an ENVI BSQ stream
+// writes, rows rewritten after that included, commits the bytes last
+// written; an aborted one leaves nothing.
 func TestWriteback(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.bin")
@@ -72,24 +73,37 @@ func TestWriteback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const chunk = 1 << 20
-	n := 2*WritebackBytes/chunk + 3
-	want := make([]byte, n*chunk)
+	const chunk, planes, steps = 64 << 10, 4, 24
+	plane := int64(chunk * steps)
+	want := make([]byte, planes*plane)
 	for i := range want {
 		want[i] = byte(i * 7 / 5)
 	}
-	for k := 0; k < n; k++ {
-		if _, err := f.WriteAt(want[k*chunk:(k+1)*chunk], int64(k*chunk)); err != nil {
-			t.Fatal(err)
+	w := f.Tracked()
+	for k := 0; k < steps; k++ {
+		for b := int64(0); b < planes; b++ {
+			off := b*plane + int64(k*chunk)
+			if _, err := w.WriteAt(want[off:off+chunk], off); err != nil {
+				t.Fatal(err)
+			}
 		}
-		f.Wrote(chunk)
+		if k == steps/2 {
+			// One range per plane, the steps so far merged into it.
+			if len(f.spans) != planes || f.spans[1] != (span{plane, int64((k + 1) * chunk)}) {
+				t.Fatalf("ranges %v after %d steps", f.spans, k+1)
+			}
+			f.StartWriteback()
+		}
 	}
 	f.StartWriteback()
+	if len(f.spans) != 0 || f.dirty != 0 {
+		t.Fatalf("ranges %v, %d bytes left after StartWriteback", f.spans, f.dirty)
+	}
 	// Overwrite a chunk already handed to the disk.
 	for i := range want[:chunk] {
 		want[i] ^= 0xff
 	}
-	if _, err := f.WriteAt(want[:chunk], 0); err != nil {
+	if _, err := w.WriteAt(want[:chunk], 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Commit(); err != nil {
@@ -109,10 +123,12 @@ func TestWriteback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Write(want); err != nil {
+	if _, err := g.Tracked().Write(want); err != nil {
 		t.Fatal(err)
 	}
-	g.Wrote(int64(len(want)))
+	if len(g.spans) != 1 || g.spans[0] != (span{0, int64(len(want))}) {
+		t.Fatalf("Write recorded %v", g.spans)
+	}
 	g.Abort()
 	g.StartWriteback() // after Abort: does nothing
 	assertOnly(t, dir, "out.bin")

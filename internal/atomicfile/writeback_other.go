@@ -2,6 +2,9 @@
 
 package atomicfile
 
-// StartWriteback does nothing: this system has no call to start the
+// writebackSupported reports whether writeback does anything here.
+const writebackSupported = false
+
+// writeback does nothing: this system has no call to start the
 // write-back of a file without waiting for it (see the Linux version).
-func (f *File) StartWriteback() {}
+func (f *File) writeback(off, n int64) {}
