@@ -127,17 +127,18 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 	bufs := getBufs()
 	defer putBufs(bufs)
 	tile := bufs.tile[:mr*nr]
-	// An untransposed A is read in place when n is small: packing A would
-	// cost as much as the products, its block being reused for only a few
-	// B panels. Row strides that are multiples of 4 KB are packed anyway
-	// (mr rows at such a stride share L1 sets). A transposed A is read in
-	// place when n and m are both small (the COFR renderer's products of
-	// 64 target pixels): a panel's rows are then consecutive floats at
-	// every step. Likewise an untransposed B is read in place (full
-	// panels) when m is small, or when its rows are exactly one panel wide
-	// (ldb = nr: B is its own packed panel). Reading in place changes no
-	// result: the kernel sums the same products in the same order.
-	inPlaceA := n <= 8*nr && (!transA && lda%1024 != 0 || transA && m <= 8*mr)
+	// A is read in place when n is small: packing A would cost as much as
+	// the products, its block being reused for only a few B panels.
+	// Untransposed, a panel's mr rows are lda apart; transposed (the COFR
+	// renderer's products, whose n is the band count or its remainder of
+	// 16), they are consecutive floats at every step, lda apart from one
+	// step to the next. Strides that are multiples of 4 KB are packed
+	// anyway (the panel's reads would share L1 sets). Likewise an
+	// untransposed B is read in place (full panels) when m is small, or
+	// when its rows are exactly one panel wide (ldb = nr: B is its own
+	// packed panel). Reading in place changes no result: the kernel sums
+	// the same products in the same order.
+	inPlaceA := n <= 8*nr && lda%1024 != 0
 	inPlaceB := !transB && (m <= 8*mr || ldb == nr)
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
