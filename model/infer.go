@@ -366,12 +366,12 @@ func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, 
 	use := m
 	if m.noisy != nil && nz.Feature > m.gate {
 		use, nz.Routed = m.noisy, true
-		if !nz.gained && use.Cfg.Variant != VariantSpectral {
+		if use.Cfg.Variant != VariantSpectral {
 			g, err := use.fieldGain(x, nz.bands)
 			if err != nil {
 				return nil, err
 			}
-			nz.Gain, nz.gained = g, true
+			nz.Gain = g
 		}
 	}
 	z, err := use.Input(x)

@@ -33,8 +33,7 @@ type Noise struct {
 	// super-resolving it from half its size (see Model.WithNoisy).
 	Gain float64
 
-	bands  []float64 // the per-band standard deviations Sigma sums up
-	gained bool      // Gain has been measured
+	bands []float64 // the per-band standard deviations Sigma sums up
 }
 
 // NoiseFeature maps a noise level in the network's units to the FiLM
