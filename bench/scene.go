@@ -260,6 +260,14 @@ func (c SceneConfig) WriteOptions() hsi.WriteOptions {
 	return hsi.WriteOptions{Driver: c.OutputFormat(), Creation: c.Creation}
 }
 
+// The names of a comparison's commands (Child.Name).
+const (
+	ChildGDAL     = "gdal_translate -r cubic"
+	ChildGDALSync = "gdal_translate -r cubic, then fsync"
+	ChildBicubic  = "omnihsr upscale -method bicubic"
+	ChildModel    = "omnihsr upscale"
+)
+
 // sceneJob is one command of a comparison: its argv, its output (the name
 // given to the command), and the files to sync and remove after it.
 type sceneJob struct {
@@ -291,8 +299,8 @@ func (c SceneConfig) jobs(in, sc string, oh, ow int) []sceneJob {
 		}
 		argv := append([]string{c.GDAL, "-q", "-of", c.OutputFormat()}, co...)
 		argv = append(argv, "-r", "cubic", "-outsize", fmt.Sprint(ow), fmt.Sprint(oh), inData, out)
-		jobs = append(jobs, sceneJob{"gdal_translate -r cubic", argv, files, false},
-			sceneJob{"gdal_translate -r cubic, then fsync", argv, files, true})
+		jobs = append(jobs, sceneJob{ChildGDAL, argv, files, false},
+			sceneJob{ChildGDALSync, argv, files, true})
 	}
 	var of []string
 	if c.OutputExt() != ".hdr" {
@@ -301,8 +309,8 @@ func (c SceneConfig) jobs(in, sc string, oh, ow int) []sceneJob {
 	outB := filepath.Join(c.Dir, "bicubic"+c.OutputExt())
 	outM := filepath.Join(c.Dir, "model"+c.OutputExt())
 	jobs = append(jobs,
-		sceneJob{"omnihsr upscale -method bicubic", append([]string{c.Exe, "upscale", "-method", "bicubic", "-scale", sc, "-in", in, "-out", outB}, of...), formats.WriteFiles(outB), false},
-		sceneJob{"omnihsr upscale", append([]string{c.Exe, "upscale", "-scale", sc, "-in", in, "-out", outM}, of...), formats.WriteFiles(outM), false})
+		sceneJob{ChildBicubic, append([]string{c.Exe, "upscale", "-method", "bicubic", "-scale", sc, "-in", in, "-out", outB}, of...), formats.WriteFiles(outB), false},
+		sceneJob{ChildModel, append([]string{c.Exe, "upscale", "-scale", sc, "-in", in, "-out", outM}, of...), formats.WriteFiles(outM), false})
 	return jobs
 }
 

@@ -727,11 +727,11 @@ func writeSceneRow(b *md, rows []bench.SceneRow) {
 		var gdal, bic, mod float64
 		for _, c := range r.Children {
 			switch c.Name {
-			case "gdal_translate -r cubic":
+			case bench.ChildGDAL:
 				gdal = c.Wall.Seconds()
-			case "omnihsr upscale -method bicubic":
+			case bench.ChildBicubic:
 				bic = c.Wall.Seconds()
-			case "omnihsr upscale":
+			case bench.ChildModel:
 				mod = c.Wall.Seconds()
 			}
 		}

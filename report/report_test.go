@@ -247,8 +247,8 @@ func TestWriteSceneRow(t *testing.T) {
 		return bench.Child{Name: name, Wall: time.Duration(s * float64(time.Second)), MaxRSS: 1 << 30}
 	}
 	rows := []bench.SceneRow{{Factor: 4, OutH: 2048, OutW: 2048, Children: []bench.Child{
-		child("gdal_translate -r cubic", 3.2), child("gdal_translate -r cubic, then fsync", 4.0),
-		child("omnihsr upscale -method bicubic", 2.88), child("omnihsr upscale", 6.4)}}}
+		child(bench.ChildGDAL, 3.2), child(bench.ChildGDALSync, 4.0),
+		child(bench.ChildBicubic, 2.88), child(bench.ChildModel, 6.4)}}}
 	var b md
 	writeSceneRow(&b, rows)
 	for _, want := range []string{"| x4 | 2048 x 2048 | `omnihsr upscale` | 6.40 | 2.00 |", "at x4 bicubic takes 0.90 and the model 2.00 times GDAL's wall time"} {
