@@ -134,14 +134,12 @@ ENVI_FROM = [ "epsg3375.tif", "ud_merc1sp.tif", "ud_polar_b.tif", "ud_hom_a_rso.
              "ud_lcc1sp_paris.tif", "ud_sinusoidal.tif", "ud_tm_b_pm.tif"]
 
 
-def gdal_envi(name, src):
-    """An ENVI file as GDAL writes it, in the CRS and grid of src (values
-    without a band scale)."""
+def envi_file(name, srs, gt):
+    """An ENVI input written by GDAL with the CRS srs and geotransform gt."""
     path = os.path.join(OUT, name)
-    s = gdal.Open(src)
     ds = gdal.GetDriverByName("ENVI").Create(path, W, H, B, gdal.GDT_Float32)
-    ds.SetSpatialRef(s.GetSpatialRef())
-    ds.SetGeoTransform(s.GetGeoTransform())
+    ds.SetSpatialRef(srs)
+    ds.SetGeoTransform(gt)
     for b, band in enumerate(data()):
         ds.GetRasterBand(b + 1).WriteArray(band)
     ds = None
@@ -149,22 +147,17 @@ def gdal_envi(name, src):
     if os.path.exists(aux):
         os.remove(aux)
     return path
+
+
+def gdal_envi(name, src):
+    s = gdal.Open(src)
+    return envi_file(name, s.GetSpatialRef(), s.GetGeoTransform())
 
 
 def envi_albers(name):
-    path = os.path.join(OUT, name)
-    ds = gdal.GetDriverByName("ENVI").Create(path, W, H, B, gdal.GDT_Float32)
     s = osr.SpatialReference()
     s.ImportFromProj4("+proj=aea +lat_1=29.5 +lat_2=45.5 +lat_0=23 +lon_0=-96 +x_0=0 +y_0=0 +datum=WGS84 +units=m +no_defs")
-    ds.SetSpatialRef(s)
-    ds.SetGeoTransform([-1000000.0, 30.0, 0.0, 2000000.0, 0.0, -30.0])
-    for b, band in enumerate(data()):
-        ds.GetRasterBand(b + 1).WriteArray(band)
-    ds = None
-    aux = path + ".aux.xml"
-    if os.path.exists(aux):
-        os.remove(aux)
-    return path
+    return envi_file(name, s, [-1000000.0, 30.0, 0.0, 2000000.0, 0.0, -30.0])
 
 
 def envi_rotated(name):
