@@ -44,6 +44,15 @@ type score struct {
 	isNoisy              bool
 }
 
+// at returns the PSNR and SAM of the pair at gate g without the field
+// gain: the noise-aware model's above the gate, the clean model's else.
+func (s score) at(g float64) (psnr, sam float64) {
+	if s.feature > g {
+		return s.noisy, s.snoisy
+	}
+	return s.clean, s.sclean
+}
+
 func main() {
 	cleanPath := flag.String("clean", "model/weights/default.omw", "weights for clean inputs")
 	noisyPath := flag.String("noisy", "", "noise-aware weights")
@@ -123,12 +132,9 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string, every b
 		var cg, ng, cs, ns float64
 		var nc, nn, routed, below int
 		for _, s := range all {
-			p, sam := s.clean, s.sclean
-			if s.feature > g {
-				p, sam = s.noisy, s.snoisy
-				if s.isNoisy {
-					routed++
-				}
+			p, sam := s.at(g)
+			if s.feature > g && s.isNoisy {
+				routed++
 			}
 			if s.isNoisy {
 				if p < s.bic {
@@ -226,12 +232,9 @@ func printPair(all []score, gate float64) {
 				if s.isNoisy != noisy {
 					continue
 				}
-				p, sam := s.clean, s.sclean
-				switch {
-				case gain:
+				p, sam := s.at(gate)
+				if gain {
 					p, sam = s.pair, s.spair
-				case s.feature > gate:
-					p, sam = s.noisy, s.snoisy
 				}
 				g += p - s.bic
 				sg += s.sbic - sam
