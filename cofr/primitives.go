@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // Taps is the number of operator coefficients per primitive (a 5x5 window).
@@ -89,6 +90,9 @@ func (p *Primitives) Validate() error {
 	for _, f := range fields {
 		if len(f.v) != f.n {
 			return fmt.Errorf("cofr: primitives %dx%d: %s has %d values, want %d", p.H, p.W, f.name, len(f.v), f.n)
+		}
+		if simd.FiniteParallel(f.v) {
+			continue
 		}
 		for i, v := range f.v {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {

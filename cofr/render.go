@@ -72,11 +72,8 @@ func NewRenderer(x *hsi.Cube, p *Primitives, outH, outW int, opt Options) (*Rend
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	for k, v := range x.Data {
-		if v-v != 0 { // NaN or infinite
-			p := k / x.B
-			return nil, fmt.Errorf("cofr: input cube: non-finite value %v at row %d, column %d, band %d", v, p/x.W, p%x.W, k%x.B)
-		}
+	if err := x.CheckFinite(); err != nil {
+		return nil, fmt.Errorf("cofr: input cube: %w", err)
 	}
 	if p.H != x.H || p.W != x.W {
 		return nil, fmt.Errorf("cofr: %dx%d primitives for a %dx%d input", p.H, p.W, x.H, x.W)
@@ -153,11 +150,8 @@ func (r *Renderer) WithInput(x *hsi.Cube) (*Renderer, error) {
 	if x.H != r.h || x.W != r.w {
 		return nil, fmt.Errorf("cofr: %dx%d input for a renderer of %dx%d", x.H, x.W, r.h, r.w)
 	}
-	for k, v := range x.Data {
-		if v-v != 0 { // NaN or infinite
-			p := k / x.B
-			return nil, fmt.Errorf("cofr: input cube: non-finite value %v at row %d, column %d, band %d", v, p/x.W, p%x.W, k%x.B)
-		}
+	if err := x.CheckFinite(); err != nil {
+		return nil, fmt.Errorf("cofr: input cube: %w", err)
 	}
 	if _, err := hsi.Elems(r.oh, r.ow, x.B); err != nil {
 		return nil, fmt.Errorf("cofr: target size %dx%dx%d: %w", r.oh, r.ow, x.B, err)

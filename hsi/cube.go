@@ -161,7 +161,7 @@ func (m *Meta) validate(b int) error {
 
 // CheckFinite returns an error naming the first NaN or infinite value.
 func (c *Cube) CheckFinite() error {
-	if simd.Finite(c.Data) {
+	if simd.FiniteParallel(c.Data) {
 		return nil
 	}
 	for i, v := range c.Data {

@@ -3,10 +3,12 @@ package model
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/nn"
 )
 
@@ -84,10 +86,7 @@ func bandAddOp(a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.
 	add := func(p pending) {
 		n := x.W * x.C
 		dst := x.Data[p.r0*n : p.r1*n]
-		src := p.y.Data[(p.r0-p.lo)*n:][:len(dst)]
-		for i, v := range src {
-			dst[i] += v
-		}
+		addTo(dst, p.y.Data[(p.r0-p.lo)*n:][:len(dst)])
 		p.g.Release()
 	}
 	var queue []pending
@@ -177,10 +176,7 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 					return err
 				}
 				o := b.Attn.Out.Forward(g, a)
-				dst := x.Data[r0*x.W*c : r1*x.W*c]
-				for i, v := range o.Data {
-					dst[i] += v
-				}
+				addTo(x.Data[r0*x.W*c:r1*x.W*c], o.Data)
 				return nil
 			})
 		})
@@ -189,14 +185,24 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 		}
 		// Feed-forward: two 3x3 convolutions, a two-row halo.
 		bandAddOp(ar, x, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
-			return b.FFN2.Forward(g, b.FFN1.ForwardGELU(g, b.LN2.Forward(g, in)))
+			return b.FFN2.ForwardWinograd(g, b.FFN1.ForwardWinogradGELU(g, b.LN2.Forward(g, in)))
 		})
 	}
-	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.Forward(g, in) })
-	for i, v := range s.Data {
-		out.Data[i] += v
-	}
+	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) })
+	addTo(out.Data, s.Data)
 	return out, nil
+}
+
+// addTo adds src to dst (of the same length) elementwise, on every core
+// for long slices.
+func addTo(dst, src []float32) {
+	const perPart = 1 << 16
+	par.Ranges(len(dst), min(runtime.GOMAXPROCS(0), len(dst)/perPart), func(_, lo, hi int) {
+		d := dst[lo:hi]
+		for i, v := range src[lo:hi] {
+			d[i] += v
+		}
+	})
 }
 
 // headBands applies FiLM(s) and the head band by band and returns the raw

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 
 	"github.com/omnihsr/omnihsr/cofr"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 	"github.com/omnihsr/omnihsr/nn"
 )
 
@@ -235,7 +237,14 @@ func primitivesOf(raw []float32, h, w, chans int, ops opMode) (*cofr.Primitives,
 	if ops != opNone {
 		p.K = make([]float32, n*cofr.Taps)
 	}
-	for i := 0; i < n; i++ {
+	// Every pixel on its own: the pixels are split over the cores.
+	par.Ranges(n, par.Parts(n, 4096, runtime.GOMAXPROCS(0)), func(_, lo, hi int) { primitivesRange(p, raw, chans, ops, lo, hi) })
+	return p, nil
+}
+
+// primitivesRange converts pixels [lo, hi) of primitivesOf.
+func primitivesRange(p *cofr.Primitives, raw []float32, chans int, ops opMode, lo, hi int) {
+	for i := lo; i < hi; i++ {
 		r := raw[i*chans : (i+1)*chans]
 		p.OffY[i] = float32(0.5 * math.Tanh(float64(r[rawOffY])))
 		p.OffX[i] = float32(0.5 * math.Tanh(float64(r[rawOffX])))
@@ -261,7 +270,6 @@ func primitivesOf(raw []float32, h, w, chans int, ops opMode) (*cofr.Primitives,
 			dst[j] = float32(float64(v) - mean)
 		}
 	}
-	return p, nil
 }
 
 // RawGrad maps COFR's gradients with respect to the primitives back to the

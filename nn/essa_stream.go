@@ -49,11 +49,16 @@ func (s *ESSAStream) Add(qkv *Tensor) error {
 	}
 	t := qkv.H * qkv.W
 	k2 := s.chunkScratch(t * c)
-	parFor(t, minElems/max(c, 1), func(lo, hi int) { essaTokensK(qkv.Data[c:], 3*c, k2, c, lo, hi) })
-	for i := 0; i < t; i++ {
-		for a, v := range k2[i*c : (i+1)*c] {
-			s.kk[a] += float64(v) * float64(v)
+	kk := parReduce(t, minElems/max(c, 1), c, func(lo, hi int, acc []float64) {
+		essaTokensK(qkv.Data[c:], 3*c, k2, c, lo, hi)
+		for i := lo; i < hi; i++ {
+			for a, v := range k2[i*c : (i+1)*c] {
+				acc[a] += float64(v) * float64(v)
+			}
 		}
+	})
+	for a, v := range kk {
+		s.kk[a] += v
 	}
 	// k2^T v for this chunk (C x C), one GEMM; accumulated in float64.
 	if s.kvc == nil {

@@ -43,6 +43,18 @@ func (l *Conv2DLayer) ForwardGELU(g *Graph, x *Tensor) *Tensor {
 	return g.Conv2DGELU(x, l.W, l.B, l.Pad)
 }
 
+// ForwardWinograd is Forward computed by Winograd's F(4x4, 3x3) where it
+// applies (see Graph.Conv2DWinograd).
+func (l *Conv2DLayer) ForwardWinograd(g *Graph, x *Tensor) *Tensor {
+	return g.Conv2DWinograd(x, l.W, l.B, l.Pad)
+}
+
+// ForwardWinogradGELU is GELU(ForwardWinograd(g, x)) (see
+// Graph.Conv2DWinogradGELU).
+func (l *Conv2DLayer) ForwardWinogradGELU(g *Graph, x *Tensor) *Tensor {
+	return g.Conv2DWinogradGELU(x, l.W, l.B, l.Pad)
+}
+
 // Params are "weight" and "bias".
 func (l *Conv2DLayer) Params() []Param { return []Param{{"weight", l.W}, {"bias", l.B}} }
 

@@ -348,3 +348,36 @@ func TestReadHeaderOnly(t *testing.T) {
 		t.Fatalf("%d %d %d %+v %+v", h, w, b, m, info)
 	}
 }
+
+// A BSQ file of several blocks of pixels (read on several cores) comes
+// back whole, and its non-finite samples are counted in every block, the
+// first named in raster order.
+func TestReadBSQBlocks(t *testing.T) {
+	const H, W, B = 260, 300, 3 // 78,000 pixels: two blocks
+	c := testCube(H, W, B, sample.Float32)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "b.hdr")
+	if err := Write(p, c, hsi.WriteOptions{Interleave: "bsq"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := Read(p, hsi.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range c.Data {
+		if got.Data[i] != v {
+			t.Fatalf("value %d is %v, want %v", i, got.Data[i], v)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "b.img"))
+	for _, q := range [][3]int{{259, 299, 0}, {250, 0, 2}, {200, 5, 1}} {
+		i := (q[2]*H+q[0])*W + q[1]
+		copy(data[4*i:], []byte{0, 0, 0xc0, 0x7f})
+	}
+	os.WriteFile(filepath.Join(dir, "b.img"), data, 0o644)
+	_, _, err = Read(p, hsi.ReadOptions{})
+	var nf *raw.NonFiniteError
+	if !errors.As(err, &nf) || nf.Row != 200 || nf.Col != 5 || nf.Band != 1 || nf.Count != 3 {
+		t.Fatalf("%v (%+v)", err, nf)
+	}
+}

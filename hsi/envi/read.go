@@ -7,11 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // DataExts are the data-file extensions searched beside a header, in order
@@ -307,7 +309,8 @@ func bsqPixels(hw int) int {
 }
 
 // readBSQ: band 0's whole image, then band 1's, ... The cube is filled in
-// blocks of pixels; for each block and group of 16 bands, one read per band
+// blocks of pixels, the blocks spread over the cores (io.ReaderAt allows
+// parallel reads); for each block and group of 16 bands, one read per band
 // and one transposition into the pixels' spectra.
 func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, y0 int, tr *raw.FiniteTracker) error {
 	es := h.typ.Size()
@@ -315,11 +318,23 @@ func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, y0 int, tr *raw.FiniteTracke
 	plane := int64(h.lines) * int64(c.W) // a band's samples in the file
 	first := int64(y0) * int64(c.W)      // the file pixel of c's first
 	np := bsqPixels(HW)
-	buf := make([]byte, np*es)
-	rows := make([]float32, min(B, raw.GroupBands)*np)
-	for p0 := 0; p0 < HW; p0 += np {
+	blocks := (HW + np - 1) / np
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	type scratch struct {
+		buf  []byte
+		rows []float32
+		tr   raw.FiniteTracker
+	}
+	ws := make([]scratch, workers)
+	err := par.ForEachErr(blocks, workers, func(wk, k int) error {
+		w := &ws[wk]
+		if w.buf == nil {
+			w.buf = make([]byte, np*es)
+			w.rows = make([]float32, min(B, raw.GroupBands)*np)
+		}
+		p0 := k * np
 		n := min(np, HW-p0)
-		b := buf[:n*es]
+		b := w.buf[:n*es]
 		for g := 0; g < B; g += raw.GroupBands {
 			kb := min(raw.GroupBands, B-g)
 			for j := 0; j < kb; j++ {
@@ -327,14 +342,20 @@ func readBSQ(r io.ReaderAt, h *header, c *hsi.Cube, y0 int, tr *raw.FiniteTracke
 				if err := readFull(r, b, off); err != nil {
 					return err
 				}
-				first, nbad := sample.Decode(rows[j*n:], 1, b, n, h.typ, h.bigEndian)
+				first, nbad := sample.Decode(w.rows[j*n:], 1, b, n, h.typ, h.bigEndian)
 				if nbad > 0 {
 					p := p0 + first
-					tr.Note(nbad, p/c.W, p%c.W, g+j, rows[j*n+first])
+					w.tr.Note(nbad, p/c.W, p%c.W, g+j, w.rows[j*n+first])
 				}
 			}
-			raw.ToPixels(c.Data[p0*B:], B, g, rows, n, kb)
+			raw.ToPixels(c.Data[p0*B:], B, g, w.rows, n, kb)
+		}
+		return nil
+	})
+	for _, w := range ws {
+		if w.tr.Count > 0 {
+			tr.Merge(&w.tr)
 		}
 	}
-	return nil
+	return err
 }

@@ -1,5 +1,12 @@
 package simd
 
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/omnihsr/omnihsr/internal/par"
+)
+
 // WSum32 sets dst[i] = sum_k w[k] * src[off[k]+i] for every i, summing the
 // taps in order k = 0, 1, ... in float32 with every product rounded before
 // it is added (no fused multiply-add): the order and rounding of ATen's
@@ -73,6 +80,24 @@ func wsum64Go(dst, src []float64, off []int, w []float64) {
 			dst[i] += sk[i] * wk
 		}
 	}
+}
+
+// FiniteParallel is Finite on parts of d, one goroutine per core, each
+// part at least a million values (a shorter slice is checked by the
+// calling goroutine).
+func FiniteParallel(d []float32) bool {
+	const perPart = 1 << 20
+	parts := min(runtime.GOMAXPROCS(0), len(d)/perPart)
+	if parts <= 1 {
+		return Finite(d)
+	}
+	var bad atomic.Bool
+	par.Ranges(len(d), parts, func(_, lo, hi int) {
+		if !Finite(d[lo:hi]) {
+			bad.Store(true)
+		}
+	})
+	return !bad.Load()
 }
 
 // Finite reports whether every value of d is finite (no NaN, no Inf).

@@ -109,3 +109,25 @@ func TestFinite(t *testing.T) {
 		t.Error("MaxFloat32 values reported as non-finite")
 	}
 }
+
+// FiniteParallel finds a NaN or an infinity in any of its parts.
+func TestFiniteParallel(t *testing.T) {
+	n := 3<<20 + 5
+	d := make([]float32, n)
+	for i := range d {
+		d[i] = float32(i%1000) - 500
+	}
+	if !FiniteParallel(d) {
+		t.Fatal("finite values reported as non-finite")
+	}
+	for _, i := range []int{0, 1 << 20, n / 2, n - 1} {
+		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1))} {
+			old := d[i]
+			d[i] = bad
+			if FiniteParallel(d) {
+				t.Errorf("%v at %d of %d not found", bad, i, n)
+			}
+			d[i] = old
+		}
+	}
+}

@@ -51,6 +51,17 @@ func (f *FiniteTracker) Note(nBad int, row, col, band int, v float32) {
 	}
 }
 
+// Merge adds the samples recorded by o (a tracker of another part of the
+// same file) to f, keeping the earliest first sample of the two.
+func (f *FiniteTracker) Merge(o *FiniteTracker) {
+	if o.Count == 0 {
+		return
+	}
+	count := f.Count + o.Count
+	f.Note(1, o.Row, o.Col, o.Band, o.Value)
+	f.Count = count
+}
+
 // Err returns nil when no non-finite sample was noted.
 func (f *FiniteTracker) Err(path string) error {
 	if f.Count == 0 {
