@@ -153,16 +153,18 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	s := bandOp(ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
 	x := s.Clone()
 	rows := chunkRows(x.W, c*max(3, e.Config.FFNRatio))
+	// Pass 1 of each ESSA layer keeps every pixel's q and v for pass 2
+	// (2C floats a pixel, one buffer for all layers).
+	qv := nn.New(1, x.H, x.W, 2*c)
 	for _, b := range e.Blocks {
 		// ESSA, pass 1: global sums.
-		withQKV := func(r0, r1 int, f func(g *nn.Graph, qkv *nn.Tensor) error) error {
-			g := nn.NewGraph(false).WithArena(ar)
-			defer g.Release()
-			return f(g, b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1))))
-		}
 		st := nn.NewESSAStream(c)
 		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
-			return withQKV(r0, r1, func(_ *nn.Graph, qkv *nn.Tensor) error { return st.Add(qkv) })
+			g := nn.NewGraph(false).WithArena(ar)
+			defer g.Release()
+			qkv := b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1)))
+			keepQV(rowsOf(qv, r0, r1).Data, qkv.Data, c)
+			return st.Add(qkv)
 		})
 		if err != nil {
 			return nil, err
@@ -170,15 +172,15 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 		st.Finish()
 		// Pass 2: x += Out(v + q2 A), band by band (per-pixel, so in place).
 		err = forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
-			return withQKV(r0, r1, func(g *nn.Graph, qkv *nn.Tensor) error {
-				a, err := st.Apply(g, qkv)
-				if err != nil {
-					return err
-				}
-				o := b.Attn.Out.Forward(g, a)
-				addTo(x.Data[r0*x.W*c:r1*x.W*c], o.Data)
-				return nil
-			})
+			g := nn.NewGraph(false).WithArena(ar)
+			defer g.Release()
+			a, err := st.ApplyQV(g, rowsOf(qv, r0, r1))
+			if err != nil {
+				return err
+			}
+			o := b.Attn.Out.Forward(g, a)
+			addTo(x.Data[r0*x.W*c:r1*x.W*c], o.Data)
+			return nil
 		})
 		if err != nil {
 			return nil, err
@@ -191,6 +193,18 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) })
 	addTo(out.Data, s.Data)
 	return out, nil
+}
+
+// keepQV copies the q and v of every pixel of qkv (3C floats a pixel: q,
+// k, v) into qv (2C floats a pixel: q, v), on every core.
+func keepQV(qv, qkv []float32, c int) {
+	n := len(qv) / (2 * c)
+	par.Ranges(n, min(runtime.GOMAXPROCS(0), n/4096), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(qv[i*2*c:][:c], qkv[i*3*c:])
+			copy(qv[i*2*c+c:][:c], qkv[i*3*c+2*c:])
+		}
+	})
 }
 
 // addTo adds src to dst (of the same length) elementwise, on every core

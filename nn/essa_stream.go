@@ -90,26 +90,43 @@ func (s *ESSAStream) Finish() {
 // k2^T v / sqrt(T) of the whole image, as an output of g (from g's arena,
 // if it has one; g may be nil). Call Finish first.
 func (s *ESSAStream) Apply(g *Graph, qkv *Tensor) (*Tensor, error) {
+	if qkv.C != 3*s.C || qkv.N != 1 {
+		return nil, fmt.Errorf("nn: ESSAStream.Apply: chunk %v, want 1 x H x W x %d", qkv, 3*s.C)
+	}
+	return s.apply(g, qkv)
+}
+
+// ApplyQV is Apply on a chunk that holds only q and v (1 x H x W x 2C: q
+// then v, as in the chunk of q, k and v with k left out), which is all
+// pass 2 reads: a caller can keep them from pass 1 instead of computing
+// the chunk again.
+func (s *ESSAStream) ApplyQV(g *Graph, qv *Tensor) (*Tensor, error) {
+	if qv.C != 2*s.C || qv.N != 1 {
+		return nil, fmt.Errorf("nn: ESSAStream.ApplyQV: chunk %v, want 1 x H x W x %d", qv, 2*s.C)
+	}
+	return s.apply(g, qv)
+}
+
+// apply is Apply on a chunk whose tokens hold q first and v last.
+func (s *ESSAStream) apply(g *Graph, in *Tensor) (*Tensor, error) {
 	c := s.C
 	if s.a == nil {
 		return nil, fmt.Errorf("nn: ESSAStream.Apply before Finish")
 	}
-	if qkv.C != 3*c || qkv.N != 1 {
-		return nil, fmt.Errorf("nn: ESSAStream.Apply: chunk %v, want 1 x H x W x %d", qkv, 3*c)
-	}
-	t := qkv.H * qkv.W
+	t := in.H * in.W
 	var out *Tensor
 	if g != nil {
-		out = g.out(1, qkv.H, qkv.W, c)
+		out = g.out(1, in.H, in.W, c)
 		g.record(out, nil)
 	} else {
-		out = New(1, qkv.H, qkv.W, c)
+		out = New(1, in.H, in.W, c)
 	}
+	stride := in.C
 	q2 := s.chunkScratch(t * c)
 	parFor(t, minElems/max(c, 1), func(lo, hi int) {
-		essaTokensQ(qkv.Data, 3*c, q2, c, lo, hi)
+		essaTokensQ(in.Data, stride, q2, c, lo, hi)
 		for i := lo; i < hi; i++ {
-			copy(out.Data[i*c:(i+1)*c], qkv.Data[i*3*c+2*c:(i+1)*3*c])
+			copy(out.Data[i*c:(i+1)*c], in.Data[(i+1)*stride-c:(i+1)*stride])
 		}
 	})
 	gemm.Sgemm(false, false, t, c, c, 1, q2, c, s.a, c, 1, out.Data, c)

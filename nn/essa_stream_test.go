@@ -43,6 +43,43 @@ func TestESSAStreamMatchesWhole(t *testing.T) {
 	}
 }
 
+// ApplyQV on the q and v of a chunk gives Apply's bits; both refuse
+// chunks of the wrong width.
+func TestESSAStreamApplyQV(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const h, w, c = 9, 6, 8
+	x := New(1, h, w, 3*c).Randn(r, 1)
+	s := NewESSAStream(c)
+	if err := s.Add(x); err != nil {
+		t.Fatal(err)
+	}
+	s.Finish()
+	qv := New(1, h, w, 2*c)
+	for i := range h * w {
+		copy(qv.Data[i*2*c:][:c], x.Data[i*3*c:])
+		copy(qv.Data[i*2*c+c:][:c], x.Data[i*3*c+2*c:])
+	}
+	want, err := s.Apply(nil, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ApplyQV(nil, qv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range want.Data {
+		if got.Data[i] != v {
+			t.Fatalf("element %d: %v, Apply %v", i, got.Data[i], v)
+		}
+	}
+	if _, err := s.ApplyQV(nil, x); err == nil {
+		t.Error("ApplyQV accepted a chunk of 3C channels")
+	}
+	if _, err := s.Apply(nil, qv); err == nil {
+		t.Error("Apply accepted a chunk of 2C channels")
+	}
+}
+
 // The token functions that take four tokens side by side give the bits of
 // one token at a time, for every remainder modulo four.
 func TestESSATokensBitExact(t *testing.T) {
