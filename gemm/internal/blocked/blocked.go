@@ -23,13 +23,14 @@ const (
 )
 
 // kernel is one micro-kernel and its tile shape. fn adds alpha * A * B
-// into the mr x nr tile at c (row stride ldc floats) over k steps; row r of
-// A at step p is at a + r*ars + p*aps bytes, the B row of step p (nr
-// floats) at b + p*bps bytes, so that packed panels (a[p*mr+r],
-// b[p*nr+j]) and matrices read in place use the same kernel.
+// into the mr x nr tile at c (row stride ldc floats) over k steps, or with
+// add == 0 stores it there without reading c; row r of A at step p is at
+// a + r*ars + p*aps bytes, the B row of step p (nr floats) at b + p*bps
+// bytes, so that packed panels (a[p*mr+r], b[p*nr+j]) and matrices read
+// in place use the same kernel.
 type kernel struct {
 	mr, nr int
-	fn     func(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+	fn     func(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 }
 
 // The kernels this machine can run (set by the architecture's init).
@@ -119,9 +120,14 @@ func putBufs(b *packBufs) {
 }
 
 func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	scaleC(m, n, beta, c, ldc)
 	if k == 0 || alpha == 0 {
+		scaleC(m, n, beta, c, ldc)
 		return
+	}
+	// With beta 0 the first block of depth stores its products instead of
+	// adding them to a cleared C.
+	if beta != 0 {
+		scaleC(m, n, beta, c, ldc)
 	}
 	mr, nr := kern.mr, kern.nr
 	bufs := getBufs()
@@ -144,6 +150,10 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
 			kcb := min(kc, k-pc)
+			add := 1
+			if beta == 0 && pc == 0 {
+				add = 0
+			}
 			fullB := 0 // columns [0, fullB) of the block are read in place
 			if inPlaceB {
 				fullB = ncb / nr * nr
@@ -186,14 +196,13 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 						}
 						ci := (ic+ir)*ldc + jc + jr
 						if mrb == mr && nrb == nr {
-							kern.fn(kcb, ap, bp, &c[ci], ldc, alpha, ars, aps, bps)
+							kern.fn(kcb, ap, bp, &c[ci], ldc, alpha, ars, aps, bps, add)
 							continue
 						}
-						// Edge tile: compute into a scratch tile and add the
-						// part inside C.
-						clear(tile)
-						kern.fn(kcb, ap, bp, &tile[0], nr, alpha, ars, aps, bps)
-						addTile(c[ci:], ldc, tile, nr, mrb, nrb)
+						// Edge tile: compute into a scratch tile and add (or
+						// copy) the part inside C.
+						kern.fn(kcb, ap, bp, &tile[0], nr, alpha, ars, aps, bps, 0)
+						addTile(c[ci:], ldc, tile, nr, mrb, nrb, add != 0)
 					}
 				}
 			}
@@ -201,9 +210,15 @@ func blockedSgemm(kern *kernel, transA, transB bool, m, n, k int, alpha float32,
 	}
 }
 
-func addTile(c []float32, ldc int, t []float32, nr, rows, cols int) {
+// addTile adds (or with add false copies) the rows x cols corner of the
+// scratch tile t (row stride nr) into c.
+func addTile(c []float32, ldc int, t []float32, nr, rows, cols int, add bool) {
 	for i := 0; i < rows; i++ {
 		row := c[i*ldc : i*ldc+cols]
+		if !add {
+			copy(row, t[i*nr:])
+			continue
+		}
 		for j := range row {
 			row[j] += t[i*nr+j]
 		}

@@ -8,12 +8,12 @@ import "golang.org/x/sys/cpu"
 // the strides).
 //
 //go:noescape
-func kern6x16(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+func kern6x16(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 
 // kern12x32 is the 12 x 32 AVX-512 micro-kernel.
 //
 //go:noescape
-func kern12x32(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+func kern12x32(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 
 var (
 	kernAVX2   = &kernel{mr: 6, nr: 16, fn: kern6x16}

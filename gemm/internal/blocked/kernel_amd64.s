@@ -2,9 +2,10 @@
 
 #include "textflag.h"
 
-// Micro-kernels: C[tile] += alpha * A * B over k steps.
+// Micro-kernels: C[tile] += alpha * A * B over k steps (add != 0), or
+// C[tile] = alpha * A * B, C not read (add == 0).
 //
-//	func kernNxM(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+//	func kernNxM(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 //
 // Row r of A at step p is the float at a + r*ars + p*aps bytes (a packed
 // panel: ars = 4, aps = 4*mr; A in place: ars = 4*lda, aps = 4). The B
@@ -28,6 +29,13 @@
 	VMOVUPS acc1, 32(DX) \
 	ADDQ    R8, DX
 
+#define SET_ROW(acc0, acc1) \
+	VMULPS  Y3, acc0, acc0 \
+	VMOVUPS acc0, (DX) \
+	VMULPS  Y3, acc1, acc1 \
+	VMOVUPS acc1, 32(DX) \
+	ADDQ    R8, DX
+
 #define LOAD_ARGS \
 	MOVQ k+0(FP), CX \
 	MOVQ a+8(FP), SI \
@@ -41,10 +49,10 @@
 	LEAQ (SI)(R9*2), R11 \
 	ADDQ R9, R11
 
-// func kern6x16(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+// func kern6x16(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 //
 // 6 x 16 tile, AVX2 + FMA: twelve YMM accumulators.
-TEXT ·kern6x16(SB), NOSPLIT, $0-72
+TEXT ·kern6x16(SB), NOSPLIT, $0-80
 	LOAD_ARGS
 	VXORPS Y4, Y4, Y4
 	VXORPS Y5, Y5, Y5
@@ -78,12 +86,24 @@ loop6:
 
 store6:
 	VBROADCASTSS alpha+40(FP), Y3
+	CMPQ         add+72(FP), $0
+	JEQ          set6
 	STORE_ROW(Y4, Y5)
 	STORE_ROW(Y6, Y7)
 	STORE_ROW(Y8, Y9)
 	STORE_ROW(Y10, Y11)
 	STORE_ROW(Y12, Y13)
 	STORE_ROW(Y14, Y15)
+	VZEROUPPER
+	RET
+
+set6:
+	SET_ROW(Y4, Y5)
+	SET_ROW(Y6, Y7)
+	SET_ROW(Y8, Y9)
+	SET_ROW(Y10, Y11)
+	SET_ROW(Y12, Y13)
+	SET_ROW(Y14, Y15)
 	VZEROUPPER
 	RET
 
@@ -101,10 +121,17 @@ store6:
 	VMOVUPS acc1, 64(DX) \
 	ADDQ    R8, DX
 
-// func kern12x32(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps int)
+#define ZSET_ROW(acc0, acc1) \
+	VMULPS  Z3, acc0, acc0 \
+	VMOVUPS acc0, (DX) \
+	VMULPS  Z3, acc1, acc1 \
+	VMOVUPS acc1, 64(DX) \
+	ADDQ    R8, DX
+
+// func kern12x32(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 //
 // 12 x 32 tile, AVX-512: 24 ZMM accumulators.
-TEXT ·kern12x32(SB), NOSPLIT, $0-72
+TEXT ·kern12x32(SB), NOSPLIT, $0-80
 	LOAD_ARGS
 	LEAQ   (R11)(R9*2), R12
 	ADDQ   R9, R12
@@ -162,6 +189,8 @@ loop12:
 
 store12:
 	VBROADCASTSS alpha+40(FP), Z3
+	CMPQ         add+72(FP), $0
+	JEQ          set12
 	ZSTORE_ROW(Z8, Z9)
 	ZSTORE_ROW(Z10, Z11)
 	ZSTORE_ROW(Z12, Z13)
@@ -174,5 +203,21 @@ store12:
 	ZSTORE_ROW(Z26, Z27)
 	ZSTORE_ROW(Z28, Z29)
 	ZSTORE_ROW(Z30, Z31)
+	VZEROUPPER
+	RET
+
+set12:
+	ZSET_ROW(Z8, Z9)
+	ZSET_ROW(Z10, Z11)
+	ZSET_ROW(Z12, Z13)
+	ZSET_ROW(Z14, Z15)
+	ZSET_ROW(Z16, Z17)
+	ZSET_ROW(Z18, Z19)
+	ZSET_ROW(Z20, Z21)
+	ZSET_ROW(Z22, Z23)
+	ZSET_ROW(Z24, Z25)
+	ZSET_ROW(Z26, Z27)
+	ZSET_ROW(Z28, Z29)
+	ZSET_ROW(Z30, Z31)
 	VZEROUPPER
 	RET
