@@ -81,6 +81,7 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	if err != nil {
 		return nil, fmt.Errorf("envi: %w", err)
 	}
+	df.ExpectSize(int64(h) * int64(w) * int64(b) * int64(t.Size()))
 	dw := dataWriter{f: df.Tracked(), h: h, w: w, b: b, t: t, il: il}
 	return &StreamWriter{dataWriter: dw, path: dataPath, hdrPath: hdrPath, hdr: hdr, df: df}, nil
 }

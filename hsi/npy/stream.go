@@ -54,6 +54,7 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 		f.Abort()
 		return nil, fmt.Errorf("npy: write %s: %w", path, err)
 	}
+	f.ExpectSize(int64(h) * int64(w) * int64(b) * int64(t.Size()))
 	return &StreamWriter{path: path, h: h, w: w, b: b, t: t, f: f}, nil
 }
 

@@ -70,6 +70,7 @@ type File struct {
 	Path  string
 	done  bool
 	dirty int64 // bytes recorded by Wrote since the last StartWriteback
+	every int64 // write-back starts every this many bytes (0: WritebackBytes)
 	// spans are the ranges recorded since then, a range that continues
 	// another merged into it; ends indexes them by end offset.
 	spans []span
@@ -89,8 +90,16 @@ type span struct{ off, n int64 }
 // little left.
 const WritebackBytes = 256 << 20
 
+// ExpectSize tells f that it will hold about n bytes: Wrote then starts
+// the write-back every quarter of that, at least 16 MiB and at most
+// WritebackBytes, so that a file of a few hundred MiB has most of its data
+// on its way to the disk before Commit syncs it.
+func (f *File) ExpectSize(n int64) {
+	f.every = min(WritebackBytes, max(n/4, 16<<20))
+}
+
 // Wrote records that the n bytes at offset off were written and, once
-// WritebackBytes have accumulated, starts the write-back of the ranges
+// WritebackBytes (or the share set by ExpectSize) have accumulated, starts the write-back of the ranges
 // recorded (StartWriteback), so that a file written by a stream of calls is
 // written back to disk as it grows and the sync of Commit has little left
 // to do.
@@ -110,7 +119,11 @@ func (f *File) Wrote(off, n int64) {
 		f.ends[off+n] = len(f.spans) - 1
 	}
 	f.dirty += n
-	if f.dirty >= WritebackBytes {
+	every := f.every
+	if every == 0 {
+		every = WritebackBytes
+	}
+	if f.dirty >= every {
 		f.StartWriteback()
 	}
 }

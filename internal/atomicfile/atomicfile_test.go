@@ -133,3 +133,28 @@ func TestWriteback(t *testing.T) {
 	g.StartWriteback() // after Abort: does nothing
 	assertOnly(t, dir, "out.bin")
 }
+
+// ExpectSize sets the write-back to a quarter of the file, between 16 MiB
+// and WritebackBytes; Wrote starts it once that much is written.
+func TestExpectSize(t *testing.T) {
+	for _, tc := range []struct{ size, every int64 }{
+		{1 << 20, 16 << 20},
+		{400 << 20, 100 << 20},
+		{4 << 30, WritebackBytes},
+	} {
+		f, err := Create(filepath.Join(t.TempDir(), "f.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.ExpectSize(tc.size)
+		f.Wrote(0, tc.every-1)
+		if f.dirty != tc.every-1 {
+			t.Errorf("size %d: write-back started after %d bytes, before %d", tc.size, tc.every-1, tc.every)
+		}
+		f.Wrote(tc.every-1, 1)
+		if f.dirty != 0 || len(f.spans) != 0 {
+			t.Errorf("size %d: write-back not started after %d bytes (%d recorded)", tc.size, tc.every, f.dirty)
+		}
+		f.Abort()
+	}
+}
