@@ -104,7 +104,7 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 		}
 	}
 	nd, value := isNoData(lr.Meta)
-	if nBad == 0 && !(lr.Meta.HasDataIgnore && !math.IsNaN(lr.Meta.DataIgnore)) && simd.Finite(lr.Data) {
+	if nBad == 0 && !(lr.Meta.HasDataIgnore && !math.IsNaN(lr.Meta.DataIgnore)) && simd.FiniteParallel(lr.Data) {
 		return lr, nil, nil // fast path: nothing can be no-data
 	}
 	// Count the no-data samples of each band, and hash their positions so

@@ -3,8 +3,10 @@ package model
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // BandMap is the linear band resampling C_B of CSM: it interpolates a
@@ -54,7 +56,12 @@ func NewBandMap(b, m int) (*BandMap, error) {
 // values, multiplied by scale, writing h*w*M values into dst.
 func (bm *BandMap) Apply(dst, x []float32, scale float32) {
 	np := len(x) / bm.B
-	for p := 0; p < np; p++ {
+	par.Ranges(np, par.Parts(np, 4096, runtime.GOMAXPROCS(0)), func(_, lo, hi int) { bm.apply(dst, x, scale, lo, hi) })
+}
+
+// apply is Apply on pixels [lo, hi).
+func (bm *BandMap) apply(dst, x []float32, scale float32, lo, hi int) {
+	for p := lo; p < hi; p++ {
 		src := x[p*bm.B : (p+1)*bm.B]
 		out := dst[p*bm.M : (p+1)*bm.M]
 		for i := range out {
@@ -94,25 +101,59 @@ func (bm *BandMap) ApplyT(dst, g []float32, scale float32) {
 // input is unchanged, and since every row of W_s sums to one the output
 // scales by c exactly. An all-zero cube gets scale 1.
 func InputScale(c *hsi.Cube) float32 {
-	var s float64
-	for _, v := range c.Data {
-		s += math.Abs(float64(v))
-	}
-	return scaleOfSum(s, len(c.Data))
+	return scaleOfSum(absSumBands(c, nil), len(c.Data))
 }
 
 // inputScaleBands is InputScale of the cube of c's bands listed in bands,
 // without making that cube: the same sum in the same order, so the same
 // bits as InputScale of c.SelectBands(bands).
 func inputScaleBands(c *hsi.Cube, bands []int) float32 {
-	var s float64
-	for p := 0; p < c.H*c.W; p++ {
-		px := c.Data[p*c.B : (p+1)*c.B]
-		for _, b := range bands {
-			s += math.Abs(float64(px[b]))
-		}
+	return scaleOfSum(absSumBands(c, bands), c.H*c.W*len(bands))
+}
+
+// absSumBlock is the number of values of one block of absSumBands: the
+// blocks are summed on every core, each in four float64 accumulators
+// taking every fourth value, and the block sums added in order, so the
+// sum does not depend on the number of cores.
+const absSumBlock = 1 << 16
+
+// absSumBands is the sum of |v| over the values of c's bands listed in
+// bands (every band when bands is nil), pixel by pixel, in blocks of
+// absSumBlock values of that sequence.
+func absSumBands(c *hsi.Cube, bands []int) float64 {
+	nb := len(bands)
+	n := c.H * c.W * nb
+	if bands == nil {
+		n = len(c.Data)
 	}
-	return scaleOfSum(s, c.H*c.W*len(bands))
+	sums := make([]float64, (n+absSumBlock-1)/absSumBlock)
+	par.ForEach(len(sums), runtime.GOMAXPROCS(0), func(k int) {
+		lo, hi := k*absSumBlock, min(n, (k+1)*absSumBlock)
+		var a [4]float64
+		if bands == nil {
+			d := c.Data[lo:hi]
+			i := 0
+			for ; i+4 <= len(d); i += 4 {
+				a[0] += math.Abs(float64(d[i]))
+				a[1] += math.Abs(float64(d[i+1]))
+				a[2] += math.Abs(float64(d[i+2]))
+				a[3] += math.Abs(float64(d[i+3]))
+			}
+			for ; i < len(d); i++ {
+				a[i&3] += math.Abs(float64(d[i]))
+			}
+		} else {
+			for j := lo; j < hi; j++ {
+				a[(j-lo)&3] += math.Abs(float64(c.Data[j/nb*c.B+bands[j%nb]]))
+			}
+		}
+		sums[k] = (a[0] + a[1]) + (a[2] + a[3])
+	})
+	var s float64
+	for _, v := range sums {
+		s += v
+	}
+	return s
 }
 
 // scaleOfSum is the reciprocal of the mean absolute value s/n, or 1 when

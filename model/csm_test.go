@@ -90,7 +90,7 @@ func TestInputScaleHomogeneous(t *testing.T) {
 // inputScaleBands gives the same bits as InputScale of the selected bands'
 // cube, and 1 for bands that are all zero.
 func TestInputScaleBands(t *testing.T) {
-	c := hsi.MustNew(5, 7, 6)
+	c := hsi.MustNew(200, 120, 6) // every band: three blocks of the sum; bands 0, 2, 3: two
 	for i := range c.Data {
 		c.Data[i] = float32(math.Sin(float64(i)*0.37)) * float32(1+i%6)
 	}
@@ -101,6 +101,9 @@ func TestInputScaleBands(t *testing.T) {
 		}
 		if got, want := inputScaleBands(c, bands), InputScale(sub); math.Float32bits(got) != math.Float32bits(want) {
 			t.Errorf("bands %v: %v, want %v", bands, got, want)
+		}
+		if got, want := absSumBands(c, bands), absSumBands(sub, nil); math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("bands %v: sum %v, want %v", bands, got, want)
 		}
 	}
 	z := hsi.MustNew(2, 2, 3)

@@ -169,18 +169,69 @@ func stride(h, w int) int {
 }
 
 // median returns madToSigma times the median of the absolute residuals
-// a (reordered in place), NaN when there are none.
+// a (values >= 0; a may be reordered), NaN when there are none.
 func median(a []float32) float64 {
 	if len(a) == 0 {
 		return math.NaN()
 	}
 	k := len(a) / 2
-	m := float64(selectK(a, k))
+	if len(a) < radixMin {
+		m := float64(selectK(a, k))
+		if len(a)%2 == 0 {
+			// The largest of the lower half, which selectK left below k.
+			m = 0.5 * (float64(slices.Max(a[:k])) + m)
+		}
+		return madToSigma * m
+	}
+	m := float64(radixSelect(a, k))
 	if len(a)%2 == 0 {
-		// The largest of the lower half, which selectK left below k.
-		m = 0.5 * (float64(slices.Max(a[:k])) + m)
+		m = 0.5 * (float64(radixSelect(a, k-1)) + m)
 	}
 	return madToSigma * m
+}
+
+// radixMin is the length from which median selects by radix: below it
+// quickselect's few passes cost less than the histograms.
+const radixMin = 1024
+
+// radixSelect returns the k-th smallest value of a, whose values are >= 0
+// (so that their bits order as the values do), without moving them: a
+// histogram of the top 12 bits finds the bucket that holds the k-th
+// value, a second of the next 12 bits finds it inside that bucket, and
+// quickselect finishes on the few values left.
+func radixSelect(a []float32, k int) float32 {
+	var hist [1 << 12]int32
+	for _, v := range a {
+		hist[math.Float32bits(v)>>20]++
+	}
+	top, k := bucketOf(&hist, k)
+	clear(hist[:])
+	for _, v := range a {
+		if b := math.Float32bits(v); b>>20 == top {
+			hist[b>>8&0xfff]++
+		}
+	}
+	mid, k := bucketOf(&hist, k)
+	want := top<<12 | mid
+	rest := make([]float32, 0, hist[mid])
+	for _, v := range a {
+		if math.Float32bits(v)>>8 == want {
+			rest = append(rest, v)
+		}
+	}
+	return selectK(rest, k)
+}
+
+// bucketOf returns the bucket of hist that holds the k-th value (counting
+// from 0) and that value's rank inside the bucket.
+func bucketOf(hist *[1 << 12]int32, k int) (uint32, int) {
+	for b, n := range hist {
+		if k < int(n) {
+			return uint32(b), k
+		}
+		k -= int(n)
+	}
+	panic("noise: rank beyond the values")
 }
 
 // selectK reorders a so that a[k] is its k-th smallest value, with no

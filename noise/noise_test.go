@@ -310,11 +310,18 @@ func BenchmarkBands(b *testing.B) {
 
 func TestMedianMatchesSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
-	for _, n := range []int{1, 2, 3, 4, 5, 10, 101, 1000, 4096} {
-		for rep := 0; rep < 5; rep++ {
+	for _, n := range []int{1, 2, 3, 4, 5, 10, 101, 1000, 1024, 4096, 32767} {
+		for rep := 0; rep < 6; rep++ {
 			a := make([]float32, n)
 			for i := range a {
-				a[i] = float32(r.IntN(50)) // many ties
+				switch rep % 3 {
+				case 0:
+					a[i] = float32(r.IntN(50)) // many ties
+				case 1:
+					a[i] = float32(math.Abs(r.NormFloat64())) * 1e-3
+				default:
+					a[i] = float32(r.ExpFloat64()) * float32(1+r.IntN(2)*1000) // two scales
+				}
 			}
 			s := slices.Clone(a)
 			slices.Sort(s)
