@@ -104,6 +104,12 @@ func FiniteParallel(d []float32) bool {
 func Finite(d []float32) bool {
 	var a0, a1, a2, a3 float32
 	i := 0
+	if useAVX && len(d) >= 32 {
+		i = len(d) &^ 31
+		if !finiteAVX(&d[0], i) {
+			return false
+		}
+	}
 	for ; i+4 <= len(d); i += 4 {
 		a0 += d[i] - d[i] // NaN for NaN and Inf, 0 otherwise
 		a1 += d[i+1] - d[i+1]

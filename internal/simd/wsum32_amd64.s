@@ -109,3 +109,45 @@ store1:
 done:
 	VZEROUPPER
 	RET
+
+// func finiteAVX(d *float32, n int) bool
+// Whether every value of d[0:n] is finite, n a multiple of 32: x - x is 0
+// for a finite x and NaN otherwise; the differences are added up in four
+// accumulators and the sum compared with itself.
+TEXT ·finiteAVX(SB), NOSPLIT, $0-17
+	MOVQ   d+0(FP), SI
+	MOVQ   n+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+floop:
+	TESTQ   CX, CX
+	JZ      fdone
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VSUBPS  Y4, Y4, Y4
+	VSUBPS  Y5, Y5, Y5
+	VSUBPS  Y6, Y6, Y6
+	VSUBPS  Y7, Y7, Y7
+	VADDPS  Y4, Y0, Y0
+	VADDPS  Y5, Y1, Y1
+	VADDPS  Y6, Y2, Y2
+	VADDPS  Y7, Y3, Y3
+	ADDQ    $128, SI
+	SUBQ    $32, CX
+	JMP     floop
+
+fdone:
+	VADDPS   Y1, Y0, Y0
+	VADDPS   Y3, Y2, Y2
+	VADDPS   Y2, Y0, Y0
+	VCMPPS   $3, Y0, Y0, Y0 // unordered: NaN lanes
+	VMOVMSKPS Y0, AX
+	TESTL    AX, AX
+	SETEQ    ret+16(FP)
+	VZEROUPPER
+	RET

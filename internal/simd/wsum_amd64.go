@@ -19,3 +19,9 @@ func wsum32AVX(dst *float32, n int, src *float32, off *int, w *float32, k int)
 //
 //go:noescape
 func wsum64FMA(dst *float64, n int, src *float64, off *int, w *float64, k int)
+
+// finiteAVX reports whether every value of d[0:n] is finite, n a multiple
+// of 32.
+//
+//go:noescape
+func finiteAVX(d *float32, n int) bool

@@ -85,7 +85,7 @@ func TestWSumEmptyDst(t *testing.T) {
 func TestFinite(t *testing.T) {
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
-	for _, n := range []int{0, 1, 3, 4, 5, 8, 13} {
+	for _, n := range []int{0, 1, 3, 4, 5, 8, 13, 31, 32, 33, 64, 97, 200} {
 		d := make([]float32, n)
 		for i := range d {
 			d[i] = float32(i) - 2.5
@@ -105,6 +105,9 @@ func TestFinite(t *testing.T) {
 	}
 	// Large finite values whose sum would overflow are still finite.
 	big := []float32{math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32, math.MaxFloat32, math.MaxFloat32}
+	for len(big) < 40 { // and on the vector path
+		big = append(big, big...)
+	}
 	if !Finite(big) {
 		t.Error("MaxFloat32 values reported as non-finite")
 	}
