@@ -90,7 +90,16 @@ func (g *Graph) conv2DWinograd(x, w, b *Tensor, pad Padding, gelu bool) *Tensor 
 		for it := lo; it < hi; it++ {
 			t0 := it * per
 			nt := min(per, tiles-t0)
-			vs, ms := nt*cin+winoSkew, nt*cout+winoSkew // position strides
+			// The products run on mt rows, nt rounded up to the GEMM
+			// kernel's 12: the rows past nt are zeros whose results are
+			// not read, cheaper than the kernel's partial row tile.
+			mt := min(per, ceilDiv(nt, 12)*12)
+			vs, ms := mt*cin+winoSkew, mt*cout+winoSkew // position strides
+			if mt > nt {
+				for p := range 36 {
+					clear(v[p*vs+nt*cin : p*vs+mt*cin])
+				}
+			}
 			for t := range nt {
 				n, ty, tx := (t0+t)/(th*tw), (t0+t)/tw%th, (t0+t)%tw
 				y, x0 := ty*4-1, tx*4-1
@@ -103,7 +112,7 @@ func (g *Graph) conv2DWinograd(x, w, b *Tensor, pad Padding, gelu bool) *Tensor 
 				winoIn(d, cin, 6*cin, v[t*cin:], vs, tmp)
 			}
 			for p := range 36 {
-				gemm.SgemmSerial(false, false, nt, cout, cin, 1, v[p*vs:], cin, u[p*cin*cout:], cout, 0, m[p*ms:], cout)
+				gemm.SgemmSerial(false, false, mt, cout, cin, 1, v[p*vs:], cin, u[p*cin*cout:], cout, 0, m[p*ms:], cout)
 			}
 			for t := range nt {
 				n, ty, tx := (t0+t)/(th*tw), (t0+t)/tw%th, (t0+t)%tw
@@ -139,8 +148,7 @@ const winoSkew = 16
 // winoItem is the number of tiles of one work item: items of consecutive
 // tiles in row-major order (an item may span rows of tiles), at most
 // winoTiles, at least one per worker when there are tiles enough, and a
-// multiple of the GEMM kernel's 12 rows so that only the last item's
-// products have a partial row tile.
+// multiple of the GEMM kernel's 12 rows.
 func winoItem(tiles, workers int) int {
 	items := max(ceilDiv(tiles, winoTiles), min(workers, ceilDiv(tiles, 12)))
 	return min(winoTiles, ceilDiv(ceilDiv(tiles, items), 12)*12)
