@@ -20,76 +20,89 @@ DATA winoConst<>+4(SB)/4, $0x40a00000 // 5
 DATA winoConst<>+8(SB)/4, $0x40000000 // 2
 GLOBL winoConst<>(SB), RODATA|NOPTR, $12
 ''')
-for R,lanes,suf in (('Y',8,''),):
-    B=lanes*4
-    M=''
-    w(f'''// BT6{M}: B^T of the six vectors {R}0..{R}5 into {R}6..{R}11 ({R}12 = 4, {R}13 = 5,
-// {R}14 = 2; {R}0 and {R}5 are overwritten):
+
+def columns(transform, nout, step):
+    """The first pass of a transform: for each of the six columns of the
+    tile (AX, stepped by the register step), load its six vectors, apply
+    the transform and store its nout results to tmp (row i at i*6+j)."""
+    for j in range(6):
+        w(f"\tLOAD6\n\t{transform}")
+        for i in range(nout):
+            w(f"\tVMOVUPS Y{6+i}, {(i*6+j)*32}(R11)")
+        if j < 5:
+            w(f"\tADDQ {step}, AX")
+
+
+def row(i):
+    """Loads row i of tmp (six vectors) into Y0..Y5."""
+    w("\n".join(f"\tVMOVUPS {(i*6+j)*32}(R11), Y{j}" for j in range(6)))
+
+
+w(f'''// BT6: B^T of the six vectors Y0..Y5 into Y6..Y11 (Y12 = 4, Y13 = 5,
+// Y14 = 2; Y0 and Y5 are overwritten):
 //
 //	r0 = d4 + 4 d0 - 5 d2          r3 = (d4 - d2) + 2 (d3 - d1)
 //	r1 = (d3 + d4) - 4 (d1 + d2)   r4 = (d4 - d2) - 2 (d3 - d1)
 //	r2 = (d4 - d3) + 4 (d1 - d2)   r5 = d5 + 4 d1 - 5 d3
-#define BT6{M} \\
-	VMOVAPS      {R}4, {R}6 \\
-	VFMADD231PS  {R}12, {R}0, {R}6 \\
-	VFNMADD231PS {R}13, {R}2, {R}6 \\
-	VMOVAPS      {R}5, {R}11 \\
-	VFMADD231PS  {R}12, {R}1, {R}11 \\
-	VFNMADD231PS {R}13, {R}3, {R}11 \\
-	VADDPS       {R}2, {R}1, {R}0 \\
-	VADDPS       {R}4, {R}3, {R}5 \\
-	VMOVAPS      {R}5, {R}7 \\
-	VFNMADD231PS {R}12, {R}0, {R}7 \\
-	VSUBPS       {R}2, {R}1, {R}0 \\
-	VSUBPS       {R}3, {R}4, {R}5 \\
-	VMOVAPS      {R}5, {R}8 \\
-	VFMADD231PS  {R}12, {R}0, {R}8 \\
-	VSUBPS       {R}1, {R}3, {R}0 \\
-	VSUBPS       {R}2, {R}4, {R}5 \\
-	VMOVAPS      {R}5, {R}9 \\
-	VFMADD231PS  {R}14, {R}0, {R}9 \\
-	VMOVAPS      {R}5, {R}10 \\
-	VFNMADD231PS {R}14, {R}0, {R}10
+#define BT6 \\
+	VMOVAPS      Y4, Y6 \\
+	VFMADD231PS  Y12, Y0, Y6 \\
+	VFNMADD231PS Y13, Y2, Y6 \\
+	VMOVAPS      Y5, Y11 \\
+	VFMADD231PS  Y12, Y1, Y11 \\
+	VFNMADD231PS Y13, Y3, Y11 \\
+	VADDPS       Y2, Y1, Y0 \\
+	VADDPS       Y4, Y3, Y5 \\
+	VMOVAPS      Y5, Y7 \\
+	VFNMADD231PS Y12, Y0, Y7 \\
+	VSUBPS       Y2, Y1, Y0 \\
+	VSUBPS       Y3, Y4, Y5 \\
+	VMOVAPS      Y5, Y8 \\
+	VFMADD231PS  Y12, Y0, Y8 \\
+	VSUBPS       Y1, Y3, Y0 \\
+	VSUBPS       Y2, Y4, Y5 \\
+	VMOVAPS      Y5, Y9 \\
+	VFMADD231PS  Y14, Y0, Y9 \\
+	VMOVAPS      Y5, Y10 \\
+	VFNMADD231PS Y14, Y0, Y10
 
-// AT6{M}: A^T of the six vectors {R}0..{R}5 into {R}6..{R}9 ({R}14 = 2, {R}15 = 4;
-// {R}10..{R}13 scratch):
+// AT6: A^T of the six vectors Y0..Y5 into Y6..Y9 (Y14 = 2, Y15 = 4;
+// Y10..Y13 scratch):
 //
 //	o0 = m0 + (m1 + m2) + (m3 + m4)   o2 = (m1 + m2) + 4 (m3 + m4)
 //	o1 = (m1 - m2) + 2 (m3 - m4)      o3 = (m5 + (m1 - m2)) + 2 (4 (m3 - m4))
-#define AT6{M} \\
-	VADDPS      {R}2, {R}1, {R}10 \\
-	VSUBPS      {R}2, {R}1, {R}11 \\
-	VADDPS      {R}4, {R}3, {R}12 \\
-	VSUBPS      {R}4, {R}3, {R}13 \\
-	VADDPS      {R}10, {R}0, {R}6 \\
-	VADDPS      {R}12, {R}6, {R}6 \\
-	VMOVAPS     {R}11, {R}7 \\
-	VFMADD231PS {R}14, {R}13, {R}7 \\
-	VMOVAPS     {R}10, {R}8 \\
-	VFMADD231PS {R}15, {R}12, {R}8 \\
-	VADDPS      {R}11, {R}5, {R}9 \\
-	VMULPS      {R}15, {R}13, {R}13 \\
-	VFMADD231PS {R}14, {R}13, {R}9
+#define AT6 \\
+	VADDPS      Y2, Y1, Y10 \\
+	VSUBPS      Y2, Y1, Y11 \\
+	VADDPS      Y4, Y3, Y12 \\
+	VSUBPS      Y4, Y3, Y13 \\
+	VADDPS      Y10, Y0, Y6 \\
+	VADDPS      Y12, Y6, Y6 \\
+	VMOVAPS     Y11, Y7 \\
+	VFMADD231PS Y14, Y13, Y7 \\
+	VMOVAPS     Y10, Y8 \\
+	VFMADD231PS Y15, Y12, Y8 \\
+	VADDPS      Y11, Y5, Y9 \\
+	VMULPS      Y15, Y13, Y13 \\
+	VFMADD231PS Y14, Y13, Y9
 
-// LOAD6{M}: {R}0..{R}5 from the six addresses AX + i*R10 (BX scratch).
-#define LOAD6{M} \\
+// LOAD6: Y0..Y5 from the six addresses AX + i*R10 (BX scratch).
+#define LOAD6 \\
 	LEAQ    (AX)(R10*2), BX \\
 	ADDQ    R10, BX \\
-	VMOVUPS (AX), {R}0 \\
-	VMOVUPS (AX)(R10*1), {R}1 \\
-	VMOVUPS (AX)(R10*2), {R}2 \\
-	VMOVUPS (BX), {R}3 \\
-	VMOVUPS (BX)(R10*1), {R}4 \\
-	VMOVUPS (BX)(R10*2), {R}5
+	VMOVUPS (AX), Y0 \\
+	VMOVUPS (AX)(R10*1), Y1 \\
+	VMOVUPS (AX)(R10*2), Y2 \\
+	VMOVUPS (BX), Y3 \\
+	VMOVUPS (BX)(R10*1), Y4 \\
+	VMOVUPS (BX)(R10*2), Y5
 ''')
-    def load_tmp(offs):
-        return "\n".join(f"\tVMOVUPS {o}(R11), {R}{i}" for i,o in enumerate(offs))
-    w(f'''// func winoIn43{suf}(d *float32, c, rs int, v *float32, vs int, tmp *float32)
+w(f'''// func winoIn43(d *float32, c, rs int, v *float32, vs int, tmp *float32)
 //
 // V = B^T D B for every channel: D is the tile, d[i*rs + j*c + ch]; the 36
 // transformed values of channel ch go to v[p*vs + ch], p = i*6+j. c is a
-// multiple of {lanes}; tmp holds 36 x {lanes} floats.
-TEXT ·winoIn43{suf}(SB), NOSPLIT, $0-48
+// multiple of 8; tmp holds 36 x 8 floats.
+TEXT ·winoIn43(SB), NOSPLIT, $0-48
 	MOVQ d+0(FP), SI
 	MOVQ c+8(FP), CX
 	MOVQ rs+16(FP), R10
@@ -102,45 +115,41 @@ TEXT ·winoIn43{suf}(SB), NOSPLIT, $0-48
 	SHLQ $2, R10                // d's row stride, bytes
 	LEAQ (R8)(R8*2), R12
 	SHLQ $1, R12                // six positions of v
-	VBROADCASTSS winoConst<>+0(SB), {R}12
-	VBROADCASTSS winoConst<>+4(SB), {R}13
-	VBROADCASTSS winoConst<>+8(SB), {R}14
+	VBROADCASTSS winoConst<>+0(SB), Y12
+	VBROADCASTSS winoConst<>+4(SB), Y13
+	VBROADCASTSS winoConst<>+8(SB), Y14
 
-in{suf}loop:
+inloop:
 	// Columns: B^T down each of the six columns into tmp.
 	MOVQ SI, AX''')
-    for j in range(6):
-        w(f"\tLOAD6{M}\n\tBT6{M}")
-        for i in range(6):
-            w(f"\tVMOVUPS {R}{6+i}, {(i*6+j)*B}(R11)")
-        if j<5: w("\tADDQ R9, AX")
-    w("\n\t// Rows: B^T along each row of tmp into v.\n\tMOVQ DI, DX")
-    for i in range(6):
-        w(load_tmp([(i*6+j)*B for j in range(6)]))
-        w(f'''	BT6{M}
+columns("BT6", 6, "R9")
+w("\n\t// Rows: B^T along each row of tmp into v.\n\tMOVQ DI, DX")
+for i in range(6):
+    row(i)
+    w(f'''	BT6
 	LEAQ    (DX)(R8*2), BX
 	ADDQ    R8, BX
-	VMOVUPS {R}6, (DX)
-	VMOVUPS {R}7, (DX)(R8*1)
-	VMOVUPS {R}8, (DX)(R8*2)
-	VMOVUPS {R}9, (BX)
-	VMOVUPS {R}10, (BX)(R8*1)
-	VMOVUPS {R}11, (BX)(R8*2)''')
-        if i<5: w("\tADDQ R12, DX")
-    w(f'''
-	ADDQ ${B}, SI
-	ADDQ ${B}, DI
-	SUBQ ${lanes}, CX
-	JNZ  in{suf}loop
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, (DX)(R8*1)
+	VMOVUPS Y8, (DX)(R8*2)
+	VMOVUPS Y9, (BX)
+	VMOVUPS Y10, (BX)(R8*1)
+	VMOVUPS Y11, (BX)(R8*2)''')
+    if i<5: w("\tADDQ R12, DX")
+w(f'''
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  inloop
 	VZEROUPPER
 	RET
 
-// func winoOut43{suf}(m *float32, ms int, c int, bias *float32, dst *float32, rs int, tmp *float32)
+// func winoOut43(m *float32, ms int, c int, bias *float32, dst *float32, rs int, tmp *float32)
 //
 // Y = A^T M A + bias for every channel: the 36 values of channel ch are
 // m[p*ms + ch], p = i*6+j; output pixel (k, l) of the 4 x 4 tile goes to
-// dst[k*rs + l*c + ch]. c is a multiple of {lanes}; tmp holds 24 x {lanes} floats.
-TEXT ·winoOut43{suf}(SB), NOSPLIT, $0-56
+// dst[k*rs + l*c + ch]. c is a multiple of 8; tmp holds 24 x 8 floats.
+TEXT ·winoOut43(SB), NOSPLIT, $0-56
 	MOVQ m+0(FP), SI
 	MOVQ ms+8(FP), R8
 	MOVQ c+16(FP), CX
@@ -154,37 +163,33 @@ TEXT ·winoOut43{suf}(SB), NOSPLIT, $0-56
 	SHLQ $2, R12                // dst's row stride, bytes
 	LEAQ (R8)(R8*2), R10
 	SHLQ $1, R10                // six positions of m
-	VBROADCASTSS winoConst<>+8(SB), {R}14
-	VBROADCASTSS winoConst<>+0(SB), {R}15
+	VBROADCASTSS winoConst<>+8(SB), Y14
+	VBROADCASTSS winoConst<>+0(SB), Y15
 
-out{suf}loop:
+outloop:
 	// Columns: A^T down each of the six columns into tmp (4 x 6).
 	MOVQ SI, AX''')
-    for j in range(6):
-        w(f"\tLOAD6{M}\n\tAT6{M}")
-        for k in range(4):
-            w(f"\tVMOVUPS {R}{6+k}, {(k*6+j)*B}(R11)")
-        if j<5: w("\tADDQ R8, AX")
-    w("\n\t// Rows: A^T along each row of tmp, plus the bias, into dst.\n\tMOVQ DI, DX")
-    for k in range(4):
-        w(load_tmp([(k*6+j)*B for j in range(6)]))
-        w(f'''	AT6{M}
-	VADDPS  (R13), {R}6, {R}6
-	VADDPS  (R13), {R}7, {R}7
-	VADDPS  (R13), {R}8, {R}8
-	VADDPS  (R13), {R}9, {R}9
+columns("AT6", 4, "R8")
+w("\n\t// Rows: A^T along each row of tmp, plus the bias, into dst.\n\tMOVQ DI, DX")
+for k in range(4):
+    row(k)
+    w(f'''	AT6
+	VADDPS  (R13), Y6, Y6
+	VADDPS  (R13), Y7, Y7
+	VADDPS  (R13), Y8, Y8
+	VADDPS  (R13), Y9, Y9
 	LEAQ    (DX)(R9*2), BX
-	VMOVUPS {R}6, (DX)
-	VMOVUPS {R}7, (DX)(R9*1)
-	VMOVUPS {R}8, (BX)
-	VMOVUPS {R}9, (BX)(R9*1)''')
-        if k<3: w("\tADDQ R12, DX")
-    w(f'''
-	ADDQ ${B}, SI
-	ADDQ ${B}, DI
-	ADDQ ${B}, R13
-	SUBQ ${lanes}, CX
-	JNZ  out{suf}loop
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, (DX)(R9*1)
+	VMOVUPS Y8, (BX)
+	VMOVUPS Y9, (BX)(R9*1)''')
+    if k<3: w("\tADDQ R12, DX")
+w(f'''
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R13
+	SUBQ $8, CX
+	JNZ  outloop
 	VZEROUPPER
 	RET
 ''')
