@@ -83,6 +83,22 @@ func TestConv2DWinograd(t *testing.T) {
 	}
 }
 
+// Random shapes: every size from 1 pixel up, tiles that end inside and
+// outside the image, both paddings, one or two samples.
+func TestConv2DWinogradRandomShapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := range 40 {
+		n, h, w := 1+r.IntN(2), 1+r.IntN(23), 1+r.IntN(23)
+		ci, co := 8*(1+r.IntN(3)), 8*(1+r.IntN(3))
+		pad := Padding(r.IntN(2))
+		x := New(n, h, w, ci).Randn(r, 1)
+		l := NewConv2D(r, ci, co, 3, pad)
+		g := NewGraph(false)
+		winoClose(t, fmt.Sprintf("case %d: %dx%dx%dx%d -> %d, %v", i, n, h, w, ci, co, pad),
+			l.ForwardWinograd(g, x).Data, l.Forward(g, x).Data, convScale(x, l.W, l.B))
+	}
+}
+
 // Where Winograd does not apply, the result is Conv2D's, bit for bit.
 func TestConv2DWinogradFallback(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
