@@ -154,53 +154,25 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	x := s.Clone()
 	rows := chunkRows(x.W, c*max(3, e.Config.FFNRatio))
 	// Pass 1 of each ESSA layer keeps every pixel's q and v for pass 2
-	// (2C floats a pixel, one buffer for all layers). Both passes work on
-	// several bands at once, one per worker, each worker with an arena of
-	// its own (the ops inside a band split over the cores too); pass 1
-	// sums each band apart and merges the sums in band order, so the
-	// result is that of the bands one after the other.
+	// (2C floats a pixel, one buffer for all layers).
 	qv := nn.New(1, x.H, x.W, 2*c)
-	nb := (x.H + rows - 1) / rows
-	nw := min(runtime.GOMAXPROCS(0), nb)
-	wars := make([]*nn.Arena, nw)
-	wst := make([]*nn.ESSAStream, nw)
-	for i := range wars {
-		wars[i] = arenas.Get()
-		wst[i] = nn.NewESSAStream(c)
-		defer arenas.Put(wars[i])
-	}
-	sums := make([]*nn.ESSAStream, nb)
-	band := func(k int) (int, int) { return k * rows, min(x.H, (k+1)*rows) }
 	for _, b := range e.Blocks {
 		// ESSA, pass 1: global sums.
-		err := par.ForEachErr(nb, nw, func(wk, k int) error {
-			r0, r1 := band(k)
-			g := nn.NewGraph(false).WithArena(wars[wk])
+		st := nn.NewESSAStream(c)
+		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
+			g := nn.NewGraph(false).WithArena(ar)
 			defer g.Release()
 			qkv := b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1)))
 			keepQV(rowsOf(qv, r0, r1).Data, qkv.Data, c)
-			w := wst[wk]
-			w.Reset()
-			if err := w.Add(qkv); err != nil {
-				return err
-			}
-			sums[k] = nn.NewESSAStream(c)
-			return sums[k].Merge(w)
+			return st.Add(qkv)
 		})
 		if err != nil {
 			return nil, err
 		}
-		st := nn.NewESSAStream(c)
-		for _, p := range sums {
-			if err := st.Merge(p); err != nil {
-				return nil, err
-			}
-		}
 		st.Finish()
 		// Pass 2: x += Out(v + q2 A), band by band (per-pixel, so in place).
-		err = par.ForEachErr(nb, nw, func(wk, k int) error {
-			r0, r1 := band(k)
-			g := nn.NewGraph(false).WithArena(wars[wk])
+		err = forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
+			g := nn.NewGraph(false).WithArena(ar)
 			defer g.Release()
 			a, err := st.ApplyQV(g, rowsOf(qv, r0, r1))
 			if err != nil {

@@ -73,35 +73,6 @@ func (s *ESSAStream) Add(qkv *Tensor) error {
 	return nil
 }
 
-// Reset clears the sums of pass 1 and the end of it, keeping the scratch
-// buffers: a stream that sums one chunk at a time for Merge.
-func (s *ESSAStream) Reset() {
-	clear(s.kk)
-	clear(s.kv)
-	s.tokens, s.a = 0, nil
-}
-
-// Merge adds the pass 1 sums of o, a stream over other chunks of the same
-// image, to s. Chunks summed apart (on several goroutines, each into a
-// stream of its own) and merged in their order give the sums, bit for
-// bit, of Add over the chunks in that order.
-func (s *ESSAStream) Merge(o *ESSAStream) error {
-	if o.C != s.C {
-		return fmt.Errorf("nn: ESSAStream.Merge: %d channels into %d", o.C, s.C)
-	}
-	if s.a != nil || o.a != nil {
-		return fmt.Errorf("nn: ESSAStream.Merge after Finish")
-	}
-	for a, v := range o.kk {
-		s.kk[a] += v
-	}
-	for i, v := range o.kv {
-		s.kv[i] += v
-	}
-	s.tokens += o.tokens
-	return nil
-}
-
 // Finish ends pass 1.
 func (s *ESSAStream) Finish() {
 	c := s.C
@@ -117,8 +88,7 @@ func (s *ESSAStream) Finish() {
 
 // Apply returns v + q2 A for a chunk (1 x H x W x C), A the normalised
 // k2^T v / sqrt(T) of the whole image, as an output of g (from g's arena,
-// if it has one; g may be nil). Call Finish first. Chunks may be applied
-// concurrently when each call has a graph of its own.
+// if it has one; g may be nil). Call Finish first.
 func (s *ESSAStream) Apply(g *Graph, qkv *Tensor) (*Tensor, error) {
 	if qkv.C != 3*s.C || qkv.N != 1 {
 		return nil, fmt.Errorf("nn: ESSAStream.Apply: chunk %v, want 1 x H x W x %d", qkv, 3*s.C)
@@ -152,15 +122,7 @@ func (s *ESSAStream) apply(g *Graph, in *Tensor) (*Tensor, error) {
 		out = New(1, in.H, in.W, c)
 	}
 	stride := in.C
-	// With a graph the scratch comes from its arena, so that chunks can be
-	// applied on several goroutines at once, each with a graph of its own.
-	var q2 []float32
-	if g != nil {
-		q2 = g.tmp(t * c)
-		defer g.free(q2)
-	} else {
-		q2 = s.chunkScratch(t * c)
-	}
+	q2 := s.chunkScratch(t * c)
 	parFor(t, minElems/max(c, 1), func(lo, hi int) {
 		essaTokensQ(in.Data, stride, q2, c, lo, hi)
 		for i := lo; i < hi; i++ {

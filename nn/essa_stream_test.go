@@ -3,7 +3,6 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
-	"sync"
 	"testing"
 )
 
@@ -78,77 +77,6 @@ func TestESSAStreamApplyQV(t *testing.T) {
 	}
 	if _, err := s.Apply(nil, qv); err == nil {
 		t.Error("Apply accepted a chunk of 2C channels")
-	}
-}
-
-// Chunks summed in streams of their own (one stream reused with Reset)
-// and merged in order give Add's sums bit for bit, and chunks applied
-// concurrently, each with a graph of its own, give the values of one
-// after the other.
-func TestESSAStreamMergeConcurrent(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	const h, w, c = 12, 9, 8
-	x := New(1, h, w, 3*c).Randn(r, 1)
-	chunks := [][2]int{{0, 5}, {5, 6}, {6, 12}}
-	chunk := func(ch [2]int) *Tensor {
-		return FromData(1, ch[1]-ch[0], w, 3*c, x.Data[ch[0]*w*3*c:ch[1]*w*3*c])
-	}
-	seq := NewESSAStream(c)
-	merged := NewESSAStream(c)
-	one := NewESSAStream(c)
-	for _, ch := range chunks {
-		if err := seq.Add(chunk(ch)); err != nil {
-			t.Fatal(err)
-		}
-		one.Reset()
-		if err := one.Add(chunk(ch)); err != nil {
-			t.Fatal(err)
-		}
-		part := NewESSAStream(c)
-		if err := part.Merge(one); err != nil {
-			t.Fatal(err)
-		}
-		if err := merged.Merge(part); err != nil {
-			t.Fatal(err)
-		}
-	}
-	seq.Finish()
-	merged.Finish()
-	for i, v := range seq.a {
-		if merged.a[i] != v {
-			t.Fatalf("A[%d] = %v merged, %v added", i, merged.a[i], v)
-		}
-	}
-	want := make([]*Tensor, len(chunks))
-	for i, ch := range chunks {
-		var err error
-		if want[i], err = seq.Apply(nil, chunk(ch)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got := make([]*Tensor, len(chunks))
-	var wg sync.WaitGroup
-	for i, ch := range chunks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := NewGraph(false).WithArena(NewArena())
-			got[i], _ = merged.Apply(g, chunk(ch))
-		}()
-	}
-	wg.Wait()
-	for i := range chunks {
-		for j, v := range want[i].Data {
-			if got[i] == nil || got[i].Data[j] != v {
-				t.Fatalf("chunk %d value %d differs when applied concurrently", i, j)
-			}
-		}
-	}
-	if err := merged.Merge(one); err == nil {
-		t.Error("Merge after Finish accepted")
-	}
-	if err := NewESSAStream(c).Merge(NewESSAStream(c + 1)); err == nil {
-		t.Error("Merge of another channel count accepted")
 	}
 }
 
