@@ -69,13 +69,16 @@ func (g *Graph) conv2DWinograd(x, w, b *Tensor, pad Padding, gelu bool) *Tensor 
 	cin, cout := x.C, w.N
 	h, wd := x.H, x.W
 	u := winoWeights(w.Data, cout, cin)
-	bias := winoZeros(cout)
+	bias := make([]float32, cout) // zeros for a convolution without one
 	if b != nil {
 		bias = b.Data
 	}
 	out := g.out(x.N, h, wd, cout)
 	th, tw := ceilDiv(h, 4), ceilDiv(wd, 4)
 	tiles := x.N * th * tw
+	// tile returns the sample and the first output pixel of tile t.
+	tile := func(t int) (n, y0, x0 int) { return t / (th * tw), t / tw % th * 4, t % tw * 4 }
+	rep := pad == PadReplicate
 	per := winoItem(tiles, workers())
 	items := ceilDiv(tiles, per)
 	parFor(items, 1, func(lo, hi int) {
@@ -101,22 +104,23 @@ func (g *Graph) conv2DWinograd(x, w, b *Tensor, pad Padding, gelu bool) *Tensor 
 				}
 			}
 			for t := range nt {
-				n, ty, tx := (t0+t)/(th*tw), (t0+t)/tw%th, (t0+t)%tw
-				y, x0 := ty*4-1, tx*4-1
-				if y >= 0 && y+6 <= h && x0 >= 0 && x0+6 <= wd {
+				n, y0, x0 := tile(t0 + t)
+				if y0 >= 1 && y0+5 <= h && x0 >= 1 && x0+5 <= wd {
 					// Inside the image: read the tile in place.
-					winoIn(x.Data[((n*h+y)*wd+x0)*cin:], cin, wd*cin, v[t*cin:], vs, tmp)
+					winoIn(x.Data[((n*h+y0-1)*wd+x0-1)*cin:], cin, wd*cin, v[t*cin:], vs, tmp)
 					continue
 				}
-				winoGather(d, x, n, y, x0, pad)
+				// The 6 x 6 input pixels around the output tile are the
+				// im2col row of its first pixel for a 6 x 6 kernel.
+				p := (n*h+y0)*wd + x0
+				im2col(d, x.Data, h, wd, cin, h, wd, 6, 1, rep, p, p+1)
 				winoIn(d, cin, 6*cin, v[t*cin:], vs, tmp)
 			}
 			for p := range 36 {
 				gemm.SgemmSerial(false, false, mt, cout, cin, 1, v[p*vs:], cin, u[p*cin*cout:], cout, 0, m[p*ms:], cout)
 			}
 			for t := range nt {
-				n, ty, tx := (t0+t)/(th*tw), (t0+t)/tw%th, (t0+t)%tw
-				y0, x0 := ty*4, tx*4
+				n, y0, x0 := tile(t0 + t)
 				rows, cols := min(4, h-y0), min(4, wd-x0)
 				dst := out.Data[((n*h+y0)*wd+x0)*cout:]
 				if rows == 4 && cols == 4 {
@@ -152,40 +156,6 @@ const winoSkew = 16
 func winoItem(tiles, workers int) int {
 	items := max(ceilDiv(tiles, winoTiles), min(workers, ceilDiv(tiles, 12)))
 	return min(winoTiles, ceilDiv(ceilDiv(tiles, items), 12)*12)
-}
-
-// winoGather copies the 6 x 6 pixels of sample n whose top-left pixel is
-// (y, x) into d (d[(i*6+j)*C + ch]), reading outside the image by pad.
-func winoGather(d []float32, x *Tensor, n, y, x0 int, pad Padding) {
-	c := x.C
-	for i := range 6 {
-		row := d[i*6*c : (i+1)*6*c]
-		sy := y + i
-		if sy < 0 || sy >= x.H {
-			if pad != PadReplicate {
-				clear(row)
-				continue
-			}
-			sy = min(max(sy, 0), x.H-1)
-		}
-		base := (n*x.H + sy) * x.W
-		if x0 >= 0 && x0+6 <= x.W {
-			copy(row, x.Data[(base+x0)*c:(base+x0+6)*c])
-			continue
-		}
-		for j := range 6 {
-			sx := x0 + j
-			dst := row[j*c : (j+1)*c]
-			if sx < 0 || sx >= x.W {
-				if pad != PadReplicate {
-					clear(dst)
-					continue
-				}
-				sx = min(max(sx, 0), x.W-1)
-			}
-			copy(dst, x.Data[(base+sx)*c:(base+sx+1)*c])
-		}
-	}
 }
 
 // winoG is G of F(4x4, 3x3), the weight transform (6 x 3).
@@ -238,8 +208,7 @@ func winoTransform(w []float32, cout, cin int) []float32 {
 // again.
 var winoCache struct {
 	sync.Mutex
-	m     map[*float32]*winoEntry
-	zeros []float32
+	m map[*float32]*winoEntry
 }
 
 type winoEntry struct {
@@ -266,16 +235,6 @@ func winoWeights(w []float32, cout, cin int) []float32 {
 	winoCache.m[key] = e
 	winoCache.Unlock()
 	return e.u
-}
-
-// winoZeros returns n zeros (the bias of a convolution without one).
-func winoZeros(n int) []float32 {
-	winoCache.Lock()
-	defer winoCache.Unlock()
-	if len(winoCache.zeros) < n {
-		winoCache.zeros = make([]float32, n)
-	}
-	return winoCache.zeros[:n]
 }
 
 func floatBytes(f []float32) []byte {
