@@ -113,16 +113,20 @@ func BenchmarkForward(b *testing.B) {
 			return err
 		}},
 	} {
-		b.Run(tc.name, func(b *testing.B) {
-			c0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				g := NewGraph(false).WithArena(arena)
-				if err := tc.f(g); err != nil {
-					b.Fatal(err)
-				}
-				g.Release()
-			}
-			reportCPU(b, c0)
-		})
+		b.Run(tc.name, func(b *testing.B) { benchInference(b, arena, tc.f) })
 	}
+}
+
+// benchInference times f on a fresh inference graph with arena per
+// iteration, and reports the CPU time per operation.
+func benchInference(b *testing.B, arena *Arena, f func(g *Graph) error) {
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		g := NewGraph(false).WithArena(arena)
+		if err := f(g); err != nil {
+			b.Fatal(err)
+		}
+		g.Release()
+	}
+	reportCPU(b, c0)
 }

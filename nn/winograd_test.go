@@ -189,13 +189,7 @@ func BenchmarkConv2DWinograd(b *testing.B) {
 			f    func(g *Graph, x *Tensor) *Tensor
 		}{{"direct", l.Forward}, {"winograd", l.ForwardWinograd}} {
 			b.Run(tc.name+"/"+m.name, func(b *testing.B) {
-				c0 := cpuTime()
-				for i := 0; i < b.N; i++ {
-					g := NewGraph(false).WithArena(arena)
-					m.f(g, x)
-					g.Release()
-				}
-				reportCPU(b, c0)
+				benchInference(b, arena, func(g *Graph) error { m.f(g, x); return nil })
 				b.ReportMetric(2*float64(tc.n*tc.h*tc.w*tc.ci*tc.co*9)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
