@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/par"
@@ -96,61 +95,83 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 // residuals returns the absolute spatial residuals of every band (sp) and,
 // when spectral, of its spectral second difference (sr), of the grid
 // pixels (every st-th row and column from 1) in rows [y0, y1), at most n
-// of them.
+// of them. Residuals that are not finite are left out.
 func residuals(c *hsi.Cube, spectral bool, st, y0, y1, n int) (sp, sr [][]float32) {
-	sp = make([][]float32, c.B)
-	if spectral {
-		sr = make([][]float32, c.B)
-	}
-	for b := range sp {
-		sp[b] = make([]float32, 0, n)
-		if spectral {
-			sr[b] = make([]float32, 0, n)
-		}
-	}
 	B, W := c.B, c.W
+	sp, np := bandLists(B, n)
+	var nr []int
+	if spectral {
+		sr, nr = bandLists(B, n)
+	}
 	fill, hasFill := float32(c.Meta.DataIgnore), c.Meta.HasDataIgnore
 	r := make([]float64, B)
+	d := make([]float64, B)
 	for y := y0; y < min(y1, c.H-1); y += st {
 		for x := 1; x < c.W-1; x += st {
 			i := (y*W + x) * B
 			up, mid, down := c.Data[i-W*B-B:i-W*B+2*B], c.Data[i-B:i+2*B], c.Data[i+W*B-B:i+W*B+2*B]
-			for b := 0; b < B; b++ {
-				corners := float64(up[b]) + float64(up[b+2*B]) + float64(down[b]) + float64(down[b+2*B])
-				edges := float64(up[b+B]) + float64(down[b+B]) + float64(mid[b]) + float64(mid[b+2*B])
-				r[b] = 4*float64(mid[b+B]) - 2*edges + corners
-				if hasFill && (up[b] == fill || up[b+B] == fill || up[b+2*B] == fill ||
-					mid[b] == fill || mid[b+B] == fill || mid[b+2*B] == fill ||
-					down[b] == fill || down[b+B] == fill || down[b+2*B] == fill) {
-					r[b] = math.NaN() // a residual that touches no-data is left out
+			up0, up1, up2 := up[:B], up[B:2*B], up[2*B:3*B]
+			mid0, mid1, mid2 := mid[:B], mid[B:2*B], mid[2*B:3*B]
+			down0, down1, down2 := down[:B], down[B:2*B], down[2*B:3*B]
+			for b := range r {
+				corners := float64(up0[b]) + float64(up2[b]) + float64(down0[b]) + float64(down2[b])
+				edges := float64(up1[b]) + float64(down1[b]) + float64(mid0[b]) + float64(mid2[b])
+				r[b] = 4*float64(mid1[b]) - 2*edges + corners
+			}
+			if hasFill {
+				for b := range r {
+					if up0[b] == fill || up1[b] == fill || up2[b] == fill ||
+						mid0[b] == fill || mid1[b] == fill || mid2[b] == fill ||
+						down0[b] == fill || down1[b] == fill || down2[b] == fill {
+						r[b] = math.NaN() // a residual that touches no-data is left out
+					}
 				}
 			}
-			for b := 0; b < B; b++ {
-				if !math.IsNaN(r[b]) && !math.IsInf(r[b], 0) {
-					sp[b] = append(sp[b], float32(math.Abs(r[b])))
-				}
-				if !spectral {
-					continue
-				}
-				// The residual is linear, so the spectral difference of
-				// the spatial residuals is the spatial residual of the
-				// spectral difference.
-				var d float64
-				switch b {
-				case 0:
-					d = r[0] - 2*r[1] + r[2]
-				case B - 1:
-					d = r[B-1] - 2*r[B-2] + r[B-3]
-				default:
-					d = r[b] - 0.5*(r[b-1]+r[b+1])
-				}
-				if !math.IsNaN(d) && !math.IsInf(d, 0) {
-					sr[b] = append(sr[b], float32(math.Abs(d)))
-				}
+			appendFinite(sp, np, r)
+			if !spectral {
+				continue
 			}
+			// The residual is linear, so the spectral difference of the
+			// spatial residuals is the spatial residual of the spectral
+			// difference.
+			d[0] = r[0] - 2*r[1] + r[2]
+			for b := 1; b < B-1; b++ {
+				d[b] = r[b] - 0.5*(r[b-1]+r[b+1])
+			}
+			d[B-1] = r[B-1] - 2*r[B-2] + r[B-3]
+			appendFinite(sr, nr, d)
+		}
+	}
+	for b := range sp {
+		sp[b] = sp[b][:np[b]]
+		if spectral {
+			sr[b] = sr[b][:nr[b]]
 		}
 	}
 	return sp, sr
+}
+
+// bandLists returns b lists of n values, and their counts (0).
+func bandLists(b, n int) ([][]float32, []int) {
+	l := make([][]float32, b)
+	for i := range l {
+		l[i] = make([]float32, n)
+	}
+	return l, make([]int, b)
+}
+
+// appendFinite appends |r[b]| to list b (whose length is cnt[b]) for each
+// finite r[b]. Every value is stored and only the count depends on the
+// test, so that the loop does not branch on the data.
+func appendFinite(lists [][]float32, cnt []int, r []float64) {
+	cnt = cnt[:len(r)]
+	lists = lists[:len(r)]
+	for b, v := range r {
+		lists[b][cnt[b]] = float32(math.Abs(v))
+		if v-v == 0 { // false for NaN and for an infinity
+			cnt[b]++
+		}
+	}
 }
 
 // maxResiduals bounds the residuals one band's median is taken over: the
@@ -169,62 +190,79 @@ func stride(h, w int) int {
 }
 
 // median returns madToSigma times the median of the absolute residuals
-// a (values >= 0; a may be reordered), NaN when there are none.
+// a (values >= 0, not modified), NaN when there are none.
 func median(a []float32) float64 {
 	if len(a) == 0 {
 		return math.NaN()
 	}
 	k := len(a) / 2
-	if len(a) < radixMin {
-		m := float64(selectK(a, k))
-		if len(a)%2 == 0 {
-			// The largest of the lower half, which selectK left below k.
-			m = 0.5 * (float64(slices.Max(a[:k])) + m)
-		}
-		return madToSigma * m
-	}
-	m := float64(radixSelect(a, k))
+	v, eq := kth(a, k, make([]float32, len(a)))
+	m := float64(v)
 	if len(a)%2 == 0 {
-		m = 0.5 * (float64(radixSelect(a, k-1)) + m)
+		// The (k-1)-th value: v again when a value equal to v ranks
+		// below it, otherwise the largest value below v.
+		lo := v
+		if eq == 0 {
+			lo = 0
+			for _, x := range a {
+				if x < v {
+					lo = max(lo, x)
+				}
+			}
+		}
+		m = 0.5 * (float64(lo) + m)
 	}
 	return madToSigma * m
 }
 
-// radixMin is the length from which median selects by radix: below it
-// quickselect's few passes cost less than the histograms.
-const radixMin = 1024
-
-// radixSelect returns the k-th smallest value of a, whose values are >= 0
-// (so that their bits order as the values do), without moving them: a
-// histogram of the top 12 bits finds the bucket that holds the k-th
-// value, a second of the next 12 bits finds it inside that bucket, and
-// quickselect finishes on the few values left.
-func radixSelect(a []float32, k int) float32 {
-	var hist [1 << 12]int32
+// kth returns the k-th smallest value of a (counting from 0; the values
+// are >= 0, so that their bits order as the values do) and how many values
+// equal to it rank below it, without reordering a. It selects by radix, a
+// byte of the bits at a time from the top: a histogram of the byte finds
+// the bucket that holds the k-th value, and that bucket's values, copied
+// to scratch (at least len(a) long), are the next byte's candidates. Each
+// pass only counts and copies, so its cost does not depend on the order
+// of the values.
+func kth(a []float32, k int, scratch []float32) (float32, int) {
+	var hist [256]int32
 	for _, v := range a {
-		hist[math.Float32bits(v)>>20]++
+		hist[math.Float32bits(v)>>23]++
 	}
-	top, k := bucketOf(&hist, k)
-	clear(hist[:])
+	b, k := bucketOf(&hist, k)
+	cand := scratch[:len(a)]
+	m := 0
 	for _, v := range a {
-		if b := math.Float32bits(v); b>>20 == top {
-			hist[b>>8&0xfff]++
+		cand[m] = v
+		if math.Float32bits(v)>>23 == b {
+			m++
 		}
 	}
-	mid, k := bucketOf(&hist, k)
-	want := top<<12 | mid
-	rest := make([]float32, 0, hist[mid])
-	for _, v := range a {
-		if math.Float32bits(v)>>8 == want {
-			rest = append(rest, v)
+	cand = cand[:m]
+	for _, shift := range [...]uint{15, 7, 0} {
+		if len(cand) == 1 {
+			return cand[0], 0
 		}
+		clear(hist[:])
+		for _, v := range cand {
+			hist[math.Float32bits(v)>>shift&0xff]++
+		}
+		b, k = bucketOf(&hist, k)
+		m := 0
+		for _, v := range cand {
+			cand[m] = v
+			if math.Float32bits(v)>>shift&0xff == b {
+				m++
+			}
+		}
+		cand = cand[:m]
 	}
-	return selectK(rest, k)
+	// Every candidate left has the same bits.
+	return cand[0], k
 }
 
 // bucketOf returns the bucket of hist that holds the k-th value (counting
 // from 0) and that value's rank inside the bucket.
-func bucketOf(hist *[1 << 12]int32, k int) (uint32, int) {
+func bucketOf(hist *[256]int32, k int) (uint32, int) {
 	for b, n := range hist {
 		if k < int(n) {
 			return uint32(b), k
@@ -232,49 +270,6 @@ func bucketOf(hist *[1 << 12]int32, k int) (uint32, int) {
 		k -= int(n)
 	}
 	panic("noise: rank beyond the values")
-}
-
-// selectK reorders a so that a[k] is its k-th smallest value, with no
-// larger value before it and no smaller after it, and returns a[k]
-// (Hoare's quickselect, median-of-three pivots).
-func selectK(a []float32, k int) float32 {
-	lo, hi := 0, len(a)-1
-	for hi > lo {
-		mid := lo + (hi-lo)/2
-		if a[mid] < a[lo] {
-			a[mid], a[lo] = a[lo], a[mid]
-		}
-		if a[hi] < a[lo] {
-			a[hi], a[lo] = a[lo], a[hi]
-		}
-		if a[hi] < a[mid] {
-			a[hi], a[mid] = a[mid], a[hi]
-		}
-		p := a[mid]
-		i, j := lo, hi
-		for i <= j {
-			for a[i] < p {
-				i++
-			}
-			for a[j] > p {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return a[k]
-		}
-	}
-	return a[k]
 }
 
 // Level summarises per-band noise estimates as one number: the root mean
