@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/gemm/internal/blocked"
+	"github.com/omnihsr/omnihsr/internal/par"
 )
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices, as
@@ -232,7 +233,7 @@ func scaleC(m, n int, beta float32, c []float32, ldc int) {
 }
 
 // parallel splits C into nt blocks of rows (when m >= n) or of columns and
-// runs the single-threaded kernel on each block in its own goroutine.
+// runs the single-threaded kernel on the blocks concurrently.
 func parallel(be *backend, nt int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	splitM := m >= n
 	size := n
@@ -254,8 +255,9 @@ func parallel(be *backend, nt int, transA, transB bool, m, n, k int, alpha float
 	}
 	step := (size + nt - 1) / nt
 	step = (step + align - 1) / align * align
-	var wg sync.WaitGroup
-	for lo := 0; lo < size; lo += step {
+	blocks := (size + step - 1) / step
+	block := func(i int) {
+		lo := i * step
 		hi := min(lo+step, size)
 		blk := hi - lo
 		var sa, sb, sc []float32
@@ -279,13 +281,21 @@ func parallel(be *backend, nt int, transA, transB bool, m, n, k int, alpha float
 			}
 			sc = c[lo:]
 		}
-		// Every block runs in its own goroutine, the caller's included:
-		// a cgo call made by the caller would hold its P while the new
-		// goroutine waits in that P's run queue.
+		be.run(transA, transB, mm, nn, k, alpha, sa, lda, sb, ldb, beta, sc, ldc)
+	}
+	if be.ob == nil {
+		par.Run(blocks, block)
+		return
+	}
+	// With OpenBLAS every block runs in its own goroutine, the caller's
+	// included: a cgo call made by the caller would hold its P while a
+	// helper waits in that P's run queue.
+	var wg sync.WaitGroup
+	for i := range blocks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			be.run(transA, transB, mm, nn, k, alpha, sa, lda, sb, ldb, beta, sc, ldc)
+			block(i)
 		}()
 	}
 	wg.Wait()

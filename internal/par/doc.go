@@ -1,6 +1,11 @@
 // Package par runs independent work on a few goroutines. It is the one
 // place OmniHSR starts worker goroutines for a loop:
 //
+//   - Run calls f(0), ..., f(parts-1) concurrently, f(0) on the caller and
+//     the others on helper goroutines kept between calls, which look for
+//     the next part for a while before they park (a parked goroutine takes
+//     tens of microseconds to wake, longer than many of a small image's
+//     parallel steps). Everything below runs on it.
 //   - ForEach and ForEachErr hand items to workers from a shared counter (a
 //     work queue, so uneven items balance); ForEachErr stops handing out
 //     items after an error.

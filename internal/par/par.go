@@ -2,7 +2,6 @@ package par
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -34,26 +33,20 @@ func ForEachErr(n, workers int, f func(worker, k int) error) error {
 	var (
 		next   atomic.Int64
 		failed atomic.Bool
-		wg     sync.WaitGroup
 		errs   = make([]error, n)
 	)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				k := int(next.Add(1) - 1)
-				if k >= n {
-					return
-				}
-				if err := f(w, k); err != nil {
-					errs[k] = err
-					failed.Store(true)
-				}
+	Run(workers, func(w int) {
+		for !failed.Load() {
+			k := int(next.Add(1) - 1)
+			if k >= n {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			if err := f(w, k); err != nil {
+				errs[k] = err
+				failed.Store(true)
+			}
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -74,17 +67,11 @@ func Strided(n, workers int, f func(worker, k int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := w; k < n; k += workers {
-				f(w, k)
-			}
-		}()
-	}
-	wg.Wait()
+	Run(workers, func(w int) {
+		for k := w; k < n; k += workers {
+			f(w, k)
+		}
+	})
 }
 
 // Parts returns how many contiguous parts to split n items into so that
@@ -98,8 +85,8 @@ func Parts(n, minPer, workers int) int {
 }
 
 // Ranges splits [0, n) into parts contiguous ranges, part i being
-// [i*n/parts, (i+1)*n/parts), and calls f(i, lo, hi) for each, every part
-// on its own goroutine. With one part (or fewer) it calls f(0, 0, n)
+// [i*n/parts, (i+1)*n/parts), and calls f(i, lo, hi) for each, the parts
+// concurrently (Run). With one part (or fewer) it calls f(0, 0, n)
 // inline, and not at all when n <= 0.
 func Ranges(n, parts int, f func(part, lo, hi int)) {
 	if n <= 0 {
@@ -109,16 +96,7 @@ func Ranges(n, parts int, f func(part, lo, hi int)) {
 		f(0, 0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for i := 0; i < parts; i++ {
-		lo, hi := i*n/parts, (i+1)*n/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(i, lo, hi)
-		}()
-	}
-	wg.Wait()
+	Run(parts, func(i int) { f(i, i*n/parts, (i+1)*n/parts) })
 }
 
 // Reduce is Ranges with an accumulator of width float64 values per part,

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestForEachVisitsEveryItemOnce(t *testing.T) {
@@ -145,5 +148,90 @@ func TestStridedAssignment(t *testing.T) {
 				t.Errorf("n=%d workers=%d: item %d ran on worker %d, want %d", c.n, c.workers, k, got-1, want-1)
 			}
 		}
+	}
+}
+
+// Every part of Run runs once, and all parts run at the same time: each
+// waits until all have started, which would never happen if a part waited
+// for another to return.
+func TestRunPartsConcurrent(t *testing.T) {
+	for _, parts := range []int{0, 1, 2, 3, 8, 4*runtime.GOMAXPROCS(0) + 5} {
+		var started atomic.Int32
+		calls := make([]atomic.Int32, max(parts, 0))
+		done := make(chan struct{})
+		go func() {
+			Run(parts, func(p int) {
+				calls[p].Add(1)
+				started.Add(1)
+				for started.Load() < int32(parts) {
+					runtime.Gosched()
+				}
+			})
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("parts=%d: Run did not return (parts not concurrent)", parts)
+		}
+		for p := range calls {
+			if v := calls[p].Load(); v != 1 {
+				t.Fatalf("parts=%d: part %d ran %d times", parts, p, v)
+			}
+		}
+	}
+}
+
+// Helpers that have parked (no call for longer than spinFor) are woken,
+// and a part that outlasts spinFor makes the caller block rather than
+// spin; nested calls and calls from several goroutines at once complete.
+func TestRunParkedAndNested(t *testing.T) {
+	var sum atomic.Int64
+	for round := range 3 {
+		time.Sleep(3 * spinFor)
+		Run(3, func(p int) {
+			if p == 1 && round == 1 {
+				time.Sleep(2 * spinFor)
+			}
+			sum.Add(int64(p))
+		})
+	}
+	if got := sum.Load(); got != 9 {
+		t.Fatalf("parked helpers: sum %d, want 9", got)
+	}
+	sum.Store(0)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				Run(3, func(p int) {
+					Run(2, func(q int) { sum.Add(int64(1 + p*2 + q)) })
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	if got, want := sum.Load(), int64(4*50*21); got != want {
+		t.Fatalf("nested calls: sum %d, want %d", got, want)
+	}
+}
+
+func BenchmarkRun(b *testing.B) {
+	var sink [2]float64
+	work := func(p, n int) {
+		s := 0.0
+		for i := range n {
+			s += float64(i)
+		}
+		sink[p] += s
+	}
+	for _, n := range []int{0, 1000, 10000} {
+		b.Run(fmt.Sprintf("work%d", n), func(b *testing.B) {
+			for range b.N {
+				Run(2, func(p int) { work(p, n) })
+			}
+		})
 	}
 }
