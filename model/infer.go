@@ -157,14 +157,18 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	// (2C floats a pixel, one buffer for all layers).
 	qv := nn.New(1, x.H, x.W, 2*c)
 	for _, b := range e.Blocks {
-		// ESSA, pass 1: global sums.
+		// ESSA, pass 1: global sums. q and v go straight into qv, k to a
+		// band of its own (the qkv Linear's rows split in two; the same
+		// values).
+		wqv, bqv, wk, bk := splitQKV(b.Attn.QKV, c)
 		st := nn.NewESSAStream(c)
 		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
 			g := nn.NewGraph(false).WithArena(ar)
 			defer g.Release()
-			qkv := b.Attn.QKV.Forward(g, b.LN1.Forward(g, rowsOf(x, r0, r1)))
-			keepQV(rowsOf(qv, r0, r1).Data, qkv.Data, c)
-			return st.Add(qkv)
+			ln := b.LN1.Forward(g, rowsOf(x, r0, r1))
+			qvr := rowsOf(qv, r0, r1)
+			g.LinearTo(ln, wqv, bqv, qvr)
+			return st.AddK(g.Linear(ln, wk, bk), qvr)
 		})
 		if err != nil {
 			return nil, err
@@ -195,16 +199,23 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	return out, nil
 }
 
-// keepQV copies the q and v of every pixel of qkv (3C floats a pixel: q,
-// k, v) into qv (2C floats a pixel: q, v), on every core.
-func keepQV(qv, qkv []float32, c int) {
-	n := len(qv) / (2 * c)
-	par.Ranges(n, min(runtime.GOMAXPROCS(0), n/4096), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			copy(qv[i*2*c:][:c], qkv[i*3*c:])
-			copy(qv[i*2*c+c:][:c], qkv[i*3*c+2*c:])
-		}
-	})
+// splitQKV returns the rows of the Linear(C -> 3C) l that make q and v
+// (2C outputs: q, then v) and those that make k (C outputs), each with its
+// bias (nil when l has none).
+func splitQKV(l *nn.LinearLayer, c int) (wqv, bqv, wk, bk *nn.Tensor) {
+	cin := l.W.C
+	w := l.W.Data
+	wqv = nn.New(2*c, 1, 1, cin)
+	copy(wqv.Data, w[:c*cin])
+	copy(wqv.Data[c*cin:], w[2*c*cin:3*c*cin])
+	wk = nn.FromData(c, 1, 1, cin, w[c*cin:2*c*cin])
+	if l.B != nil {
+		bqv = nn.New(1, 1, 1, 2*c)
+		copy(bqv.Data, l.B.Data[:c])
+		copy(bqv.Data[c:], l.B.Data[2*c:3*c])
+		bk = nn.FromData(1, 1, 1, c, l.B.Data[c:2*c])
+	}
+	return wqv, bqv, wk, bk
 }
 
 // addTo adds src to dst (of the same length) elementwise, on every core

@@ -258,19 +258,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	np := x.Pixels()
 	out := g.out(x.N, x.H, x.W, cout)
 	rows := linearRows(np, cin, cout)
-	wt, ldw, transW := g.weightsFor(w.Data, cout, cin, ceilDiv(np, rows))
-	defer g.freeWeights(wt, transW)
-	parFor((np+rows-1)/rows, 1, func(c0, c1 int) {
-		for p0 := c0 * rows; p0 < min(c1*rows, np); p0 += rows {
-			p1 := min(p0+rows, np)
-			var beta float32
-			if b != nil {
-				fillRows(out.Data[p0*cout:p1*cout], b.Data)
-				beta = 1
-			}
-			gemm.SgemmSerial(false, transW, p1-p0, cout, cin, 1, x.Data[p0*cin:], cin, wt, ldw, beta, out.Data[p0*cout:], cout)
-		}
-	})
+	g.linearForward(x, w, b, out)
 	g.record(out, func() {
 		gy := out.Grad
 		nc := (np + rows - 1) / rows
@@ -348,6 +336,42 @@ func (g *Graph) transposed(m []float32, rows, cols int) []float32 {
 		}
 	}
 	return t
+}
+
+// LinearTo is Linear for inference: it writes x w^T + b into out (a
+// tensor with x's pixels and w.N channels) instead of a new tensor, with
+// the values Linear gives, and records nothing.
+func (g *Graph) LinearTo(x, w, b, out *Tensor) {
+	if w.H != 1 || w.W != 1 || w.C != x.C {
+		panic(fmt.Sprintf("nn: LinearTo: weight %v for input %v: want Cout x 1 x 1 x %d", w, x, x.C))
+	}
+	if b != nil && b.Len() != w.N {
+		panic(fmt.Sprintf("nn: LinearTo: bias %v for %d outputs", b, w.N))
+	}
+	if out.C != w.N || out.Pixels() != x.Pixels() {
+		panic(fmt.Sprintf("nn: LinearTo: output %v for input %v and %d outputs", out, x, w.N))
+	}
+	g.linearForward(x, w, b, out)
+}
+
+// linearForward computes out = x w^T + b for Linear and LinearTo.
+func (g *Graph) linearForward(x, w, b, out *Tensor) {
+	cin, cout := x.C, w.N
+	np := x.Pixels()
+	rows := linearRows(np, cin, cout)
+	wt, ldw, transW := g.weightsFor(w.Data, cout, cin, ceilDiv(np, rows))
+	defer g.freeWeights(wt, transW)
+	parFor((np+rows-1)/rows, 1, func(c0, c1 int) {
+		for p0 := c0 * rows; p0 < min(c1*rows, np); p0 += rows {
+			p1 := min(p0+rows, np)
+			var beta float32
+			if b != nil {
+				fillRows(out.Data[p0*cout:p1*cout], b.Data)
+				beta = 1
+			}
+			gemm.SgemmSerial(false, transW, p1-p0, cout, cin, 1, x.Data[p0*cin:], cin, wt, ldw, beta, out.Data[p0*cout:], cout)
+		}
+	})
 }
 
 // linearRows is the number of pixels per chunk of Linear: about 256 KiB of

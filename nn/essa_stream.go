@@ -44,13 +44,30 @@ func (s *ESSAStream) Add(qkv *Tensor) error {
 	if qkv.C != 3*c || qkv.N != 1 {
 		return fmt.Errorf("nn: ESSAStream.Add: chunk %v, want 1 x H x W x %d", qkv, 3*c)
 	}
+	return s.add(qkv.H*qkv.W, qkv.Data[c:], 3*c, qkv.Data[2*c:], 3*c)
+}
+
+// AddK is Add on a chunk given as its k (1 x H x W x C) and its q and v
+// (1 x H x W x 2C, as ApplyQV takes them), with the same result: a caller
+// can compute q and v straight into the buffer it keeps for pass 2.
+func (s *ESSAStream) AddK(k, qv *Tensor) error {
+	c := s.C
+	if k.C != c || k.N != 1 || qv.C != 2*c || qv.N != 1 || qv.H != k.H || qv.W != k.W {
+		return fmt.Errorf("nn: ESSAStream.AddK: chunks %v and %v, want 1 x H x W x %d and 1 x H x W x %d", k, qv, c, 2*c)
+	}
+	return s.add(k.H*k.W, k.Data, c, qv.Data[c:], 2*c)
+}
+
+// add accumulates t tokens whose k and v are the first C values of every
+// kStride and vStride values of k and v.
+func (s *ESSAStream) add(t int, k []float32, kStride int, v []float32, vStride int) error {
+	c := s.C
 	if s.a != nil {
 		return fmt.Errorf("nn: ESSAStream.Add after Finish")
 	}
-	t := qkv.H * qkv.W
 	k2 := s.chunkScratch(t * c)
 	kk := parReduce(t, minElems/max(c, 1), c, func(lo, hi int, acc []float64) {
-		essaTokensK(qkv.Data[c:], 3*c, k2, c, lo, hi)
+		essaTokensK(k, kStride, k2, c, lo, hi)
 		for i := lo; i < hi; i++ {
 			for a, v := range k2[i*c : (i+1)*c] {
 				acc[a] += float64(v) * float64(v)
@@ -65,7 +82,7 @@ func (s *ESSAStream) Add(qkv *Tensor) error {
 		s.kvc = make([]float32, c*c)
 	}
 	kv := s.kvc
-	gemm.Sgemm(true, false, c, c, t, 1, k2, c, qkv.Data[2*c:], 3*c, 0, kv, c)
+	gemm.Sgemm(true, false, c, c, t, 1, k2, c, v, vStride, 0, kv, c)
 	for i, v := range kv {
 		s.kv[i] += float64(v)
 	}

@@ -72,6 +72,24 @@ func TestESSAStreamApplyQV(t *testing.T) {
 			t.Fatalf("element %d: %v, Apply %v", i, got.Data[i], v)
 		}
 	}
+	// Pass 1 from k alone and the kept q and v: the same sums, bit for bit.
+	k := New(1, h, w, c)
+	for i := range h * w {
+		copy(k.Data[i*c:][:c], x.Data[i*3*c+c:])
+	}
+	s2 := NewESSAStream(c)
+	if err := s2.AddK(k, qv); err != nil {
+		t.Fatal(err)
+	}
+	s2.Finish()
+	for i, v := range s.a {
+		if s2.a[i] != v {
+			t.Fatalf("AddK: A[%d] = %v, Add %v", i, s2.a[i], v)
+		}
+	}
+	if err := NewESSAStream(c).AddK(qv, k); err == nil {
+		t.Error("AddK accepted k and qv swapped")
+	}
 	if _, err := s.ApplyQV(nil, x); err == nil {
 		t.Error("ApplyQV accepted a chunk of 3C channels")
 	}
@@ -108,4 +126,44 @@ func TestESSATokensBitExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// LinearTo writes Linear's bits into the given tensor, for a weight made
+// of some of another's output rows too (as the encoder splits q, k, v),
+// and refuses an output of the wrong shape.
+func TestLinearTo(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, np := range []int{5, 300, 5000} {
+		const cin, cout = 8, 12
+		x := New(1, 1, np, cin).Randn(r, 1)
+		w := New(cout, 1, 1, cin).Randn(r, 1)
+		b := New(1, 1, 1, cout).Randn(r, 1)
+		for _, g := range []*Graph{NewGraph(false), NewGraph(false).WithArena(NewArena())} {
+			want := g.Linear(x, w, b)
+			got := New(1, 1, np, cout)
+			g.LinearTo(x, w, b, got)
+			for i, v := range want.Data {
+				if got.Data[i] != v {
+					t.Fatalf("np %d: element %d: %v, Linear %v", np, i, got.Data[i], v)
+				}
+			}
+			// Output rows 4..8 alone.
+			part := New(1, 1, np, 4)
+			g.LinearTo(x, FromData(4, 1, 1, cin, w.Data[4*cin:8*cin]), FromData(1, 1, 1, 4, b.Data[4:8]), part)
+			for p := range np {
+				for j := range 4 {
+					if part.Data[p*4+j] != want.Data[p*cout+4+j] {
+						t.Fatalf("np %d: pixel %d output %d: %v, Linear %v", np, p, 4+j, part.Data[p*4+j], want.Data[p*cout+4+j])
+					}
+				}
+			}
+			g.Release()
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("LinearTo accepted an output of the wrong width")
+		}
+	}()
+	NewGraph(false).LinearTo(New(1, 1, 3, 2), New(4, 1, 1, 2), nil, New(1, 1, 3, 3))
 }
