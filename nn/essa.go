@@ -142,11 +142,11 @@ func (g *Graph) ESSA(qkv *Tensor) *Tensor {
 // q2 / (sum_c q2 + 1e-7), divided by its norm (at least 1e-12).
 func essaTokenQ(q, dst []float32) {
 	essaTokenK(q, dst)
-	var nn float32
-	for _, v := range dst {
-		nn += v * v
+	var p [8]float32
+	for j, v := range dst {
+		p[j&7] += v * v
 	}
-	sc := 1 / max(float32(math.Sqrt(float64(nn))), 1e-12)
+	sc := 1 / max(float32(math.Sqrt(float64(laneTotal(&p)))), 1e-12)
 	for j := range dst {
 		dst[j] *= sc
 	}
@@ -161,18 +161,33 @@ func essaTokenK(k, dst []float32) {
 }
 
 // centred writes x - mean(x) into d and returns 1 / (sum d^2 + 1e-7).
+// The sums are laneSum's.
 func centred(x, d []float32) float32 {
-	var m float32
-	for _, v := range x {
-		m += v
-	}
-	m /= float32(len(x))
-	var s float32
+	m := laneSum(x) / float32(len(x))
+	var p [8]float32
 	for j, v := range x {
-		d[j] = v - m
-		s += d[j] * d[j]
+		e := v - m
+		d[j] = e
+		p[j&7] += e * e
 	}
-	return 1 / (s + 1e-7)
+	return 1 / (laneTotal(&p) + 1e-7)
+}
+
+// laneSum returns the sum of x in the order of the eight-lane vector
+// kernel (essaTokensAVX): partial sum l, from zero, adds x[l], x[l+8], ...
+// in turn, and laneTotal adds the eight partial sums.
+func laneSum(x []float32) float32 {
+	var p [8]float32
+	for j, v := range x {
+		p[j&7] += v
+	}
+	return laneTotal(&p)
+}
+
+// laneTotal is ((p0+p4) + (p2+p6)) + ((p1+p5) + (p3+p7)), the order in
+// which the vector kernel folds its lanes.
+func laneTotal(p *[8]float32) float32 {
+	return ((p[0] + p[4]) + (p[2] + p[6])) + ((p[1] + p[5]) + (p[3] + p[7]))
 }
 
 // essaTokenBackK maps dL/d(k2 / sum) of one token (dk) to dL/dk, added to

@@ -151,80 +151,35 @@ func (s *ESSAStream) apply(g *Graph, in *Tensor) (*Tensor, error) {
 }
 
 // essaTokensK is essaTokenK on tokens [lo, hi) of a chunk: token i's k is
-// src[i*stride:][:c], its k2 goes to dst[i*c:][:c]. Four tokens are taken
-// side by side (each token's sums stay in their own order, so the bits are
-// those of essaTokenK) to overlap the chains of dependent adds.
+// src[i*stride:][:c], its k2 goes to dst[i*c:][:c]. With AVX2 and c a
+// multiple of 8 the vector kernel does it (the same bits).
 func essaTokensK(src []float32, stride int, dst []float32, c, lo, hi int) {
-	i := lo
-	for ; i+4 <= hi; i += 4 {
-		essaTokenK4(src[i*stride:][:c], src[(i+1)*stride:][:c], src[(i+2)*stride:][:c], src[(i+3)*stride:][:c],
-			dst[i*c:][:c], dst[(i+1)*c:][:c], dst[(i+2)*c:][:c], dst[(i+3)*c:][:c])
-	}
-	for ; i < hi; i++ {
-		essaTokenK(src[i*stride:][:c], dst[i*c:][:c])
-	}
+	essaTokens(src, stride, dst, c, lo, hi, false)
 }
 
 // essaTokensQ is essaTokenQ on tokens [lo, hi), as essaTokensK.
 func essaTokensQ(src []float32, stride int, dst []float32, c, lo, hi int) {
-	i := lo
-	for ; i+4 <= hi; i += 4 {
-		d0, d1, d2, d3 := dst[i*c:][:c], dst[(i+1)*c:][:c], dst[(i+2)*c:][:c], dst[(i+3)*c:][:c]
-		essaTokenK4(src[i*stride:][:c], src[(i+1)*stride:][:c], src[(i+2)*stride:][:c], src[(i+3)*stride:][:c], d0, d1, d2, d3)
-		var n0, n1, n2, n3 float32
-		for j, v := range d0 {
-			n0 += v * v
-			n1 += d1[j] * d1[j]
-			n2 += d2[j] * d2[j]
-			n3 += d3[j] * d3[j]
-		}
-		s0 := 1 / max(float32(math.Sqrt(float64(n0))), 1e-12)
-		s1 := 1 / max(float32(math.Sqrt(float64(n1))), 1e-12)
-		s2 := 1 / max(float32(math.Sqrt(float64(n2))), 1e-12)
-		s3 := 1 / max(float32(math.Sqrt(float64(n3))), 1e-12)
-		for j := range d0 {
-			d0[j] *= s0
-			d1[j] *= s1
-			d2[j] *= s2
-			d3[j] *= s3
-		}
-	}
-	for ; i < hi; i++ {
-		essaTokenQ(src[i*stride:][:c], dst[i*c:][:c])
-	}
+	essaTokens(src, stride, dst, c, lo, hi, true)
 }
 
-// essaTokenK4 is essaTokenK on four tokens at once (the same bits).
-func essaTokenK4(k0, k1, k2, k3, d0, d1, d2, d3 []float32) {
-	n := len(k0)
-	k1, k2, k3 = k1[:n], k2[:n], k3[:n]
-	d0, d1, d2, d3 = d0[:n], d1[:n], d2[:n], d3[:n]
-	var m0, m1, m2, m3 float32
-	for j, v := range k0 {
-		m0 += v
-		m1 += k1[j]
-		m2 += k2[j]
-		m3 += k3[j]
+func essaTokens(src []float32, stride int, dst []float32, c, lo, hi int, q bool) {
+	if hi <= lo {
+		return
 	}
-	fn := float32(n)
-	m0 /= fn
-	m1 /= fn
-	m2 /= fn
-	m3 /= fn
-	var s0, s1, s2, s3 float32
-	for j, v := range k0 {
-		e0, e1, e2, e3 := v-m0, k1[j]-m1, k2[j]-m2, k3[j]-m3
-		d0[j], d1[j], d2[j], d3[j] = e0, e1, e2, e3
-		s0 += e0 * e0
-		s1 += e1 * e1
-		s2 += e2 * e2
-		s3 += e3 * e3
+	if useESSAAVX && c%8 == 0 && c > 0 {
+		_, _ = src[(hi-1)*stride+c-1], dst[hi*c-1]
+		qi := 0
+		if q {
+			qi = 1
+		}
+		essaTokensAVX(&src[lo*stride], stride, &dst[lo*c], c, hi-lo, qi)
+		return
 	}
-	i0, i1, i2, i3 := 1/(s0+1e-7), 1/(s1+1e-7), 1/(s2+1e-7), 1/(s3+1e-7)
-	for j, e := range d0 {
-		d0[j] = e * e * i0
-		d1[j] = d1[j] * d1[j] * i1
-		d2[j] = d2[j] * d2[j] * i2
-		d3[j] = d3[j] * d3[j] * i3
+	for i := lo; i < hi; i++ {
+		if q {
+			essaTokenQ(src[i*stride:][:c], dst[i*c:][:c])
+		} else {
+			essaTokenK(src[i*stride:][:c], dst[i*c:][:c])
+		}
 	}
 }

@@ -3,6 +3,7 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -98,15 +99,28 @@ func TestESSAStreamApplyQV(t *testing.T) {
 	}
 }
 
-// The token functions that take four tokens side by side give the bits of
-// one token at a time, for every remainder modulo four.
+// The token functions over a range of tokens (the AVX2 kernel where it
+// runs: c a multiple of 8) give the bits of the one-token Go functions,
+// for any range, on ordinary tokens and on constant, huge and non-finite
+// ones.
 func TestESSATokensBitExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []int{1, 3, 32} {
+	for _, c := range []int{1, 3, 8, 16, 32, 40, 64} {
 		const n, stride = 11, 100
 		src := make([]float32, n*stride)
 		for i := range src {
 			src[i] = float32(r.NormFloat64() * 2)
+		}
+		for j := range c {
+			src[2*stride+j] = 0.25                            // constant: centred to zero
+			src[3*stride+j] = float32(r.NormFloat64()) * 1e20 // squares overflow
+			src[4*stride+j] = float32(r.NormFloat64()) * 1e-30
+			src[7*stride+j] = float32(r.NormFloat64()) * 1e-5 // sum of squares below the 1e-7
+		}
+		src[5*stride+c/2] = float32(math.NaN())
+		src[6*stride] = float32(math.Inf(1))
+		same := func(a, b float32) bool {
+			return math.Float32bits(a) == math.Float32bits(b) || (a != a && b != b)
 		}
 		for lo := 0; lo < 3; lo++ {
 			for hi := lo; hi <= n; hi++ {
@@ -118,13 +132,37 @@ func TestESSATokensBitExact(t *testing.T) {
 					essaTokenK(src[i*stride:][:c], wk)
 					essaTokenQ(src[i*stride:][:c], wq)
 					for j := 0; j < c; j++ {
-						if math.Float32bits(gk[i*c+j]) != math.Float32bits(wk[j]) || math.Float32bits(gq[i*c+j]) != math.Float32bits(wq[j]) {
+						if !same(gk[i*c+j], wk[j]) || !same(gq[i*c+j], wq[j]) {
 							t.Fatalf("c %d [%d, %d) token %d channel %d: k %v q %v, want %v %v", c, lo, hi, i, j, gk[i*c+j], gq[i*c+j], wk[j], wq[j])
 						}
 					}
 				}
 			}
 		}
+	}
+}
+
+// laneSum is a sum: exact on small integers in any order, and the mean of
+// a constant token is that constant.
+func TestLaneSum(t *testing.T) {
+	for n := range 40 {
+		x := make([]float32, n)
+		want := 0
+		for j := range x {
+			x[j] = float32(j*j%17 - 8)
+			want += j*j%17 - 8
+		}
+		if got := laneSum(x); got != float32(want) {
+			t.Fatalf("n %d: laneSum %v, want %d", n, got, want)
+		}
+	}
+	d := make([]float32, 32)
+	x := make([]float32, 32)
+	for j := range x {
+		x[j] = 0.1
+	}
+	if inv := centred(x, d); inv != 1/float32(1e-7) || slices.Max(d) != 0 || slices.Min(d) != 0 {
+		t.Fatalf("constant token: inv %v, centred values %v", inv, d)
 	}
 }
 
