@@ -158,8 +158,8 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 	qv := nn.New(1, x.H, x.W, 2*c)
 	for _, b := range e.Blocks {
 		// ESSA, pass 1: global sums. q and v go straight into qv, k to a
-		// band of its own (the qkv Linear's rows split in two; the same
-		// values).
+		// band of its own (the qkv Linear's rows split in two: the same
+		// values, to the bit with the AVX2 GEMM kernels).
 		wqv, bqv, wk, bk := splitQKV(b.Attn.QKV, c)
 		st := nn.NewESSAStream(c)
 		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {

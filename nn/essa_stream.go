@@ -166,7 +166,7 @@ func essaTokens(src []float32, stride int, dst []float32, c, lo, hi int, q bool)
 	if hi <= lo {
 		return
 	}
-	if useESSAAVX && c%8 == 0 && c > 0 {
+	if useNormAVX && c%8 == 0 && c > 0 {
 		_, _ = src[(hi-1)*stride+c-1], dst[hi*c-1]
 		qi := 0
 		if q {

@@ -84,62 +84,38 @@ func (g *Graph) LayerNorm(x, gamma, beta *Tensor, eps float32) *Tensor {
 }
 
 // pixelStats is the mean and reciprocal standard deviation of one pixel's
-// channels xs (invC = 1/len(xs)), summed in channel order: layerNormRows's
-// four-pixel loop gives the same bits for each of its pixels.
+// channels xs (invC = 1/len(xs)), with laneSum's sums (the order of the
+// vector kernel, layerNormAVX).
 func pixelStats(xs []float32, invC, eps float32) (mean, rstd float32) {
-	var s float32
-	for _, v := range xs {
-		s += v
-	}
-	m := s * invC
-	var v2 float32
-	for _, v := range xs {
+	m := laneSum(xs) * invC
+	var p [8]float32
+	for j, v := range xs {
 		d := v - m
-		v2 += d * d
+		p[j&7] += d * d
 	}
-	return m, float32(1 / math.Sqrt(float64(v2*invC+eps)))
+	return m, float32(1 / math.Sqrt(float64(laneTotal(&p)*invC+eps)))
 }
 
-// layerNormRows is LayerNorm's forward pass on pixels [lo, hi). The sums of
-// one pixel are sequential (a chain of dependent adds), so four pixels are
-// summed side by side, each in the same order as alone: the result is the
-// same, bit for bit, as one pixel at a time, at several times the rate.
+// layerNormRows is LayerNorm's forward pass on pixels [lo, hi): with AVX2
+// and c a multiple of 8 the vector kernel, otherwise layerNormRowsGo, with
+// the same bits.
 func layerNormRows(xd, od, mean, rstd, gm, bt []float32, c int, invC, eps float32, lo, hi int) {
-	gm, bt = gm[:c], bt[:c]
-	p := lo
-	for ; p+4 <= hi; p += 4 {
-		x0 := xd[p*c : (p+1)*c]
-		x1 := xd[(p+1)*c : (p+2)*c][:len(x0)]
-		x2 := xd[(p+2)*c : (p+3)*c][:len(x0)]
-		x3 := xd[(p+3)*c : (p+4)*c][:len(x0)]
-		var s0, s1, s2, s3 float32
-		for j, v := range x0 {
-			s0 += v
-			s1 += x1[j]
-			s2 += x2[j]
-			s3 += x3[j]
-		}
-		m0, m1, m2, m3 := s0*invC, s1*invC, s2*invC, s3*invC
-		var v0, v1, v2, v3 float32
-		for j, v := range x0 {
-			d0, d1, d2, d3 := v-m0, x1[j]-m1, x2[j]-m2, x3[j]-m3
-			v0 += d0 * d0
-			v1 += d1 * d1
-			v2 += d2 * d2
-			v3 += d3 * d3
-		}
-		r0 := float32(1 / math.Sqrt(float64(v0*invC+eps)))
-		r1 := float32(1 / math.Sqrt(float64(v1*invC+eps)))
-		r2 := float32(1 / math.Sqrt(float64(v2*invC+eps)))
-		r3 := float32(1 / math.Sqrt(float64(v3*invC+eps)))
-		mean[p], mean[p+1], mean[p+2], mean[p+3] = m0, m1, m2, m3
-		rstd[p], rstd[p+1], rstd[p+2], rstd[p+3] = r0, r1, r2, r3
-		layerNormAffine(od[p*c:(p+1)*c], x0, m0, r0, gm, bt)
-		layerNormAffine(od[(p+1)*c:(p+2)*c], x1, m1, r1, gm, bt)
-		layerNormAffine(od[(p+2)*c:(p+3)*c], x2, m2, r2, gm, bt)
-		layerNormAffine(od[(p+3)*c:(p+4)*c], x3, m3, r3, gm, bt)
+	if hi <= lo {
+		return
 	}
-	for ; p < hi; p++ {
+	if useNormAVX && c%8 == 0 && c > 0 {
+		_, _, _, _ = xd[hi*c-1], od[hi*c-1], gm[c-1], bt[c-1]
+		_, _ = mean[hi-1], rstd[hi-1]
+		layerNormAVX(&xd[lo*c], &od[lo*c], &mean[lo], &rstd[lo], &gm[0], &bt[0], c, hi-lo, invC, eps)
+		return
+	}
+	layerNormRowsGo(xd, od, mean, rstd, gm, bt, c, invC, eps, lo, hi)
+}
+
+// layerNormRowsGo is layerNormRows one pixel at a time.
+func layerNormRowsGo(xd, od, mean, rstd, gm, bt []float32, c int, invC, eps float32, lo, hi int) {
+	gm, bt = gm[:c], bt[:c]
+	for p := lo; p < hi; p++ {
 		xs := xd[p*c : (p+1)*c]
 		m, r := pixelStats(xs, invC, eps)
 		mean[p], rstd[p] = m, r

@@ -114,3 +114,83 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func layerNormAVX(x, out, mean, rstd, gm, bt *float32, c, n int, invC, eps float32)
+// LayerNorm's forward pass on n pixels of c channels (c a positive multiple
+// of 8), with layerNormRowsGo's operations in the same order: m =
+// laneSum(x) invC, v2 = laneSum((x-m)^2), rstd = 1/sqrt(v2 invC + eps) in
+// float64, out = (x-m) rstd gm + bt.
+TEXT ·layerNormAVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), SI
+	MOVQ out+8(FP), DI
+	MOVQ mean+16(FP), R11
+	MOVQ rstd+24(FP), R12
+	MOVQ gm+32(FP), R13
+	MOVQ bt+40(FP), R14
+	MOVQ c+48(FP), R10
+	SHLQ $2, R10
+	MOVQ n+56(FP), DX
+	VMOVSS invC+64(FP), X15
+	VMOVSS eps+68(FP), X13
+	MOVQ   $0x3ff0000000000000, AX
+	MOVQ   AX, X12                 // float64 1
+	TESTQ  DX, DX
+	JLE    lndone
+
+pixel:
+	VXORPS Y0, Y0, Y0
+	XORQ   BX, BX
+
+lnsum:
+	VADDPS (SI)(BX*1), Y0, Y0
+	ADDQ   $32, BX
+	CMPQ   BX, R10
+	JLT    lnsum
+	HSUM
+	VMULSS       X15, X0, X0
+	VMOVSS       X0, (R11)
+	VBROADCASTSS X0, Y14          // m
+
+	VXORPS Y0, Y0, Y0
+	XORQ   BX, BX
+
+lnvar:
+	VMOVUPS (SI)(BX*1), Y1
+	VSUBPS  Y14, Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	ADDQ    $32, BX
+	CMPQ    BX, R10
+	JLT     lnvar
+	HSUM
+	VMULSS       X15, X0, X0
+	VADDSS       X13, X0, X0
+	VCVTSS2SD    X0, X0, X0
+	VSQRTSD      X0, X0, X0
+	VDIVSD       X0, X12, X0
+	VCVTSD2SS    X0, X0, X0
+	VMOVSS       X0, (R12)
+	VBROADCASTSS X0, Y11          // rstd
+	XORQ         BX, BX
+
+lnaffine:
+	VMOVUPS (SI)(BX*1), Y1
+	VSUBPS  Y14, Y1, Y1
+	VMULPS  Y11, Y1, Y1
+	VMULPS  (R13)(BX*1), Y1, Y1
+	VADDPS  (R14)(BX*1), Y1, Y1
+	VMOVUPS Y1, (DI)(BX*1)
+	ADDQ    $32, BX
+	CMPQ    BX, R10
+	JLT     lnaffine
+
+	ADDQ R10, SI
+	ADDQ R10, DI
+	ADDQ $4, R11
+	ADDQ $4, R12
+	DECQ DX
+	JNZ  pixel
+
+lndone:
+	VZEROUPPER
+	RET
