@@ -68,11 +68,7 @@ func (s *ESSAStream) add(t int, k []float32, kStride int, v []float32, vStride i
 	k2 := s.chunkScratch(t * c)
 	kk := parReduce(t, minElems/max(c, 1), c, func(lo, hi int, acc []float64) {
 		essaTokensK(k, kStride, k2, c, lo, hi)
-		for i := lo; i < hi; i++ {
-			for a, v := range k2[i*c : (i+1)*c] {
-				acc[a] += float64(v) * float64(v)
-			}
-		}
+		sqSums(acc, k2[lo*c:hi*c], c)
 	})
 	for a, v := range kk {
 		s.kk[a] += v
@@ -180,6 +176,31 @@ func essaTokens(src []float32, stride int, dst []float32, c, lo, hi int, q bool)
 			essaTokenQ(src[i*stride:][:c], dst[i*c:][:c])
 		} else {
 			essaTokenK(src[i*stride:][:c], dst[i*c:][:c])
+		}
+	}
+}
+
+// sqSums adds float64(v)^2 of every value v of the rows of c values in x
+// to acc[its column], row by row: with AVX2 and c a multiple of 4 the
+// vector kernel does it (each column is a lane: the same bits).
+func sqSums(acc []float64, x []float32, c int) {
+	n := len(x) / c
+	if n == 0 {
+		return
+	}
+	if useNormAVX && c%4 == 0 {
+		_ = acc[c-1]
+		sqSumsAVX(&acc[0], &x[0], c, n)
+		return
+	}
+	sqSumsGo(acc, x[:n*c], c)
+}
+
+func sqSumsGo(acc []float64, x []float32, c int) {
+	acc = acc[:c]
+	for i := 0; i+c <= len(x); i += c {
+		for a, v := range x[i : i+c] {
+			acc[a] += float64(v) * float64(v)
 		}
 	}
 }

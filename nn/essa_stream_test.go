@@ -212,3 +212,28 @@ func TestLinearTo(t *testing.T) {
 	}()
 	NewGraph(false).LinearTo(New(1, 1, 3, 2), New(4, 1, 1, 2), nil, New(1, 1, 3, 3))
 }
+
+// sqSums (the vector kernel where it runs) gives sqSumsGo's bits.
+func TestSqSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []int{1, 3, 4, 8, 32, 36} {
+		for _, n := range []int{0, 1, 7, 100} {
+			x := make([]float32, n*c)
+			for i := range x {
+				x[i] = float32(r.NormFloat64() * math.Exp(r.NormFloat64()*3))
+			}
+			got, want := make([]float64, c), make([]float64, c)
+			for j := range got {
+				got[j] = r.Float64()
+				want[j] = got[j]
+			}
+			sqSums(got, x, c)
+			sqSumsGo(want, x, c)
+			for j := range got {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					t.Fatalf("c %d n %d column %d: %v, want %v", c, n, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}

@@ -22,3 +22,8 @@ func essaTokensAVX(src *float32, stride int, dst *float32, c, n, q int)
 //
 //go:noescape
 func layerNormAVX(x, out, mean, rstd, gm, bt *float32, c, n int, invC, eps float32)
+
+// sqSumsAVX is sqSumsGo on n rows of c values, c a positive multiple of 4.
+//
+//go:noescape
+func sqSumsAVX(acc *float64, x *float32, c, n int)

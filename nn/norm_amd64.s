@@ -194,3 +194,34 @@ lnaffine:
 lndone:
 	VZEROUPPER
 	RET
+
+// func sqSumsAVX(acc *float64, x *float32, c, n int)
+// acc[j] += float64(x[i*c+j])^2 for i < n, j < c (c a positive multiple of
+// 4): sqSumsGo's operations in its order, four channels at a time.
+TEXT ·sqSumsAVX(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ c+16(FP), R10
+	SHLQ $2, R10
+	MOVQ n+24(FP), DX
+	TESTQ DX, DX
+	JLE   sqdone
+
+sqtoken:
+	XORQ BX, BX
+
+sqgroup:
+	VCVTPS2PD (SI)(BX*1), Y1
+	VMULPD    Y1, Y1, Y1
+	VADDPD    (DI)(BX*2), Y1, Y1
+	VMOVUPD   Y1, (DI)(BX*2)
+	ADDQ      $16, BX
+	CMPQ      BX, R10
+	JLT       sqgroup
+	ADDQ      R10, SI
+	DECQ      DX
+	JNZ       sqtoken
+
+sqdone:
+	VZEROUPPER
+	RET

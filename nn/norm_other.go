@@ -11,3 +11,7 @@ func essaTokensAVX(src *float32, stride int, dst *float32, c, n, q int) {
 func layerNormAVX(x, out, mean, rstd, gm, bt *float32, c, n int, invC, eps float32) {
 	panic("nn: no AVX2 LayerNorm kernel on this platform")
 }
+
+func sqSumsAVX(acc *float64, x *float32, c, n int) {
+	panic("nn: no AVX2 kernel on this platform")
+}
