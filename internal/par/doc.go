@@ -11,8 +11,8 @@
 //     items after an error.
 //   - Strided gives worker w the items w, w+workers, ... in order, a fixed
 //     assignment for per-worker accumulators that must be reproducible.
-//   - Ranges splits [0, n) into a given number of contiguous parts, one
-//     goroutine each; Parts chooses that number from a minimum part size.
+//   - Ranges splits [0, n) into a given number of contiguous parts, run
+//     concurrently; Parts chooses that number from a minimum part size.
 //     The split depends only on n and the number of parts, so Reduce, which
 //     adds per-part float64 accumulators in part order, gives the same bits
 //     on every run with the same GOMAXPROCS.
