@@ -158,6 +158,7 @@ func essaTokensQ(src []float32, stride int, dst []float32, c, lo, hi int) {
 	essaTokens(src, stride, dst, c, lo, hi, true)
 }
 
+// essaTokens is essaTokensQ (q) or essaTokensK.
 func essaTokens(src []float32, stride int, dst []float32, c, lo, hi int, q bool) {
 	if hi <= lo {
 		return
