@@ -225,20 +225,10 @@ func median(a []float32) float64 {
 // of the values.
 func kth(a []float32, k int, scratch []float32) (float32, int) {
 	var hist [256]int32
-	for _, v := range a {
-		hist[math.Float32bits(v)>>23]++
-	}
-	b, k := bucketOf(&hist, k)
-	cand := scratch[:len(a)]
-	m := 0
-	for _, v := range a {
-		cand[m] = v
-		if math.Float32bits(v)>>23 == b {
-			m++
-		}
-	}
-	cand = cand[:m]
-	for _, shift := range [...]uint{15, 7, 0} {
+	cand := a
+	// The exponent's byte (the sign bit is 0), then the mantissa's top,
+	// middle and last bytes (the last shares bit 7 with the middle one).
+	for _, shift := range [...]uint{23, 15, 7, 0} {
 		if len(cand) == 1 {
 			return cand[0], 0
 		}
@@ -246,15 +236,18 @@ func kth(a []float32, k int, scratch []float32) (float32, int) {
 		for _, v := range cand {
 			hist[math.Float32bits(v)>>shift&0xff]++
 		}
+		var b uint32
 		b, k = bucketOf(&hist, k)
+		// Copied forward in place from the second byte on (m <= i).
+		next := scratch[:len(cand)]
 		m := 0
 		for _, v := range cand {
-			cand[m] = v
+			next[m] = v
 			if math.Float32bits(v)>>shift&0xff == b {
 				m++
 			}
 		}
-		cand = cand[:m]
+		cand = next[:m]
 	}
 	// Every candidate left has the same bits.
 	return cand[0], k
