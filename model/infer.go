@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 
 	"github.com/omnihsr/omnihsr/cofr"
@@ -221,8 +220,7 @@ func splitQKV(l *nn.LinearLayer, c int) (wqv, bqv, wk, bk *nn.Tensor) {
 // addTo adds src to dst (of the same length) elementwise, on every core
 // for long slices.
 func addTo(dst, src []float32) {
-	const perPart = 1 << 16
-	par.Ranges(len(dst), min(runtime.GOMAXPROCS(0), len(dst)/perPart), func(_, lo, hi int) {
+	par.Ranges(len(dst), par.Parts(len(dst), 1<<16, 0), func(_, lo, hi int) {
 		d := dst[lo:hi]
 		for i, v := range src[lo:hi] {
 			d[i] += v

@@ -1,7 +1,6 @@
 package simd
 
 import (
-	"runtime"
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/internal/par"
@@ -86,13 +85,8 @@ func wsum64Go(dst, src []float64, off []int, w []float64) {
 // part at least a million values (a shorter slice is checked by the
 // calling goroutine).
 func FiniteParallel(d []float32) bool {
-	const perPart = 1 << 20
-	parts := min(runtime.GOMAXPROCS(0), len(d)/perPart)
-	if parts <= 1 {
-		return Finite(d)
-	}
 	var bad atomic.Bool
-	par.Ranges(len(d), parts, func(_, lo, hi int) {
+	par.Ranges(len(d), par.Parts(len(d), 1<<20, 0), func(_, lo, hi int) {
 		if !Finite(d[lo:hi]) {
 			bad.Store(true)
 		}
