@@ -14,6 +14,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/buildinfo"
 	"github.com/omnihsr/omnihsr/internal/stat"
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
@@ -66,6 +67,7 @@ type Result struct {
 	GOMAXPROCS int    `json:"gomaxprocs"`
 	Platform   string `json:"platform"`
 	GEMM       string `json:"gemm"`
+	Build      string `json:"build"` // buildinfo.Read().Short(): version, commit, Go, GEMM
 	Params     int    `json:"params"`
 	Rows       []Row  `json:"rows"`
 }
@@ -116,7 +118,7 @@ func Run(m *model.Model, cfg Config) (*Result, error) {
 	host, _ := os.Hostname()
 	res := &Result{Size: cfg.Size, Runs: cfg.Runs, Warmup: cfg.Warmup, Host: host,
 		CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
-		Platform: runtime.GOOS + "/" + runtime.GOARCH, GEMM: gemm.Backend(), Params: m.NumParams()}
+		Platform: runtime.GOOS + "/" + runtime.GOARCH, GEMM: gemm.Backend(), Build: buildinfo.Read().Short(), Params: m.NumParams()}
 	r := rand.New(rand.NewPCG(2026, cfg.Seed+1))
 	total, done := len(cfg.Bands)*len(cfg.Factors), 0
 	for _, nb := range cfg.Bands {
@@ -193,11 +195,16 @@ func Input(size, b int, r *rand.Rand) (clean, noisy *hsi.Cube, err error) {
 	return clean, noisy, nil
 }
 
-// Header is the two-line description printed above the table.
+// Header is the description printed above the table: two lines, and the
+// build (omnihsr version -short) on a third when recorded.
 func (r *Result) Header() string {
-	return fmt.Sprintf("Inference latency (ms, median of %d runs after %d warm-ups) and peak heap (MiB), %dx%d input, batch 1, float32.\n"+
+	h := fmt.Sprintf("Inference latency (ms, median of %d runs after %d warm-ups) and peak heap (MiB), %dx%d input, batch 1, float32.\n"+
 		"Machine: %s, %d CPU cores (GOMAXPROCS %d), %s; GEMM: %s; model: %d parameters.\n",
 		r.Runs, r.Warmup, r.Size, r.Size, r.Host, r.CPUs, r.GOMAXPROCS, r.Platform, r.GEMM, r.Params)
+	if r.Build != "" {
+		h += "Build: " + r.Build + ".\n"
+	}
+	return h
 }
 
 // Markdown is Header followed by the table.

@@ -56,7 +56,7 @@
 // cells' K x K neighbourhoods; each candidate's weight is zero outside the
 // cells whose neighbourhood holds it). Per group the weights form a
 // (P x Kc) matrix and the field is one product with the (Kc x B) matrix of
-// the candidates' r_n, run by gemm.SgemmSerial (OpenBLAS when present) on
+// the candidates' r_n, run by gemm.SgemmSerial on
 // one goroutine per core; r_n is computed once per low-res pixel (25
 // multiply-adds per value) and laid out so that every group's block is
 // contiguous. G follows a product recurrence over the group's pixels (three
@@ -77,7 +77,7 @@
 // # Figures
 //
 // BenchmarkRender (32x32 input, trained-like primitives, output buffer
-// reused, OpenBLAS; min of 6 runs on this project's 2-core machine while a
+// reused, measured with OpenBLAS, since removed; min of 6 runs on this project's 2-core machine while a
 // training run held about one core): B = 145 at x4 6.2 ms, x8 21 ms, x16
 // 66 ms, against 0.85, 4.2 and 24.9 ms for U_s alone (ratio 2.6 at x16;
 // 2.5 for B = 128, 3.0 for B = 103, 6.5 for B = 31, where the weights,

@@ -15,19 +15,9 @@ import (
 // runs its own small products, so a single-threaded GEMM is what fits).
 var sgemm = gemm.SgemmSerial
 
-// gemmB is sgemm for products whose n is the band count: OpenBLAS runs a
-// product with an odd n%16 markedly slower than the same product with the
-// remainder columns split off into a second call (measured on this
-// project's machine: 64x145x49 in 7.9 us, 64x144x49 + 64x1x49 in 5.7 us;
-// 64x103x49 4.5 us, 96 + 7 columns 4.0 us).
+// gemmB is sgemm for products whose n is the band count, with alpha 1.
 func gemmB(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	rem := n % 16
-	if n < 16 || rem%2 == 0 || transB {
-		sgemm(transA, transB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
-		return
-	}
-	sgemm(transA, transB, m, n-rem, k, 1, a, lda, b, ldb, beta, c, ldc)
-	sgemm(transA, transB, m, rem, k, 1, a, lda, b[n-rem:], ldb, beta, c[n-rem:], ldc)
+	sgemm(transA, transB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
 }
 
 // gemmRows is the largest number of target pixels per product: bigger cells

@@ -1,34 +1,41 @@
 // Package gemm is OmniHSR's single-precision matrix multiply,
 // C = alpha*op(A)*op(B) + beta*C on row-major matrices (the contract of
-// cblas_sgemm with CblasRowMajor).
+// cblas_sgemm with CblasRowMajor), in pure Go and Go assembly: no cgo, no
+// library to install, and the same build cross-compiles to every
+// platform Go supports.
 //
-// # Backends
+// # Kernels
 //
-// At start-up the package looks for OpenBLAS with dlopen
-// ("libopenblas.so.0", then "libopenblas.so"; on macOS the .dylib names)
-// and resolves cblas_sgemm. Nothing has to be set at build time: a binary
-// built on a machine without OpenBLAS uses it on a machine that has it.
-// When the library is missing, or the program was built without cgo
-// (CGO_ENABLED=0), products run on the pure-Go kernel (gonum's Sgemm).
-// Backend reports which one is in use, and why OpenBLAS is not.
+// A blocked GEMM (BLIS/GotoBLAS style) runs one of three micro-kernels,
+// chosen at start-up from the CPU:
 //
-// Environment variables:
+//	avx512   12 x 32 tiles (AVX-512F), with avx for small products
+//	avx      6 x 16 tiles (AVX + FMA; amd64)
+//	go       4 x 4 tiles in Go (arm64, other architectures, amd64 without
+//	         FMA, and any build with the purego tag)
 //
-//	OMNIHSR_GEMM=go          use the pure-Go kernel even if OpenBLAS loads
-//	OMNIHSR_GEMM=openblas    require OpenBLAS (if it cannot load, pure Go is
-//	                         used and Backend says why)
-//	OMNIHSR_OPENBLAS=PATH    dlopen this file instead of the default names
+// Kernel names the one in use, Kernels those this CPU runs, and Use
+// selects one (for tests and benchmarks; the default is the fastest).
+// The package reads no environment variable: the omnihsr commands read
+// OMNIHSR_GEMM in main and call Use.
 //
-// Use switches the backend from a program (benchmarks compare both).
+// # Same bits everywhere
+//
+// Every kernel computes every element of C the same way: C scaled by
+// beta, then, for each block of 256 steps of the inner dimension, a
+// chain of fused multiply-adds from zero (the Go kernel emulates the
+// instruction exactly with internal/fma), times alpha, rounded, added to
+// C. Nothing depends on the tile an element falls in, on the kernel, on
+// how a product is split over threads, or on the CPU: Sgemm and
+// SgemmSerial give the same bits for any GOMAXPROCS, any Threads and on
+// amd64 and arm64 alike. The tests check each kernel against that
+// arithmetic written element by element.
 //
 // # Threads
 //
-// OpenBLAS is set to one thread; parallelism is this package's: Sgemm
-// splits a large product into Threads() blocks of rows (or columns) of C,
-// one goroutine each, so each core runs one single-threaded kernel. That
-// keeps the work of callers that already run one goroutine per core (the
-// COFR renderer's small per-cell products, the convolution's im2col
-// chunks) from being oversubscribed: they call SgemmSerial, which runs on
-// the calling goroutine only. Both functions are safe for concurrent use.
-// Results are deterministic for a given backend, thread count and shape.
+// Sgemm splits a large product into Threads() blocks of rows (or columns)
+// of C, one goroutine each. Callers that already run one goroutine per
+// core (the COFR renderer's small per-cell products, the convolution's
+// im2col chunks) call SgemmSerial, which runs on the calling goroutine
+// only. Both functions are safe for concurrent use.
 package gemm

@@ -1,11 +1,10 @@
 package gemm
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/gemm/internal/blocked"
@@ -18,7 +17,8 @@ import (
 // zero C is not read (NaN in C does not propagate).
 //
 // Large products are split over Threads() goroutines, each running the
-// single-threaded kernel on a block of rows (or columns) of C. Sgemm is safe
+// single-threaded kernel on a block of rows (or columns) of C; the result
+// is the same for any split. Sgemm is safe
 // for concurrent use; callers that already run one product per core should
 // call SgemmSerial instead.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
@@ -26,13 +26,12 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	if m == 0 || n == 0 {
 		return
 	}
-	be := current()
-	nt := int(threads.Load())
+	nt := Threads()
 	if nt <= 1 || 2*float64(m)*float64(n)*float64(k) < parallelMinFlops {
-		be.run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	parallel(be, nt, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	parallel(nt, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // SgemmSerial is Sgemm on the calling goroutine only: it never starts
@@ -44,178 +43,74 @@ func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, l
 	if m == 0 || n == 0 {
 		return
 	}
-	current().run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func run(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if k == 0 || alpha == 0 {
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
+	blocked.Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // parallelMinFlops is the size (2*m*n*k) under which Sgemm does not split
 // the product: starting goroutines costs more than it saves.
 const parallelMinFlops = 1 << 21
 
-// Backend names the implementation in use, e.g.
-// "openblas (libopenblas.so.0, OpenBLAS 0.3.21 ..., 2 threads)" or
-// "pure-go (2 threads)".
+// Backend describes the kernel in use and the thread count, e.g.
+// "pure-go avx512 kernels, 2 threads" (omnihsr version and bench print it).
 func Backend() string {
-	be := current()
-	nt := threads.Load()
-	if be.ob != nil {
-		cfg := ""
-		if be.ob.config != "" {
-			cfg = ", " + strings.TrimSpace(be.ob.config)
-		}
-		if be.ob.core != "" {
-			cfg += ", core " + be.ob.core
-		}
-		return fmt.Sprintf("openblas (%s%s, %d threads)", be.ob.lib, cfg, nt)
-	}
-	s := fmt.Sprintf("pure-go (%s, %d threads)", blocked.Kernel(), nt)
-	if be.note != "" {
-		s += "; " + be.note
-	}
-	return s
+	return fmt.Sprintf("pure-go %s kernels, %d threads", blocked.Kernel(), Threads())
 }
 
-// Name is the short name of the backend in use: "openblas" or "pure-go".
-func Name() string {
-	if current().ob != nil {
-		return "openblas"
-	}
-	return "pure-go"
-}
+// Kernel is the name of the kernel set in use: "avx512", "avx" or "go".
+func Kernel() string { return blocked.Kernel() }
+
+// Kernels lists the kernel sets this CPU and build can run, fastest first.
+// "go" is always there.
+func Kernels() []string { return blocked.Available() }
 
 // Threads is the number of goroutines Sgemm splits a large product over.
-func Threads() int { return int(threads.Load()) }
+func Threads() int {
+	if n := threads.Load(); n > 0 {
+		return int(n)
+	}
+	return runtime.GOMAXPROCS(0)
+}
 
 // SetThreads sets the number of goroutines Sgemm splits a large product
-// over (n < 1 means runtime.GOMAXPROCS(0)) and returns the previous value.
+// over (n < 1 means runtime.GOMAXPROCS(0) at each call) and returns the
+// previous value. Results do not depend on it.
 func SetThreads(n int) int {
 	if n < 1 {
-		n = runtime.GOMAXPROCS(0)
+		n = 0
 	}
-	return int(threads.Swap(int32(n)))
-}
-
-// Use selects the backend: "openblas" (an error if the library cannot be
-// loaded), "go" (the pure-Go kernel) or "auto" (OpenBLAS when it loads and
-// runs vector kernels of its own, else pure Go: an OpenBLAS that does not
-// recognise the CPU falls back to its generic SSE kernels, which are
-// several times slower than the pure-Go AVX2/AVX-512 kernel). It is meant for programs and benchmarks that compare backends;
-// it must not be called while products are running. The environment
-// variable OMNIHSR_GEMM sets the initial choice the same way.
-func Use(name string) error {
-	switch name {
-	case "go", "pure-go", "purego":
-		active.Store(&backend{note: "requested (OMNIHSR_GEMM=go or gemm.Use)"})
-		return nil
-	case "openblas", "auto", "":
-		ob, err := openBLAS()
-		if err != nil {
-			if name == "openblas" {
-				return err
-			}
-			active.Store(&backend{note: err.Error()})
-			return nil
-		}
-		if name != "openblas" && !preferOpenBLAS(ob.core, blocked.Kernel()) {
-			active.Store(&backend{note: fmt.Sprintf("OpenBLAS found but runs its generic %s kernels on this CPU, slower than the pure-Go kernel (OMNIHSR_GEMM=openblas forces it)", ob.core)})
-			return nil
-		}
-		active.Store(&backend{ob: ob})
-		return nil
+	old := int(threads.Swap(int32(n)))
+	if old == 0 {
+		old = runtime.GOMAXPROCS(0)
 	}
-	return fmt.Errorf("gemm: unknown backend %q (want openblas, go or auto)", name)
+	return old
 }
 
-// genericCores are OpenBLAS core names without AVX2 kernels: what
-// OpenBLAS's dynamic dispatch falls back to on a CPU it does not
-// recognise (often a virtual machine's), or an old CPU.
-var genericCores = map[string]bool{
-	"prescott": true, "katmai": true, "coppermine": true, "northwood": true, "banias": true,
-	"core2": true, "penryn": true, "dunnington": true, "nehalem": true, "atom": true,
-	"sandybridge": true, "opteron": true, "opteron_sse3": true, "barcelona": true,
-	"bobcat": true, "bulldozer": true, "piledriver": true, "steamroller": true, "excavator": true,
-}
+// ErrKernel is returned by Use for a kernel set that is unknown or that
+// this CPU cannot run.
+var ErrKernel = errors.New("gemm: kernel not available")
 
-// preferOpenBLAS decides "auto": OpenBLAS unless its kernels are generic
-// ones while the pure-Go kernel (described by goKernel, blocked.Kernel())
-// has AVX2 or AVX-512 code for this CPU. An unknown core name (an OpenBLAS
-// without openblas_get_corename) keeps OpenBLAS.
-func preferOpenBLAS(core, goKernel string) bool {
-	if !genericCores[strings.ToLower(strings.TrimSpace(core))] {
-		return true
+// Use selects the kernel set by name: "auto" or "" (the fastest this CPU
+// runs, the default), "avx512", "avx" or "go". All give the same bits
+// (see the package documentation), so Use only changes speed; tests and
+// benchmarks use it to compare kernels. It must not be called while
+// products run. Commands read the choice from the environment variable
+// OMNIHSR_GEMM in main; the package itself reads no environment.
+func Use(kernel string) error {
+	if !blocked.Use(kernel) {
+		return fmt.Errorf("%w: %q (this CPU and build run %s)", ErrKernel, kernel, strings.Join(blocked.Available(), ", "))
 	}
-	return !strings.Contains(goKernel, "AVX")
+	return nil
 }
 
-// backend is the implementation chosen at start-up (or by Use).
-type backend struct {
-	ob   *openblas // nil: pure Go
-	note string    // why OpenBLAS is not used
-}
-
-func (be *backend) run(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if k == 0 || alpha == 0 {
-		scaleC(m, n, beta, c, ldc)
-		return
-	}
-	if be.ob != nil {
-		be.ob.sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-		return
-	}
-	blocked.Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-var (
-	active  atomic.Pointer[backend]
-	threads atomic.Int32
-
-	obOnce sync.Once
-	obLib  *openblas
-	obErr  error
-)
-
-// libNames are the names tried by dlopen, in order. OMNIHSR_OPENBLAS
-// replaces them with one file name or path.
-func libNames() []string {
-	if p := os.Getenv("OMNIHSR_OPENBLAS"); p != "" {
-		return []string{p}
-	}
-	if runtime.GOOS == "darwin" {
-		return []string{"libopenblas.0.dylib", "libopenblas.dylib"}
-	}
-	return []string{"libopenblas.so.0", "libopenblas.so"}
-}
-
-func openBLAS() (*openblas, error) {
-	obOnce.Do(func() { obLib, obErr = loadOpenBLAS(libNames()) })
-	return obLib, obErr
-}
-
-func current() *backend {
-	if be := active.Load(); be != nil {
-		return be
-	}
-	initBackend()
-	return active.Load()
-}
-
-var initOnce sync.Once
-
-func initBackend() {
-	initOnce.Do(func() {
-		threads.CompareAndSwap(0, int32(runtime.GOMAXPROCS(0)))
-		if active.Load() != nil {
-			return
-		}
-		env := os.Getenv("OMNIHSR_GEMM")
-		if err := Use(env); err != nil {
-			// OMNIHSR_GEMM=openblas without the library, or an unknown
-			// value: fall back to pure Go and say why in Backend().
-			active.CompareAndSwap(nil, &backend{note: err.Error()})
-		}
-	})
-}
-
-func init() { initBackend() }
+var threads atomic.Int32 // 0: runtime.GOMAXPROCS(0)
 
 func scaleC(m, n int, beta float32, c []float32, ldc int) {
 	for i := 0; i < m; i++ {
@@ -234,7 +129,7 @@ func scaleC(m, n int, beta float32, c []float32, ldc int) {
 
 // parallel splits C into nt blocks of rows (when m >= n) or of columns and
 // runs the single-threaded kernel on the blocks concurrently.
-func parallel(be *backend, nt int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func parallel(nt int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	splitM := m >= n
 	size := n
 	if splitM {
@@ -247,7 +142,7 @@ func parallel(be *backend, nt int, transA, transB bool, m, n, k int, alpha float
 		align = 24
 	}
 	if size < 2*align {
-		be.run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	if nt > size/align {
@@ -281,24 +176,9 @@ func parallel(be *backend, nt int, transA, transB bool, m, n, k int, alpha float
 			}
 			sc = c[lo:]
 		}
-		be.run(transA, transB, mm, nn, k, alpha, sa, lda, sb, ldb, beta, sc, ldc)
+		run(transA, transB, mm, nn, k, alpha, sa, lda, sb, ldb, beta, sc, ldc)
 	}
-	if be.ob == nil {
-		par.Run(blocks, block)
-		return
-	}
-	// With OpenBLAS every block runs in its own goroutine, the caller's
-	// included: a cgo call made by the caller would hold its P while a
-	// helper waits in that P's run queue.
-	var wg sync.WaitGroup
-	for i := range blocks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			block(i)
-		}()
-	}
-	wg.Wait()
+	par.Run(blocks, block)
 }
 
 // checkArgs panics, as BLAS does, on dimensions that do not fit the slices.

@@ -1,11 +1,9 @@
 package gemm
 
 import (
-	"github.com/omnihsr/omnihsr/gemm/internal/blocked"
+	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -13,13 +11,12 @@ import (
 	"github.com/omnihsr/omnihsr/gemm/internal/refgemm"
 )
 
-// withBackend runs f with the backend selected, restoring the previous one.
-func withBackend(t testing.TB, name string, f func()) {
+// withKernel runs f with the kernel set selected, restoring the default.
+func withKernel(t testing.TB, name string, f func()) {
 	t.Helper()
-	old := active.Load()
-	defer active.Store(old)
+	defer Use("auto")
 	if err := Use(name); err != nil {
-		t.Skipf("backend %s: %v", name, err)
+		t.Fatalf("kernel %s: %v", name, err)
 	}
 	f()
 }
@@ -98,10 +95,10 @@ func checkClose(t *testing.T, cs gemmCase, got, want []float32, scale []float64,
 	}
 }
 
-func TestSgemmBackends(t *testing.T) {
-	for _, be := range []string{"go", "openblas"} {
+func TestSgemmKernels(t *testing.T) {
+	for _, be := range Kernels() {
 		t.Run(be, func(t *testing.T) {
-			withBackend(t, be, func() {
+			withKernel(t, be, func() {
 				for _, f := range []struct {
 					name string
 					fn   func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int)
@@ -121,9 +118,9 @@ func TestSgemmBackends(t *testing.T) {
 func TestSgemmParallelSplit(t *testing.T) {
 	old := SetThreads(3)
 	defer SetThreads(old)
-	for _, be := range []string{"go", "openblas"} {
+	for _, be := range Kernels() {
 		t.Run(be, func(t *testing.T) {
-			withBackend(t, be, func() {
+			withKernel(t, be, func() {
 				for _, tA := range []bool{false, true} {
 					for _, tB := range []bool{false, true} {
 						for _, d := range [][3]int{{257, 40, 130}, {40, 257, 130}, {100, 100, 120}} {
@@ -138,29 +135,26 @@ func TestSgemmParallelSplit(t *testing.T) {
 	}
 }
 
-// TestBackendsAgree checks that OpenBLAS and the pure-Go kernel
-// give the same products to 1e-4 relative (in the Frobenius norm of the
-// difference over the norm of the result, and element by element against
-// the size of the terms).
-func TestBackendsAgree(t *testing.T) {
-	if _, err := openBLAS(); err != nil {
-		t.Skipf("OpenBLAS not present: %v", err)
-	}
-	for _, d := range [][3]int{{256, 128, 288}, {64, 32, 1152}, {128, 288, 512}, {16, 145, 74}, {1, 31, 1}} {
+// TestKernelsAgree checks that every kernel this CPU runs gives the same
+// bits as the Go kernel, with Sgemm split over 1, 2 and 3 goroutines.
+func TestKernelsAgree(t *testing.T) {
+	defer SetThreads(SetThreads(1))
+	for _, d := range [][3]int{{256, 128, 288}, {64, 32, 1152}, {128, 288, 512}, {16, 145, 74}, {1, 31, 1}, {300, 40, 600}} {
 		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
 			cs := gemmCase{tr[0], tr[1], d[0], d[1], d[2], 0, 0, 0, 1, 0}
-			var outs [2][]float32
-			for i, be := range []string{"go", "openblas"} {
-				withBackend(t, be, func() { outs[i], _, _ = runCase(cs, Sgemm) })
-			}
-			var num, den float64
-			for i := range outs[0] {
-				d := float64(outs[0][i] - outs[1][i])
-				num += d * d
-				den += float64(outs[1][i]) * float64(outs[1][i])
-			}
-			if rel := math.Sqrt(num / den); rel > 1e-4 {
-				t.Errorf("%v trans %v: go and openblas differ by %.3g relative", d, tr, rel)
+			var want []float32
+			withKernel(t, "go", func() { want, _, _ = runCase(cs, SgemmSerial) })
+			for _, kern := range Kernels() {
+				for _, nt := range []int{1, 2, 3} {
+					SetThreads(nt)
+					var got []float32
+					withKernel(t, kern, func() { got, _, _ = runCase(cs, Sgemm) })
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%v trans %v: kernel %s, %d threads: C[%d] = %v, go kernel %v", d, tr, kern, nt, i, got[i], want[i])
+						}
+					}
+				}
 			}
 		}
 	}
@@ -169,9 +163,9 @@ func TestBackendsAgree(t *testing.T) {
 // TestConcurrent runs many small and large products from several
 // goroutines at once and checks each against the reference.
 func TestConcurrent(t *testing.T) {
-	for _, be := range []string{"go", "openblas"} {
+	for _, be := range Kernels() {
 		t.Run(be, func(t *testing.T) {
-			withBackend(t, be, func() {
+			withKernel(t, be, func() {
 				var wg sync.WaitGroup
 				errs := make(chan string, 16)
 				for w := 0; w < 4; w++ {
@@ -247,87 +241,24 @@ func TestUseUnknown(t *testing.T) {
 	}
 }
 
-// TestBackendSelection runs this test binary again with environment
-// variables that force the pure-Go path and that make dlopen fail, and
-// checks the backend it reports and that it still computes correctly.
-func TestBackendSelection(t *testing.T) {
-	if os.Getenv("OMNIHSR_GEMM_CHILD") == "1" {
-		// In the child: report the backend and run a product.
-		cs := gemmCase{false, true, 33, 17, 65, 0, 0, 0, 1, 0}
-		got, want, scale := runCase(cs, Sgemm)
-		checkClose(t, cs, got, want, scale, cs.n)
-		os.Stdout.WriteString("BACKEND=" + Backend() + "\n")
-		return
+// TestUseNamesKernel checks that Use selects the kernel Kernel and
+// Backend then report, and that an unavailable one is refused with
+// ErrKernel.
+func TestUseNamesKernel(t *testing.T) {
+	// Without a call to Use, the fastest kernel runs.
+	if Kernel() != Kernels()[0] {
+		t.Fatalf("default kernel %q, want the fastest available, %q", Kernel(), Kernels()[0])
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, tc := range []struct {
-		env  []string
-		want string
-	}{
-		{[]string{"OMNIHSR_GEMM=go"}, "BACKEND=pure-go"},
-		{[]string{"OMNIHSR_OPENBLAS=/nonexistent/libopenblas.so.0"}, "BACKEND=pure-go"},
-		{[]string{"OMNIHSR_GEMM=openblas", "OMNIHSR_OPENBLAS=/nonexistent/libopenblas.so.0"}, "BACKEND=pure-go"},
-		{[]string{"OMNIHSR_OPENBLAS=libc.so.6"}, "BACKEND=pure-go"}, // loads, but has no cblas_sgemm
-	} {
-		cmd := exec.Command(exe, "-test.run=^TestBackendSelection$", "-test.v")
-		cmd.Env = append(append(os.Environ(), "OMNIHSR_GEMM_CHILD=1"), tc.env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: child failed: %v\n%s", tc.env, err, out)
+	defer Use("auto")
+	for _, k := range Kernels() {
+		if err := Use(k); err != nil {
+			t.Fatal(err)
 		}
-		if !strings.Contains(string(out), tc.want) {
-			t.Fatalf("%v: want %q in\n%s", tc.env, tc.want, out)
-		}
-		t.Logf("%v: %s", tc.env, firstLine(string(out), "BACKEND="))
-	}
-	if ob, err := openBLAS(); err == nil && cgoEnabled {
-		// The default takes OpenBLAS unless its kernels are generic ones
-		// (preferOpenBLAS); OMNIHSR_GEMM=openblas takes it regardless.
-		want := "BACKEND=openblas"
-		if !preferOpenBLAS(ob.core, blocked.Kernel()) {
-			want = "BACKEND=pure-go"
-		}
-		for _, env := range [][2]string{{"OMNIHSR_GEMM=", want}, {"OMNIHSR_GEMM=openblas", "BACKEND=openblas"}} {
-			cmd := exec.Command(exe, "-test.run=^TestBackendSelection$", "-test.v")
-			cmd.Env = append(os.Environ(), "OMNIHSR_GEMM_CHILD=1", env[0])
-			out, err := cmd.CombinedOutput()
-			if err != nil || !strings.Contains(string(out), env[1]) {
-				t.Fatalf("%s with OpenBLAS (core %q) present: want %s: %v\n%s", env[0], ob.core, env[1], err, out)
-			}
-			t.Logf("%s: %s", env[0], firstLine(string(out), "BACKEND="))
+		if Kernel() != k || !strings.Contains(Backend(), k) {
+			t.Fatalf("Use(%q): Kernel %q, Backend %q", k, Kernel(), Backend())
 		}
 	}
-}
-
-func firstLine(s, prefix string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, prefix) {
-			return l
-		}
-	}
-	return ""
-}
-
-func TestPreferOpenBLAS(t *testing.T) {
-	for _, tc := range []struct {
-		core, kernel string
-		want         bool
-	}{
-		{"SkylakeX", "blocked AVX-512 + AVX2", true},
-		{"Haswell", "blocked AVX2", true},
-		{"Zen", "blocked AVX2", true},
-		{"", "blocked AVX-512 + AVX2", true},
-		{"Prescott", "blocked AVX-512 + AVX2", false},
-		{"Sandybridge", "blocked AVX2", false},
-		{" prescott ", "blocked AVX2", false},
-		{"Prescott", "gonum", true},
-		{"Nehalem", "gonum", true},
-	} {
-		if got := preferOpenBLAS(tc.core, tc.kernel); got != tc.want {
-			t.Errorf("core %q, Go kernel %q: prefer OpenBLAS %v, want %v", tc.core, tc.kernel, got, tc.want)
-		}
+	if err := Use("avx9000"); !errors.Is(err, ErrKernel) {
+		t.Fatalf("Use(avx9000) = %v, want ErrKernel", err)
 	}
 }

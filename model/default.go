@@ -1,6 +1,7 @@
 package model
 
 import (
+	"crypto/sha256"
 	_ "embed"
 	"sync"
 
@@ -67,4 +68,21 @@ func DefaultMeta() []byte {
 		return nil
 	}
 	return f.Meta
+}
+
+// WeightFile is a weight file embedded in the binary and its SHA-256.
+type WeightFile struct {
+	Name   string // the file's name in model/weights
+	SHA256 [32]byte
+}
+
+// EmbeddedWeights lists the weight files embedded in the binary (the
+// default model, then its noise-aware companion) with their SHA-256, which
+// equal `sha256sum model/weights/*.omw` of the source tree it was built
+// from.
+func EmbeddedWeights() []WeightFile {
+	return []WeightFile{
+		{"default.omw", sha256.Sum256(defaultWeights)},
+		{"noise.omw", sha256.Sum256(noiseWeights)},
+	}
 }

@@ -121,13 +121,13 @@ func TestEncoderDeterministic(t *testing.T) {
 
 // benchEncoder measures forward (train=false) or forward + backward + Adam
 // (train=true) of the default encoder on n x s x s inputs with the named
-// GEMM backend, and reports GFLOP/s of the counted GEMM work (a training
+// GEMM kernel set, and reports GFLOP/s of the counted GEMM work (a training
 // step counts 3x the forward flops).
 func benchEncoder(b *testing.B, n, s int, backend string, train bool) {
 	if err := gemm.Use(backend); err != nil {
 		b.Skip(err)
 	}
-	defer gemm.Use(os.Getenv("OMNIHSR_GEMM"))
+	defer gemm.Use("auto")
 	r := rand.New(rand.NewPCG(2026, 0))
 	e, _ := NewEncoder(DefaultEncoderConfig(), r)
 	z := nn.New(n, s, s, 31).Randn(r, 1)
@@ -168,7 +168,7 @@ func benchEncoder(b *testing.B, n, s int, backend string, train bool) {
 
 func BenchmarkEncoder(b *testing.B) {
 	for _, sz := range []struct{ n, s int }{{2, 64}, {1, 256}} {
-		for _, be := range []string{"openblas", "go"} {
+		for _, be := range gemm.Kernels() {
 			for _, train := range []bool{false, true} {
 				mode := "Forward"
 				if train {

@@ -1,29 +1,30 @@
 package nn
 
-import "math"
+import (
+	"math"
+
+	"github.com/omnihsr/omnihsr/internal/fma"
+)
 
 // erf32 is erf for float32 arguments: the rational approximation used by
 // Eigen and XLA (odd polynomial over even polynomial on [-4, 4], where
 // |erf| reaches 1 in float32). Its error is a few float32 ulps; see
-// TestErf32.
+// TestErf32. The polynomials are evaluated with fused multiply-adds
+// (fma.F32), as the assembly of phiSlice does, so both give the same bits.
 func erf32(x float32) float32 {
-	if x > 4 {
-		x = 4
-	} else if x < -4 {
-		x = -4
-	}
+	x = min(max(x, -4), 4)
 	x2 := x * x
-	p := x2*-2.72614225801306e-10 + 2.77068142495902e-08
-	p = p*x2 + -2.10102402082508e-06
-	p = p*x2 + -5.69250639462346e-05
-	p = p*x2 + -7.34990630326855e-04
-	p = p*x2 + -2.95459980854025e-03
-	p = p*x2 + -1.60960333262415e-02
+	p := fma.F32(x2, -2.72614225801306e-10, 2.77068142495902e-08)
+	p = fma.F32(p, x2, -2.10102402082508e-06)
+	p = fma.F32(p, x2, -5.69250639462346e-05)
+	p = fma.F32(p, x2, -7.34990630326855e-04)
+	p = fma.F32(p, x2, -2.95459980854025e-03)
+	p = fma.F32(p, x2, -1.60960333262415e-02)
 	p *= x
-	q := x2*-1.45660718464996e-05 + -2.13374055278905e-04
-	q = q*x2 + -1.68282697438203e-03
-	q = q*x2 + -7.37332916720468e-03
-	q = q*x2 + -1.42647390514189e-02
+	q := fma.F32(x2, -1.45660718464996e-05, -2.13374055278905e-04)
+	q = fma.F32(q, x2, -1.68282697438203e-03)
+	q = fma.F32(q, x2, -7.37332916720468e-03)
+	q = fma.F32(q, x2, -1.42647390514189e-02)
 	return p / q
 }
 
@@ -62,11 +63,11 @@ const invSqrt2 = 0.70710678118654752440
 const invSqrt2Pi = 0.39894228040143267794
 
 // gelu is x * Phi(x) with Phi the standard normal CDF (PyTorch's default,
-// erf form).
-func gelu(x float32) float32 { return 0.5 * x * (1 + erf32(x*invSqrt2)) }
+// erf form), multiplied in phiSlice's order.
+func gelu(x float32) float32 { return x * phi(x) }
 
 // phi is the standard normal CDF.
-func phi(x float32) float32 { return 0.5 * (1 + erf32(x*invSqrt2)) }
+func phi(x float32) float32 { return (1 + erf32(x*invSqrt2)) * 0.5 }
 
 // geluGrad is d gelu / dx = Phi(x) + x phi(x).
 func geluGrad(x float32) float32 {

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/omnihsr/omnihsr/gemm"
+	"github.com/omnihsr/omnihsr/internal/fma"
 )
 
 // Winograd convolution: the 3 x 3 stride-1 convolution as Winograd's
@@ -266,15 +267,18 @@ func winoInGo(d []float32, c, rs int, v []float32, vs int) {
 	}
 }
 
+// winoBT is B^T d. The products by 2 and 4 are exact, so fused or not
+// they round the same; the two by 5 are fused (fma.F32), as in the
+// assembly, so both give the same bits.
 func winoBT(d [6]float32) [6]float32 {
 	a, b := d[3]-d[1], d[4]-d[2]
 	return [6]float32{
-		d[4] + 4*d[0] - 5*d[2],
+		fma.F32(-5, d[2], d[4]+4*d[0]),
 		(d[3] + d[4]) - 4*(d[1]+d[2]),
 		(d[4] - d[3]) + 4*(d[1]-d[2]),
 		b + 2*a,
 		b - 2*a,
-		d[5] + 4*d[1] - 5*d[3],
+		fma.F32(-5, d[3], d[5]+4*d[1]),
 	}
 }
 

@@ -139,7 +139,7 @@ func TestConv2DWinogradWeightsChange(t *testing.T) {
 }
 
 // The assembly transforms evaluate the Go transforms' expressions (with
-// fused multiply-adds).
+// fused multiply-adds) and give the same bits.
 func TestWinogradTransformsAsm(t *testing.T) {
 	if !winoAsm {
 		t.Skip("no AVX2 + FMA transforms on this CPU or build")
@@ -155,7 +155,7 @@ func TestWinogradTransformsAsm(t *testing.T) {
 		got, want := make([]float32, 36*vs), make([]float32, 36*vs)
 		winoIn(d, c, 6*c, got, vs, tmp)
 		winoInGo(d, c, 6*c, want, vs)
-		winoClose(t, fmt.Sprintf("%d channels: B^T D B", c), got, want, 100)
+		sameBits(t, fmt.Sprintf("%d channels: B^T D B", c), got, want)
 		m, bias := want, make([]float32, c)
 		for i := range bias {
 			bias[i] = float32(r.NormFloat64())
@@ -163,7 +163,7 @@ func TestWinogradTransformsAsm(t *testing.T) {
 		got, want = make([]float32, 4*rs), make([]float32, 4*rs)
 		winoOut(m, vs, c, bias, got, rs, tmp)
 		winoOutGo(m, vs, c, bias, want, rs)
-		winoClose(t, fmt.Sprintf("%d channels: A^T M A + b", c), got, want, 1000)
+		sameBits(t, fmt.Sprintf("%d channels: A^T M A + b", c), got, want)
 	}
 }
 
@@ -192,6 +192,15 @@ func BenchmarkConv2DWinograd(b *testing.B) {
 				benchInference(b, arena, func(g *Graph) error { m.f(g, x); return nil })
 				b.ReportMetric(2*float64(tc.n*tc.h*tc.w*tc.ci*tc.co*9)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
+		}
+	}
+}
+
+func sameBits(t *testing.T, what string, got, want []float32) {
+	t.Helper()
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s: element %d: %v (%#x), the Go code gives %v (%#x)", what, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
 		}
 	}
 }

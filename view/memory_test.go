@@ -201,8 +201,10 @@ func TestSpectrumLocal(t *testing.T) {
 					}
 					continue
 				}
-				if g == nil || *g != float64(w) {
-					t.Errorf("factor %d (%d, %d) band %d: %v, want %v", z, y, x, b, g, w)
+				if g == nil {
+					t.Errorf("factor %d (%d, %d) band %d: none, want %v", z, y, x, b, w)
+				} else if *g != float64(w) {
+					t.Errorf("factor %d (%d, %d) band %d: %v, want %v", z, y, x, b, *g, w)
 				}
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/internal/progress"
 )
 
@@ -42,7 +43,7 @@ type env struct {
 
 // commands are the subcommands, sorted by name.
 var commands = []*command{
-	ablationCmd, banddefCmd, benchCmd, convertCmd, degradeCmd, evalCmd, infoCmd, priorCmd, trainCmd, upscaleCmd, viewCmd,
+	ablationCmd, banddefCmd, benchCmd, convertCmd, degradeCmd, evalCmd, infoCmd, priorCmd, trainCmd, upscaleCmd, versionCmd, viewCmd,
 }
 
 func lookup(name string) *command {
@@ -137,6 +138,12 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 func main() {
+	// The GEMM kernel is the fastest this CPU runs unless OMNIHSR_GEMM
+	// names another (go, avx, avx512); every kernel gives the same bits.
+	if err := gemm.Use(os.Getenv("OMNIHSR_GEMM")); err != nil {
+		fmt.Fprintf(os.Stderr, "omnihsr: OMNIHSR_GEMM: %v\n", err)
+		os.Exit(2)
+	}
 	// train stops at a signal itself, saving a checkpoint to resume from.
 	if len(os.Args) > 1 && lookup(os.Args[1]) != nil && os.Args[1] != "train" {
 		catchSignals(os.Args[1], os.Stderr)

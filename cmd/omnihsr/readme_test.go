@@ -55,6 +55,7 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var lastPNG string
+	var infoOut string
 	ran := 0
 	for _, c := range cmds[1:] {
 		f := strings.Fields(c)
@@ -77,7 +78,15 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 		if code := run(args, &stdout, &stderr); code != 0 {
 			t.Fatalf("%s: exit %d: %s", strings.TrimSpace(c), code, stderr.String())
 		}
+		if args[0] == "info" {
+			infoOut += stdout.String()
+		}
 		ran++
+	}
+	// The first block shows that the sample's georeferencing reaches the
+	// output: its CRS, and the pixel size divided by the factor.
+	if !strings.Contains(infoOut, "(EPSG:31985)") || !strings.Contains(infoOut, "pixel size:     7.12") {
+		t.Errorf("README's first block does not show the output's CRS (EPSG:31985) and 7.125 m pixels; info printed:\n%s", infoOut)
 	}
 	if ran < 2 || lastPNG == "" {
 		t.Fatalf("README's first block runs %d omnihsr commands and writes no PNG preview", ran)
@@ -91,8 +100,8 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s: %v", lastPNG, err)
 	}
-	// The sample is 36 x 64 pixels; the README upscales it x4.
-	if cfg.Width != 256 || cfg.Height != 144 {
-		t.Errorf("preview is %d x %d, want the x4 result of the 64 x 36 sample, 256 x 144", cfg.Width, cfg.Height)
+	// The sample is 352 x 349 pixels; the README upscales it x4.
+	if cfg.Width != 1396 || cfg.Height != 1408 {
+		t.Errorf("preview is %d x %d, want the x4 result of the 349 x 352 sample, 1396 x 1408", cfg.Width, cfg.Height)
 	}
 }

@@ -1,6 +1,7 @@
 package simd
 
 import (
+	"math"
 	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/internal/par"
@@ -43,8 +44,9 @@ func wsum32Go(dst, src []float32, off []int, w []float32) {
 	}
 }
 
-// WSum64 sets dst[i] = sum_k w[k] * src[off[k]+i] in float64 (with fused
-// multiply-adds where the CPU has them). It needs len(off) == len(w) >= 1
+// WSum64 sets dst[i] = sum_k w[k] * src[off[k]+i] in float64: the first
+// product, then fused multiply-adds (the assembly's VFMADD231PD, or
+// math.FMA, which gives the same bits on every CPU). It needs len(off) == len(w) >= 1
 // and off[k]+len(dst) <= len(src).
 func WSum64(dst, src []float64, off []int, w []float64) {
 	n := len(dst)
@@ -76,7 +78,7 @@ func wsum64Go(dst, src []float64, off []int, w []float64) {
 		sk := src[off[k] : off[k]+n]
 		wk := w[k]
 		for i := range dst {
-			dst[i] += sk[i] * wk
+			dst[i] = math.FMA(sk[i], wk, dst[i]) // fused, as the assembly
 		}
 	}
 }

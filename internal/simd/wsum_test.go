@@ -65,8 +65,8 @@ func TestWSum64AssemblyMatchesGo(t *testing.T) {
 			WSum64(got, src, off, w)
 			wsum64Go(want, src, off, w)
 			for i := range got {
-				if math.Abs(got[i]-want[i]) > 1e-14 {
-					t.Fatalf("n=%d k=%d: element %d = %v, want %v", n, k, i, got[i], want[i])
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n=%d k=%d: element %d = %v, the Go code gives %v (the bits must agree)", n, k, i, got[i], want[i])
 				}
 			}
 		}

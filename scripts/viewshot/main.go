@@ -1,7 +1,7 @@
 // Command viewshot regenerates docs/view.png, the README's screenshot of
 // `omnihsr view`, with headless chromium:
 //
-//	go run ./scripts/viewshot                # sample/muufl_gulfport.hdr -> docs/view.png
+//	go run ./scripts/viewshot                # sample/L7_ETMs.tif -> docs/view.png
 //	go run ./scripts/viewshot -in FILE -out shot.png
 //
 // It serves the scene as `omnihsr view` does (the model embedded in the
@@ -39,7 +39,7 @@ const winW, winH = 1180, 600
 var pins = [][2]int{{330, 300}, {520, 250}}
 
 func main() {
-	in := flag.String("in", "sample/muufl_gulfport.hdr", "scene to show")
+	in := flag.String("in", "sample/L7_ETMs.tif", "scene to show")
 	out := flag.String("out", "docs/view.png", "screenshot to write (PNG)")
 	browser := flag.String("chromium", "chromium", "chromium executable")
 	flag.Parse()

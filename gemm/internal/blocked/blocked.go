@@ -2,17 +2,18 @@
 // gemm: a blocked GEMM in the style of BLIS/GotoBLAS. op(B) is packed into
 // kc x nc blocks of nr-column panels, op(A) into mc x kc blocks of mr-row
 // panels (or read in place), and an assembly micro-kernel accumulates each
-// mr x nr tile of C in registers: 12 x 32 with AVX-512, 6 x 16 with AVX2 +
-// FMA (amd64). Where no kernel can run (other architectures, old CPUs, the
-// purego build tag) Sgemm is gonum's.
+// mr x nr tile of C in registers: 12 x 32 with AVX-512, 6 x 16 with AVX +
+// FMA (amd64), 4 x 4 in Go elsewhere (other architectures, CPUs without
+// FMA, the purego build tag).
+//
+// Every element of C is computed the same way by every kernel and every
+// tiling: for each block of kc steps of depth, a chain of fused
+// multiply-adds from zero, times alpha, rounded, then added to C (after C
+// was scaled by beta). So the result does not depend on the CPU, the
+// kernel, the tile an element falls in or how a caller splits C.
 package blocked
 
-import (
-	"sync"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
-)
+import "sync"
 
 const (
 	kc = 256  // depth of a packed block
@@ -33,53 +34,83 @@ type kernel struct {
 	fn     func(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 }
 
-// The kernels this machine can run (set by the architecture's init).
-var (
-	wide, narrow *kernel // AVX-512 12 x 32, AVX2 6 x 16; nil where unavailable
+// The kernels this machine can run (set by the architecture's init):
+// AVX-512 12 x 32 and AVX + FMA 6 x 16; nil where unavailable.
+var wide, narrow *kernel
+
+// Names of the kernel sets Use selects.
+const (
+	KernelAVX512 = "avx512" // 12 x 32 AVX-512 tiles, 6 x 16 AVX + FMA for small products
+	KernelAVX    = "avx"    // 6 x 16 AVX + FMA tiles
+	KernelGo     = "go"     // 4 x 4 tiles in Go (fma.F32)
 )
 
-// ForceGonum selects gonum's kernel even where an assembly one runs (tests
-// and benchmarks compare them). Set it before any product runs.
-var ForceGonum = false
+// use is the kernel set in force: the best this CPU runs (set with wide
+// and narrow by the architecture's init) unless Use chose another.
+var use struct {
+	wide, narrow *kernel
+}
 
-// Kernel names the implementation Sgemm uses.
+// Available lists the kernel sets this CPU and build can run, fastest
+// first; KernelGo is always available.
+func Available() []string {
+	var s []string
+	if wide != nil {
+		s = append(s, KernelAVX512)
+	}
+	if narrow != nil {
+		s = append(s, KernelAVX)
+	}
+	return append(s, KernelGo)
+}
+
+// Use selects a kernel set by name ("" or "auto" for the fastest this CPU
+// runs). It must not be called while products run. Every set gives the
+// same bits; Use exists so that tests and benchmarks can compare them.
+func Use(name string) bool {
+	switch {
+	case name == "" || name == "auto":
+		use.wide, use.narrow = wide, narrow
+	case name == KernelAVX512 && wide != nil:
+		use.wide, use.narrow = wide, narrow
+	case name == KernelAVX && narrow != nil:
+		use.wide, use.narrow = nil, narrow
+	case name == KernelGo:
+		use.wide, use.narrow = nil, nil
+	default:
+		return false
+	}
+	return true
+}
+
+// Kernel names the kernel set in use.
 func Kernel() string {
 	switch {
-	case ForceGonum || narrow == nil:
-		return "gonum"
-	case wide != nil:
-		return "blocked AVX-512 + AVX2"
+	case use.wide != nil:
+		return KernelAVX512
+	case use.narrow != nil:
+		return KernelAVX
 	}
-	return "blocked AVX2"
+	return KernelGo
 }
 
 // Sgemm is C = alpha*op(A)*op(B) + beta*C on row-major matrices (arguments
 // checked by the caller, m, n > 0), on the calling goroutine only.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if ForceGonum || narrow == nil {
-		gonumSgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-		return
-	}
 	// The wide kernel wastes work on edge tiles of small products; use it
 	// when C holds at least two of its row tiles and one column tile (its
 	// FMAs are twice as wide, so a single 32-column tile, as in a product
 	// with 32 outputs, still runs at about twice the narrow kernel's rate).
-	kern := narrow
-	if wide != nil && m >= 2*wide.mr && n >= wide.nr {
-		kern = wide
+	// The choice changes no result: every kernel computes every element
+	// of C the same way.
+	kern := use.narrow
+	if kern == nil {
+		kern = kernGo
+	}
+	if w := use.wide; w != nil && m >= 2*w.mr && n >= w.nr {
+		kern = w
 	}
 	blockedSgemm(kern, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func gonumSgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	ta, tb := blas.NoTrans, blas.NoTrans
-	if transA {
-		ta = blas.Trans
-	}
-	if transB {
-		tb = blas.Trans
-	}
-	gonum.Implementation{}.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 type packBufs struct {
