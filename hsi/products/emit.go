@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // emitVars are the root cubes of the EMIT L2A granules read as products:
@@ -100,6 +101,9 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.Sour
 	if c.Meta.Wavelengths == nil {
 		return nil, info, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
 	}
+	if err := increasing(c.Meta.Wavelengths); err != nil {
+		return nil, info, fmt.Errorf("%s: /sensor_band_parameters/wavelengths: %w", f.path, err)
+	}
 	c.Meta.Description = info.Product
 	det := []string{how, o.LayoutName()}
 	if fl := o.FilterNames(); fl != "" {
@@ -124,6 +128,18 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	gxo, gyo := f.get("/location/glt_x"), f.get("/location/glt_y")
 	if len(gxo.Dims) != 2 || !slices.Equal(gxo.Dims, gyo.Dims) {
 		return nil, fmt.Errorf("%s: glt_x %v and glt_y %v must be 2-D arrays of one shape", f.path, gxo.Dims, gyo.Dims)
+	}
+	// The two tables (float64) and the ortho cube live together and are
+	// sized from the tables' declared shape: check before reading them.
+	if gxo.Dims[0] == 0 || gxo.Dims[1] == 0 || gxo.Dims[0] > math.MaxInt32 || gxo.Dims[1] > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: glt_x %v: want a non-empty grid", f.path, gxo.Dims)
+	}
+	cells := gxo.Dims[0] * gxo.Dims[1]
+	if cells > (1<<62)/uint64(16+4*sw.B) {
+		return nil, fmt.Errorf("%s: GLT grid %v is too large", f.path, gxo.Dims)
+	}
+	if err := memlimit.Check(cells*uint64(16+4*sw.B), fmt.Sprintf("the %dx%d GLT and its %dx%dx%d ortho cube", gxo.Dims[0], gxo.Dims[1], gxo.Dims[0], gxo.Dims[1], sw.B)); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	gx, err := f.readFloats(gxo)
 	if err != nil {
@@ -158,6 +174,9 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	if len(gt) != 6 {
 		return nil, fmt.Errorf("%s: global attribute geotransform has %d values, want 6", f.path, len(gt))
 	}
+	if err := hsi.CheckGeoTransform([6]float64(gt)); err != nil {
+		return nil, fmt.Errorf("%s: global attribute geotransform: %w", f.path, err)
+	}
 	var c crs.CRS
 	if wkt := f.root.AttrString("spatial_ref"); wkt != "" {
 		if c, err = crs.FromWKT(wkt); err != nil {
@@ -166,6 +185,20 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	}
 	out.Meta.Geo = geoOf([6]float64(gt), c)
 	return out, nil
+}
+
+// increasing checks that wavelengths are finite, positive and strictly
+// increasing, as an EMIT granule's are.
+func increasing(wl []float64) error {
+	for i, w := range wl {
+		if math.IsNaN(w) || math.IsInf(w, 0) || w <= 0 {
+			return fmt.Errorf("wavelength %d is %v, not a positive number", i, w)
+		}
+		if i > 0 && w <= wl[i-1] {
+			return fmt.Errorf("wavelengths are not increasing: %v at band %d after %v", w, i, wl[i-1])
+		}
+	}
+	return nil
 }
 
 // geoOf builds the georeferencing of a grid from a GDAL geotransform

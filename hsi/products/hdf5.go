@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // file is an open HDF5 file with its objects indexed.
@@ -57,13 +59,18 @@ func open(path string) (*file, error) {
 
 func (f *file) close() { f.fh.Close() }
 
-// get returns the object at path, or nil.
+// get returns the object at path, or nil: one the walk listed, else one
+// the path names (an object reached by another path first, or one below
+// the groups the walk follows).
 func (f *file) get(path string) *hdf5.Object {
 	path = "/" + strings.Trim(path, "/")
 	for _, o := range f.all {
 		if o.Path == path {
 			return o
 		}
+	}
+	if o, err := f.h.Open(path); err == nil && o.Path != "/" {
+		return o
 	}
 	return nil
 }
@@ -76,6 +83,9 @@ func (f *file) readFloats(o *hdf5.Object) ([]float64, error) {
 	}
 	if n > 1<<28 {
 		return nil, fmt.Errorf("%s: %s: %d elements is too many for an auxiliary dataset", f.path, o.Path, n)
+	}
+	if err := memlimit.Check(8*n, fmt.Sprintf("%s %v", o.Path, o.Dims)); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	out := make([]float64, n)
 	err = o.Read(func(start uint64, raw []byte) error {
@@ -198,7 +208,9 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64) (
 		}
 		size[strings.IndexByte("HWB", layout[k])] = int(dims[k])
 	}
-	c, err := hsi.New(size[0], size[1], size[2])
+	// The cube is sized from the declared dimensions, which a small file
+	// may declare as large as it likes: the memory check comes first.
+	c, err := raw.NewCube(size[0], size[1], size[2])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
 	}

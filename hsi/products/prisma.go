@@ -8,12 +8,15 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 const (
 	prismaFields = "/HDFEOS/SWATHS/PRS_L2D_HCO/Data Fields/"
 	// prismaFill marks no-data pixels of the reflectance cube.
 	prismaFill = -9999
+	// maxEPSG is the largest code of the EPSG registry's numbering.
+	maxEPSG = 999999
 )
 
 func isPRISMA(f *file) bool {
@@ -63,6 +66,10 @@ func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
 	if math.IsNaN(p.min) || math.IsNaN(p.max) || math.IsInf(p.min, 0) || math.IsInf(p.max, 0) {
 		return nil, fmt.Errorf("%s: L2Scale%sMin %v / Max %v is not a finite number", f.path, name, p.min, p.max)
 	}
+	if !(p.min < p.max) {
+		// Max < Min would invert the reflectance, Max == Min make it constant
+		return nil, fmt.Errorf("%s: L2Scale%sMin %v is not below L2Scale%sMax %v: the DN scaling would invert or flatten the reflectance", f.path, name, p.min, name, p.max)
+	}
 	return p, nil
 }
 
@@ -109,7 +116,19 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 		return nil, info, fmt.Errorf("%s: every band of List_Cw_Vnir and List_Cw_Swir is a placeholder", f.path)
 	}
 	sort.SliceStable(bands, func(a, b int) bool { return bands[a].cw < bands[b].cw })
+	if vn.o.Dims[0] > math.MaxInt32 || vn.o.Dims[2] > math.MaxInt32 {
+		return nil, info, fmt.Errorf("%s: VNIR cube %v: too many rows or columns", f.path, vn.o.Dims)
+	}
 	h, w := int(vn.o.Dims[0]), int(vn.o.Dims[2])
+	// The cube and the padding mask are sized from the declared
+	// dimensions: the memory check comes before either is allocated.
+	n, err := hsi.Elems(h, w, len(bands))
+	if err != nil {
+		return nil, info, fmt.Errorf("%s: %w", f.path, err)
+	}
+	if err := memlimit.Check(4*uint64(n)+uint64(h)*uint64(w), fmt.Sprintf("a %dx%dx%d float32 reflectance cube", h, w, len(bands))); err != nil {
+		return nil, info, fmt.Errorf("%s: %w", f.path, err)
+	}
 	c, err := hsi.New(h, w, len(bands))
 	if err != nil {
 		return nil, info, fmt.Errorf("%s: %w", f.path, err)
@@ -208,6 +227,13 @@ func prismaGeo(f *file, h, w int) (*hsi.Geo, string, error) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
 		return nil, "not georeferenced (Epsg_Code or corner attributes missing)", nil
 	}
+	if epsg != math.Trunc(epsg) || epsg < 1 || epsg > maxEPSG {
+		return nil, "", fmt.Errorf("%s: Epsg_Code %v is not an EPSG code (an integer from 1 to %d)", f.path, epsg, maxEPSG)
+	}
+	c := crs.FromEPSG(int(epsg))
+	if c.WKT == "" {
+		return nil, "", fmt.Errorf("%s: Epsg_Code %d is not an EPSG coordinate reference system this reader knows", f.path, int(epsg))
+	}
 	px, py := 30.0, 30.0
 	if w > 1 {
 		px = (lrx - ulx) / float64(w-1)
@@ -219,5 +245,8 @@ func prismaGeo(f *file, h, w int) (*hsi.Geo, string, error) {
 		return nil, "", fmt.Errorf("%s: corner attributes UL (%v, %v), LR (%v, %v) give no positive pixel size", f.path, ulx, uly, lrx, lry)
 	}
 	gt := [6]float64{ulx - px/2, px, 0, uly + py/2, 0, -py}
-	return geoOf(gt, crs.FromEPSG(int(epsg))), fmt.Sprintf("EPSG:%d, corners taken as pixel centres", int(epsg)), nil
+	if err := hsi.CheckGeoTransform(gt); err != nil {
+		return nil, "", fmt.Errorf("%s: corner attributes: %w", f.path, err)
+	}
+	return geoOf(gt, c), fmt.Sprintf("EPSG:%d, corners taken as pixel centres", int(epsg)), nil
 }
