@@ -163,7 +163,7 @@ func CheckMapInfo(s string) error {
 		case i >= 4 && v == 0:
 			return fmt.Errorf("map info field %d (%s) is 0: a pixel has no size", i+2, name)
 		case math.Abs(v) > MaxGeoValue:
-			return fmt.Errorf("map info field %d (%s) = %s is beyond %g", i+2, name, f[i+1], MaxGeoValue)
+			return fmt.Errorf("map info field %d (%s) = %q is beyond %g", i+2, name, f[i+1], MaxGeoValue)
 		}
 	}
 	for _, x := range f[min(len(f), 7):] {
