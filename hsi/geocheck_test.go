@@ -16,7 +16,7 @@ func TestCheckGeoTransform(t *testing.T) {
 		{[6]float64{500000, 30, 1, 4e6, 1, -30}, true}, // rotated
 		{[6]float64{math.NaN(), 30, 0, 4e6, 0, -30}, false},
 		{[6]float64{500000, math.Inf(1), 0, 4e6, 0, -30}, false},
-		{[6]float64{0, 0, 0, 0, 0, 0}, false},           // all zero: no pixel size
+		{[6]float64{0, 0, 0, 0, 0, 0}, false},            // all zero: no pixel size
 		{[6]float64{500000, 30, 30, 4e6, 30, 30}, false}, // singular
 		{[6]float64{500000, 30, 0, 1e300, 0, -30}, false},
 		{[6]float64{500000, 1e200, 0, 4e6, 0, -1e200}, false}, // determinant overflows
