@@ -102,6 +102,9 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	if err := lr.CheckMagnitude(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
 	usable := nd.Usable(lr.B)
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	// One noise level for every view (a flip or rotation does not change

@@ -278,6 +278,10 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	// After the fill: a no-data value of -FLT_MAX is not a sample.
+	if err := lr.CheckMagnitude(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
 	usable := nd.Usable(lr.B)
 	// The noise is estimated on the input as read, where the estimator
 	// leaves out the no-data samples, not on the filled cube.

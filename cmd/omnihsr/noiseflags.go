@@ -144,9 +144,10 @@ func readNoiseFile(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool
 		}
 		out := make([]float64, bands)
 		cnt := make([]int, bands)
+		ign, hasIgn := c.Meta.IgnoreValue() // compared as the samples hold it
 		for i, v := range c.Data {
 			f := float64(v)
-			if math.IsNaN(f) || math.IsInf(f, 0) || (c.Meta.HasDataIgnore && f == c.Meta.DataIgnore) {
+			if math.IsNaN(f) || math.IsInf(f, 0) || (hasIgn && v == ign) {
 				continue
 			}
 			out[i%bands] += f * f
