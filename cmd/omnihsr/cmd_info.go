@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
 // warnDropped writes to w one warning line for each part of m that the
@@ -95,9 +93,10 @@ func interspersed(fs *flag.FlagSet) ([]string, error) {
 }
 
 func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
-	c, info, err := formats.Read(path, opt)
-	var nf *raw.NonFiniteError
-	if err != nil && !(errors.As(err, &nf) && c != nil) {
+	// formats.Info streams an HDF5 dataset into the statistics: a small
+	// file declaring a huge one allocates nothing from the declared size.
+	c, info, st, err := formats.Info(path, opt)
+	if err != nil {
 		return err
 	}
 	m := &c.Meta
@@ -125,21 +124,9 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	p("data type", "%s", info.DataType)
 	// The range leaves out the samples at the data ignore value, as gdalinfo's
 	// statistics leave out no-data, and says how many there are.
-	ign, hasIgn := m.IgnoreValue()
-	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
-	var nNaN, nInf, nIgn int64
-	for _, v := range c.Data {
-		switch {
-		case v != v:
-			nNaN++
-		case hasIgn && v == ign:
-			nIgn++
-		case math.IsInf(float64(v), 0):
-			nInf++
-		default:
-			lo, hi = min(lo, v), max(hi, v)
-		}
-	}
+	ign, _ := m.IgnoreValue()
+	lo, hi := st.Lo, st.Hi
+	nNaN, nInf, nIgn := st.NaN, st.Inf, st.Ignored
 	rng := "no finite values"
 	if lo <= hi {
 		rng = fmt.Sprintf("%g .. %g", lo, hi)
@@ -152,11 +139,7 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		rng += fmt.Sprintf(" (left out: %d no-data %s at %g)", nIgn, unit, ign)
 	}
 	if nNaN+nInf > 0 {
-		rng += fmt.Sprintf(" (%d NaN, %d infinite", nNaN, nInf)
-		if nf != nil {
-			rng += fmt.Sprintf("; first at row %d, column %d, band %d", nf.Row, nf.Col, nf.Band)
-		}
-		rng += ")"
+		rng += fmt.Sprintf(" (%d NaN, %d infinite; first at row %d, column %d, band %d)", nNaN, nInf, st.Row, st.Col, st.Band)
 	}
 	p("value range", "%s", rng)
 	if len(m.Wavelengths) > 0 {

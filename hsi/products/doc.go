@@ -16,7 +16,20 @@
 //
 // Chunked datasets are read chunk by chunk (deflate, shuffle, Fletcher-32),
 // compressed chunks inflated by up to four goroutines, so memory is the
-// output cube plus a few chunks (at most 256 MiB of chunk buffers).
+// output cube plus a few chunks (at most 256 MiB of chunk buffers). Every
+// allocation sized from the file's declared dimensions (the cube, PRISMA's
+// padding mask, EMIT's geometry lookup tables and ortho cube, auxiliary
+// datasets) is checked against internal/memlimit first: a small file that
+// declares a cube larger than memory gets an error naming it that wraps
+// memlimit.ErrTooLarge. StatHDF5 describes a file for omnihsr info by
+// streaming the dataset into hsi.Stats, without the cube.
+//
+// Product metadata is checked on read: EMIT wavelengths finite, positive
+// and increasing and its geotransform finite with a pixel size
+// (hsi.CheckGeoTransform); PRISMA's L2Scale*Min below L2Scale*Max and its
+// Epsg_Code an EPSG code the reader knows; a DESIS bandNumber listed once.
+// Product XML (EnMAP, DESIS) must be a regular file of at most
+// MaxMetadataBytes.
 //
 // Known products are recognised from their structure, not their name:
 //

@@ -65,7 +65,7 @@ func EMITUncertaintyPath(rfl string) (string, error) {
 // emitFill is the fill value of EMIT products (emit_tools' FILL_VALUE).
 const emitFill = -9999
 
-func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	info := hsi.SourceInfo{Format: "NetCDF-4", Variable: o.Path, DataType: o.Type.String()}
 	title := f.root.AttrString("title")
 	if title == "" {
@@ -80,29 +80,33 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.Sour
 	}
 	layout, how, err := f.layoutOf(o, opt.Layout)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	info.Layout = layout
 	v, err := f.cfOf(o)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	if !v.hasFill {
 		v.fill, v.hasFill = emitFill, true
 	}
-	c, err := f.cubeOf(o, layout, v.apply())
+	var st *hsi.Stats
+	if stats {
+		st = hsi.NewStats(hsi.Meta{DataIgnore: v.fill, HasDataIgnore: true})
+	}
+	c, err := f.cubeOf(o, layout, v.apply(), st)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	c.Meta.DataIgnore, c.Meta.HasDataIgnore = v.fill, true
 	if err := f.bandMeta(c, o, strings.IndexByte(layout, 'B')); err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	if c.Meta.Wavelengths == nil {
-		return nil, info, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
+		return nil, info, nil, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
 	}
 	if err := increasing(c.Meta.Wavelengths); err != nil {
-		return nil, info, fmt.Errorf("%s: /sensor_band_parameters/wavelengths: %w", f.path, err)
+		return nil, info, nil, fmt.Errorf("%s: /sensor_band_parameters/wavelengths: %w", f.path, err)
 	}
 	c.Meta.Description = info.Product
 	det := []string{how, o.LayoutName()}
@@ -111,14 +115,14 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.Sour
 	}
 	if !opt.Ortho {
 		info.Detail = strings.Join(append(det, "swath (downtrack x crosstrack), not georeferenced; -ortho applies the GLT"), ", ")
-		return c, info, nil
+		return c, info, st, nil
 	}
 	oc, err := emitOrtho(f, c)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	info.Detail = strings.Join(append(det, fmt.Sprintf("orthorectified by the GLT to %d x %d", oc.H, oc.W)), ", ")
-	return oc, info, nil
+	return oc, info, nil, nil
 }
 
 // emitOrtho applies the geometry lookup table as emit_tools.apply_glt
