@@ -95,8 +95,8 @@ func TestFletcher32(t *testing.T) {
 	if !errors.Is(err, ErrChecksum) {
 		t.Fatalf("corrupted chunk: error %v, want ErrChecksum", err)
 	}
-	// The checksum of libhdf5's own test vector (H5_checksum_fletcher32 of
-	// the bytes 0..255 repeated), computed by hand from its definition.
+	// An odd length, worked by hand from H5_checksum_fletcher32: the word
+	// 0x0102, then the last byte as 0x0300; sum1 = 0x0402, sum2 = 0x0504.
 	if got := fletcher32([]byte{0x01, 0x02, 0x03}); got != (0x0102+0x0102+0x0300)<<16|(0x0102+0x0300) {
 		t.Errorf("fletcher32 odd length: %#x", got)
 	}
