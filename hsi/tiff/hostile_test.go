@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -19,32 +20,46 @@ import (
 func TestSharedTileBomb(t *testing.T) {
 	t.Setenv(memlimit.Env, "64G") // the bound, not the memory, must refuse it
 	const side, tile = 4096, 256  // 64 MiB of float32 from one tile
-	enc, err := zstd.NewWriter(nil)
+	zenc, err := zstd.NewWriter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	z := enc.EncodeAll(make([]byte, tile*tile*4), nil)
-	enc.Close()
-	n := (side / tile) * (side / tile)
-	offs, counts := make([]uint64, n), make([]uint64, n)
-	for i := range offs {
-		offs[i], counts[i] = 8, uint64(len(z))
-	}
-	// padding after the tile makes the file large enough that the old
-	// bound (65,536 x the file size) let the image through
-	data := append(bytes.Clone(z), make([]byte, 2048)...)
-	b := craft(data,
-		longs(tImageWidth, side), longs(tImageLength, side), shorts(tBitsPerSample, 32),
-		shorts(tSamplesPerPixel, 1), shorts(tSampleFormat, 3), shorts(tPhotometric, 1),
-		shorts(tCompression, cZSTD), longs(tTileWidth, tile), longs(tTileLength, tile),
-		longs(tTileOffsets, offs...), longs(tTileByteCounts, counts...))
-	p := writeTemp(t, b)
-	c, _, err := Read(p, hsi.ReadOptions{})
-	if err == nil || c != nil {
-		t.Fatalf("%d-byte file of %d tiles sharing one %d-byte tile: read, want an error", len(b), n, len(z))
-	}
-	if !strings.Contains(err.Error(), "cannot come from") || !strings.Contains(err.Error(), p) {
-		t.Errorf("error %q: want it to name %s and say \"cannot come from\"", err, p)
+	zs := zenc.EncodeAll(make([]byte, tile*tile*4), nil)
+	zenc.Close()
+	var zb bytes.Buffer
+	zw := zlib.NewWriter(&zb)
+	zw.Write(make([]byte, tile*tile*4))
+	zw.Close()
+	for _, tc := range []struct {
+		name        string
+		compression uint64
+		tile        []byte
+		pad         int // enough that the old bound (4096 or 65,536 x the file size) let it through
+	}{
+		{"zstd", cZSTD, zs, 2 << 10},
+		{"deflate", cDeflate, zb.Bytes(), 20 << 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := (side / tile) * (side / tile)
+			offs, counts := make([]uint64, n), make([]uint64, n)
+			for i := range offs {
+				offs[i], counts[i] = 8, uint64(len(tc.tile))
+			}
+			data := append(bytes.Clone(tc.tile), make([]byte, tc.pad)...)
+			b := craft(data,
+				longs(tImageWidth, side), longs(tImageLength, side), shorts(tBitsPerSample, 32),
+				shorts(tSamplesPerPixel, 1), shorts(tSampleFormat, 3), shorts(tPhotometric, 1),
+				shorts(tCompression, tc.compression), longs(tTileWidth, tile), longs(tTileLength, tile),
+				longs(tTileOffsets, offs...), longs(tTileByteCounts, counts...))
+			p := writeTemp(t, b)
+			c, _, err := Read(p, hsi.ReadOptions{})
+			if err == nil || c != nil {
+				t.Fatalf("%d-byte file of %d tiles sharing one %d-byte tile: read, want an error", len(b), n, len(tc.tile))
+			}
+			if !strings.Contains(err.Error(), "cannot come from") || !strings.Contains(err.Error(), p) {
+				t.Errorf("error %q: want it to name %s and say \"cannot come from\"", err, p)
+			}
+		})
 	}
 }
 
