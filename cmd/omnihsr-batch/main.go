@@ -380,21 +380,6 @@ func writeDeadLetters(ctx context.Context, path, list string) error {
 	})
 }
 
-// counters returns the job's counters by name (0 for a runner that
-// reports no metrics).
-func counters(res beam.PipelineResult) map[string]int64 {
-	c := map[string]int64{}
-	if res == nil {
-		return c
-	}
-	for _, r := range res.Metrics().AllMetrics().Counters() {
-		if r.Key.Namespace == metricNS {
-			c[r.Key.Name] += r.Result()
-		}
-	}
-	return c
-}
-
 // beamFlags sets Beam's flags (on the global flag set, which only Beam
 // uses in this binary) from the arguments after "--" and -runner.
 func beamFlags(runner string, args []string) error {
