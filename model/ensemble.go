@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -121,7 +122,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.encodeWithNoise(x, usable, nil, nz)
+		v, err := m.encodeWithNoise(context.Background(), x, usable, nil, nz)
 		if err != nil {
 			return nil, err
 		}

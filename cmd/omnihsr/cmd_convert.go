@@ -64,6 +64,9 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	if o.in == "" || o.out == "" {
 		return usagef("-in and -out are required")
 	}
+	if err := checkType(o.typ); err != nil {
+		return err
+	}
 	switch strings.ToLower(o.interleave) {
 	case "", "bsq", "bil", "bip":
 	default:
@@ -77,7 +80,8 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
-	ro, err := o.rf.options()
+	outF, _ := formats.ForWrite(o.out)
+	ro, err := o.rf.options(o.in, outF != nil && outF.Name == "MAT")
 	if err != nil {
 		return err
 	}

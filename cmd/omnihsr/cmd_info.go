@@ -36,9 +36,35 @@ func (r *readFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&r.ortho, "ortho", false, "EMIT: apply the geometry lookup table (georeferenced grid) instead of reading the swath")
 }
 
-func (r *readFlags) options() (hsi.ReadOptions, error) {
+// options returns the read options of the input in, refusing a flag that
+// in's format would ignore (-var, -layout, -height and -width select an
+// array of a MATLAB or HDF5 file, -ortho a product's map grid): the user
+// would otherwise get another image than the one asked for, silently.
+// outVar says that -var also names the variable of a MATLAB output
+// (convert), where it is never refused.
+func (r *readFlags) options(in string, outVar bool) (hsi.ReadOptions, error) {
 	if r.height < 0 || r.width < 0 {
 		return hsi.ReadOptions{}, usagef("-height and -width must not be negative")
+	}
+	if f, err := formats.ForRead(in); err == nil {
+		var ignored []string
+		array := f.Name != "MAT" && f.Name != "HDF5" && f.Name != "EnMAP"
+		if array && r.variable != "" && !outVar {
+			ignored = append(ignored, "-var")
+		}
+		if array && r.layout != "" {
+			ignored = append(ignored, "-layout")
+		}
+		if array && (r.height != 0 || r.width != 0) {
+			ignored = append(ignored, "-height/-width")
+		}
+		if r.ortho && f.Name != "HDF5" && f.Name != "EnMAP" {
+			ignored = append(ignored, "-ortho")
+		}
+		if len(ignored) > 0 {
+			return hsi.ReadOptions{}, usagef("%s: %s does not apply to a %s file (-var, -layout, -height and -width select an array of a MATLAB or HDF5 file, -ortho the map grid of an EMIT, EnMAP or DESIS product)",
+				in, strings.Join(ignored, ", "), f.Name)
+		}
 	}
 	return hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width, Ortho: r.ortho}, nil
 }
@@ -72,7 +98,7 @@ func (o *infoOpts) run(_ context.Context, e env) error {
 	if len(args) != 1 {
 		return usagef("want exactly one FILE, got %d arguments", len(args))
 	}
-	opt, err := o.rf.options()
+	opt, err := o.rf.options(args[0], false)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,6 +205,11 @@ func (o *upscaleOpts) factors(fs *flag.FlagSet) ([]float64, error) {
 		if err != nil {
 			return nil, usagef("-scales: %v", err)
 		}
+		for i, f := range factors {
+			if slices.Contains(factors[:i], f) {
+				return nil, usagef("-scales %s: factor %g given twice (each factor is one output)", o.scales, f)
+			}
+		}
 		return factors, nil
 	}
 	return nil, nil
@@ -259,6 +265,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkType(o.typ); err != nil {
+		return err
+	}
 	name := o.method
 	if name == "" {
 		name = method.Default
@@ -297,7 +306,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err := o.tf.apply(&wo, paths...); err != nil {
 		return err
 	}
-	ro, err := o.rf.options()
+	ro, err := o.rf.options(o.in, false)
 	if err != nil {
 		return err
 	}
