@@ -38,4 +38,14 @@
 //     attributes, taken as pixel centres as prismaread does (its extent
 //     starts half a 30 m pixel before the upper-left corner coordinate).
 //     -var reads one cube as stored instead.
+//   - NEON AOP reflectance (HDF5, DP3.30006 mosaic tiles and DP1 flight
+//     lines): the root group named after the site holds
+//     Reflectance/Reflectance_Data (int16, lines x samples x bands), read
+//     as stored with Scale_Factor as the reflectance scale factor and
+//     Data_Ignore_Value as no-data; wavelengths and FWHM from
+//     Metadata/Spectral_Data; the bands whose centre lies inside the
+//     Band_Window_1_Nanometers / Band_Window_2_Nanometers attributes (the
+//     water-vapour absorptions) flagged bad; the geotransform from
+//     Metadata/Coordinate_System/Map_Info (an ENVI map info line, as GDAL
+//     reads one) and the CRS from its EPSG Code dataset (a string).
 package products

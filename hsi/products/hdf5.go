@@ -409,6 +409,9 @@ func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, erro
 	if isPRISMA(f) && opt.Var == "" {
 		return readPRISMA(f, opt)
 	}
+	if site := neonSite(f); site != "" && (opt.Var == "" || "/"+strings.Trim(opt.Var, "/") == site+"/"+neonCube) {
+		return readNEON(f, site, opt)
+	}
 	if opt.Ortho {
 		return nil, hsi.SourceInfo{}, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
 	}
