@@ -42,3 +42,29 @@ func TestBandNameWavelengths(t *testing.T) {
 		}
 	}
 }
+
+// The EnMAP-Box example headers (../shared/data/products-real, real ENVI
+// headers) state wavelengths in micrometres, exponent pixel sizes and y start.
+func TestEnMAPBoxHeaders(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "data", "products-real", "enmapbox-headers")
+	p := filepath.Join(dir, "enmap_berlin.hdr")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s absent (../shared is for development only): %v", p, err)
+	}
+	h, w, b, m, err := HeaderMeta(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nm, fw, ok := m.Nanometers()
+	if h != 400 || w != 220 || b != 177 || m.WavelengthUnits != "Micrometers" || !ok || len(fw) != 177 || nm[0] < 400 || nm[0] > 500 || nm[176] < 2000 {
+		t.Errorf("%dx%dx%d units %q nm %v..%v fwhm %d", h, w, b, m.WavelengthUnits, nm[0], nm[len(nm)-1], len(fw))
+	}
+	if gt, ok := m.Geo.Transform(); !ok || gt[1] != 30 || gt[0] != 380952.37 {
+		t.Errorf("geotransform %v", gt)
+	}
+	// hires_berlin: "wavelength units = nanometers", lower case
+	_, _, _, m, err = HeaderMeta(filepath.Join(dir, "hires_berlin.hdr"))
+	if nm, _, ok := m.Nanometers(); err != nil || !ok || nm[0] != 665 || len(m.BandNames) != 3 {
+		t.Errorf("hires_berlin: %v %+v", err, m)
+	}
+}
