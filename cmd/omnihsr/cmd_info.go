@@ -13,6 +13,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/noise"
 )
 
 // warnDropped writes to w one warning line for each part of m that the
@@ -189,6 +190,14 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		p("bad bands", "%d of %d", n, c.B)
 	} else {
 		p("bad bands", "none listed")
+	}
+	if out, err := noisyBands(c); err == nil && nf == nil {
+		if len(out) == 0 {
+			p("noisy bands", "none")
+		} else {
+			p("noisy bands", "%d judged unusable, "+noisyBandsNote+" (upscale -keep-noisy-bands keeps them in): %s",
+				len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(m, out))
+		}
 	}
 	if m.HasDataIgnore {
 		p("data ignore", "%g", m.DataIgnore)

@@ -335,6 +335,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		if mod, err = loadModel(o.weights); err != nil {
 			return fmt.Errorf("%s: %w", o.in, err)
 		}
+		if o.nf.keepNoisy {
+			mod = mod.KeepNoisyBands(true)
+		}
 	}
 	if m.Model {
 		if err := o.nf.apply(e.stderr, lr, ro); err != nil {
@@ -347,6 +350,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	}
 	var written []string
 	reportNoise(e.stderr, r, mod)
+	reportOutliers(e.stderr, r, lr)
 	for i, sz := range sizes {
 		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
 			return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
