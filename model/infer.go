@@ -409,6 +409,13 @@ func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (N
 	if err != nil {
 		return nz, err
 	}
+	if nz.Estimated && !m.keepOutliers {
+		var idx []int
+		if len(usable) < lr.B {
+			idx = usable
+		}
+		nz = nz.screen(x, idx)
+	}
 	if len(usable) < filled.B {
 		return nz.inUnits(inputScaleBands(filled, usable)), nil
 	}
@@ -434,7 +441,14 @@ func (m *Model) encodeWithNoise(ctx context.Context, lr *hsi.Cube, usable []int,
 	if m.noisy != nil && nz.Feature > m.gate {
 		use, nz.Routed = m.noisy, true
 		if use.Cfg.Variant != VariantSpectral {
-			g, err := use.fieldGain(x, nz.bands)
+			xg := x
+			if nz.gainBands != nil {
+				var err error
+				if xg, err = x.SelectBands(nz.gainBands); err != nil {
+					return nil, fmt.Errorf("model: %w", err)
+				}
+			}
+			g, err := use.fieldGain(xg, nz.bands)
 			if err != nil {
 				return nil, err
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/noise"
 )
 
 // warnDropped writes to w one warning line for each part of m that the
@@ -198,6 +199,17 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		p("bad bands", "%d of %d", n, c.B)
 	} else {
 		p("bad bands", "none listed")
+	}
+	// A streamed HDF5 dataset (c.Data nil) is not screened here; upscale
+	// screens every input.
+	if c.Data == nil || st.NaN+st.Inf > 0 {
+	} else if out, err := noisyBands(c); err == nil {
+		if len(out) == 0 {
+			p("noisy bands", "none")
+		} else {
+			p("noisy bands", "%d judged unusable, "+noisyBandsNote+" (upscale -keep-noisy-bands keeps them in): %s",
+				len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(m, out))
+		}
 	}
 	if m.HasDataIgnore {
 		p("data ignore", "%g", m.DataIgnore)

@@ -226,6 +226,12 @@ func (o *Object) Read(fn func(start uint64, raw []byte) error) error {
 	if !o.Type.Numeric() {
 		return fmt.Errorf("hdf5: dataset %s has type %s, not a number", o.Name, o.Type)
 	}
+	return o.readRaw(fn)
+}
+
+// readRaw streams the raw elements of a dataset of any fixed-size type, as
+// Read does.
+func (o *Object) readRaw(fn func(start uint64, raw []byte) error) error {
 	n, err := o.Numel()
 	if err != nil {
 		return err

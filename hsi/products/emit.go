@@ -127,7 +127,8 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, stats bool) (*hsi.Cu
 
 // emitOrtho applies the geometry lookup table as emit_tools.apply_glt
 // does: ortho cell (r, c) takes swath pixel (glt_y-1, glt_x-1) when both
-// indexes are non-zero, and the fill value otherwise.
+// indexes are set (not a GLT fill value: gltFill), and the fill value
+// otherwise; an index outside the swath is an error naming the cell.
 func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	gxo, gyo := f.get("/location/glt_x"), f.get("/location/glt_y")
 	if len(gxo.Dims) != 2 || !slices.Equal(gxo.Dims, gyo.Dims) {
@@ -163,9 +164,10 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	for i := range out.Data {
 		out.Data[i] = fill
 	}
+	unset := gltFill(gxo, gyo)
 	for p := range gx {
 		x, y := gx[p], gy[p]
-		if x == 0 || y == 0 || math.IsNaN(x) || math.IsNaN(y) {
+		if unset(x) || unset(y) {
 			continue
 		}
 		if x < 1 || y < 1 || x > float64(sw.W) || y > float64(sw.H) || x != math.Trunc(x) || y != math.Trunc(y) {
@@ -203,6 +205,20 @@ func increasing(wl []float64) error {
 		}
 	}
 	return nil
+}
+
+// gltFill reports the GLT entries that mean "no swath pixel": 0, as
+// emit_tools and the V001 writer (emit-utils daac_converter, fill 0) have
+// it, -9999, the fill of later EMIT versions (emit-sds-l2a issue 20), the
+// variables' own _FillValue, and NaN.
+func gltFill(gx, gy *hdf5.Object) func(float64) bool {
+	fills := []float64{0, emitFill}
+	for _, o := range []*hdf5.Object{gx, gy} {
+		if a := o.Attrs["_FillValue"]; len(a.Nums) == 1 {
+			fills = append(fills, a.Nums[0])
+		}
+	}
+	return func(v float64) bool { return math.IsNaN(v) || slices.Contains(fills, v) }
 }
 
 // geoOf builds the georeferencing of a grid from a GDAL geotransform

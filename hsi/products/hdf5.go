@@ -503,6 +503,10 @@ func readHDF5(path string, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.Sour
 		c, info, err := readPRISMA(f, opt)
 		return c, info, nil, err
 	}
+	if site := neonSite(f); site != "" && (opt.Var == "" || "/"+strings.Trim(opt.Var, "/") == site+"/"+neonCube) {
+		c, info, err := readNEON(f, site, opt)
+		return c, info, nil, err
+	}
 	if opt.Ortho {
 		return nil, hsi.SourceInfo{}, nil, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
 	}

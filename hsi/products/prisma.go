@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
@@ -19,8 +20,23 @@ const (
 	maxEPSG = 999999
 )
 
-func isPRISMA(f *file) bool {
-	return f.get(prismaFields+"VNIR_Cube") != nil && f.get(prismaFields+"SWIR_Cube") != nil
+func isPRISMA(f *file) bool { return prismaSwath(f) != "" }
+
+// prismaSwath returns the data fields group of a PRISMA L2 product's
+// hyperspectral cubes: PRS_L2D_HCO (map-projected), PRS_L2C_HCO or
+// PRS_L2B_HCO (swaths of the same layout; ASI names the levels' swaths so,
+// as SNAP's expected content of real L2B/L2C/L2D products lists them), or
+// "". SNAP prints the HDF-EOS groups with "_" for " "; both are accepted.
+func prismaSwath(f *file) string {
+	for _, lvl := range []string{"L2D", "L2C", "L2B"} {
+		for _, fields := range []string{"Data Fields", "Data_Fields"} {
+			d := "/HDFEOS/SWATHS/PRS_" + lvl + "_HCO/" + fields + "/"
+			if f.get(d+"VNIR_Cube") != nil && f.get(d+"SWIR_Cube") != nil {
+				return d
+			}
+		}
+	}
+	return ""
 }
 
 // prismaPart is one spectrometer's cube with its band lists.
@@ -32,7 +48,7 @@ type prismaPart struct {
 }
 
 func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
-	p := &prismaPart{name: name, o: f.get(prismaFields + cube)}
+	p := &prismaPart{name: name, o: f.get(prismaSwath(f) + cube)}
 	if len(p.o.Dims) != 3 || p.o.Type.String() != "uint16" {
 		return nil, fmt.Errorf("%s: %s: %s %v, want uint16 (rows, bands, cols)", f.path, p.o.Path, p.o.Type, p.o.Dims)
 	}
@@ -77,7 +93,7 @@ func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
 // reflectance, placeholders dropped, bands sorted by wavelength.
 func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "HDF-EOS5", DataType: "uint16", Layout: "HBW",
-		Variable: prismaFields + "VNIR_Cube + SWIR_Cube"}
+		Variable: prismaSwath(f) + "VNIR_Cube + SWIR_Cube"}
 	lvl := f.root.AttrString("Processing_Level")
 	info.Product = "PRISMA L" + lvl
 	if t := f.root.AttrString("Product_StartTime"); t != "" {
@@ -199,6 +215,10 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 	geo, note, err := prismaGeo(f, h, w)
 	if err != nil {
 		return nil, info, err
+	}
+	if !strings.Contains(prismaSwath(f), "PRS_L2D_") {
+		// L2B and L2C are swaths: their corner attributes do not make a grid
+		geo, note = nil, "swath (L"+lvl+"), not georeferenced"
 	}
 	c.Meta.Geo = geo
 	info.Detail = fmt.Sprintf("VNIR %d + SWIR %d bands, %d placeholders dropped, sorted by wavelength, VNIR/SWIR overlap kept; %s",

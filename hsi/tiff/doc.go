@@ -28,7 +28,10 @@
 // "wavelength_units", "fwhm", the band descriptions and the band SCALE and
 // OFFSET — fill Meta.Wavelengths, WavelengthUnits, FWHM, BandNames, Scale
 // and Offset; items of the "ENVI" domain (ENVI header fields, as GDAL keeps
-// them) fill Meta.BadBands (bbl), ReflectanceScale and Extra.
+// them) fill Meta.BadBands (bbl), ReflectanceScale and Extra. EnMAP-Box's
+// per-band "bbl" items, and the "IMAGERY" domain's CENTRAL_WAVELENGTH_UM and
+// FWHM_UM (micrometres, GDAL 3.10+) when the default-domain items are absent,
+// are read too; both are written.
 //
 // Declared sizes are checked against the file size before anything is
 // allocated and against the memory limit (internal/memlimit,
