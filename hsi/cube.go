@@ -173,6 +173,45 @@ func (c *Cube) CheckFinite() error {
 	return nil
 }
 
+// MaxSample is the largest sample magnitude the upscaling methods accept:
+// a sixteenth of the largest float32 (about 2.1e37), the headroom that
+// interpolation overshoot (bicubic weights sum to 1.9 in absolute value),
+// the model's residual and the averaging of an ensemble need to stay
+// finite. Physical spectra are many orders of magnitude smaller.
+const MaxSample = math.MaxFloat32 / 16
+
+// ErrMagnitude marks a sample too large for the upscaling to stay finite.
+var ErrMagnitude = errors.New("too large to upscale without overflowing float32")
+
+// CheckMagnitude returns an error wrapping ErrMagnitude that names the
+// first sample whose magnitude exceeds MaxSample by its position and its
+// value as stored; NaN samples are left to CheckFinite.
+func (c *Cube) CheckMagnitude() error {
+	for i, v := range c.Data {
+		if v > MaxSample || v < -MaxSample {
+			p, b := i/c.B, i%c.B
+			return fmt.Errorf("hsi: sample %v at row %d, column %d, band %d (0-based) is beyond +-%.3g: %w", v, p/c.W, p%c.W, b, float32(MaxSample), ErrMagnitude)
+		}
+	}
+	return nil
+}
+
+// LargestSample returns the position and value of the sample of largest
+// magnitude (NaN samples aside), for messages about an overflow.
+func (c *Cube) LargestSample() (y, x, b int, v float32) {
+	best := -1
+	for i, s := range c.Data {
+		if best < 0 || math.Abs(float64(s)) > math.Abs(float64(c.Data[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, 0, 0, 0
+	}
+	p := best / c.B
+	return p / c.W, p % c.W, best % c.B, c.Data[best]
+}
+
 // Spectrum returns the spectrum of pixel (y, x) as a slice into Data.
 func (c *Cube) Spectrum(y, x int) []float32 {
 	i := (y*c.W + x) * c.B

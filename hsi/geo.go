@@ -162,7 +162,67 @@ func CheckMapInfo(s string) error {
 			return fmt.Errorf("map info field %d (%s) = %q is not a finite number", i+2, name, f[i+1])
 		case i >= 4 && v == 0:
 			return fmt.Errorf("map info field %d (%s) is 0: a pixel has no size", i+2, name)
+		case math.Abs(v) > MaxGeoValue:
+			return fmt.Errorf("map info field %d (%s) = %q is beyond %g", i+2, name, f[i+1], MaxGeoValue)
 		}
+	}
+	for _, x := range f[min(len(f), 7):] {
+		if k, val, found := strings.Cut(x, "="); found && strings.EqualFold(strings.TrimSpace(k), "rotation") {
+			r, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+			if err != nil || math.IsNaN(r) || math.IsInf(r, 0) || math.Abs(r) > 360 {
+				return fmt.Errorf("map info rotation %q is not an angle in degrees between -360 and 360", strings.TrimSpace(val))
+			}
+		}
+	}
+	if gt, ok := mapInfoTransform(s); ok {
+		return CheckGeoTransform(gt)
+	}
+	return nil
+}
+
+// MaxGeoValue bounds the magnitude of every georeferencing number (map
+// coordinates, pixel sizes, transform coefficients): 1e15 is far beyond
+// any coordinate on Earth in metres, feet or degrees, and well inside
+// what float64 arithmetic on a grid of any size keeps finite.
+const MaxGeoValue = 1e15
+
+// CheckGeoTransform is the one finiteness rule for georeferencing, applied
+// by the readers (ENVI map info, GeoTIFF tags, EMIT and PRISMA attributes)
+// to the GDAL geotransform a grid resolves to: every coefficient a finite
+// number no larger than MaxGeoValue in magnitude, and the pixel footprint
+// (gt[1]*gt[5] - gt[2]*gt[4]) non-zero, so that a pixel has a size.
+func CheckGeoTransform(gt [6]float64) error {
+	for i, v := range gt {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxGeoValue {
+			return fmt.Errorf("geotransform %v: coefficient %d (%g) is not a finite number of at most %g", gt, i, v, MaxGeoValue)
+		}
+	}
+	if det := gt[1]*gt[5] - gt[2]*gt[4]; det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
+		return fmt.Errorf("geotransform %v: a pixel has no size (the determinant is %g)", gt, det)
+	}
+	return nil
+}
+
+// CheckGeo applies CheckMapInfo to an ENVI map info and CheckGeoTransform
+// to the transform the GeoTIFF tags give (a NaN or infinite pixel scale,
+// tie point or transformation value, a zero pixel size). A grid without
+// georeferencing passes.
+func CheckGeo(g *Geo) error {
+	if g == nil {
+		return nil
+	}
+	if g.MapInfo != "" {
+		return CheckMapInfo(g.MapInfo)
+	}
+	for _, v := range [][]float64{g.PixelScale, g.Tiepoints, g.Transformation} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("GeoTIFF pixel scale %v, tie points %v, transformation %v: %g is not a finite number", g.PixelScale, g.Tiepoints, g.Transformation, x)
+			}
+		}
+	}
+	if gt, ok := g.Transform(); ok {
+		return CheckGeoTransform(gt)
 	}
 	return nil
 }

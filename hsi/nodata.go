@@ -49,14 +49,21 @@ func isNoData(m Meta) (func(float32) bool, float32) {
 
 // IgnoreValue returns the data ignore value as a float32 sample holds it,
 // and false when m declares none, declares NaN (a NaN sample is no-data
-// whatever m declares), or declares a value no float32 holds exactly (no
-// sample can equal it).
+// whatever m declares), or declares a finite value beyond the float32
+// range (no sample can equal it). The comparison is in the samples' type,
+// as GDAL compares no-data in the band's type: -9999.9, which no float32
+// holds exactly, is the float32 nearest to it (-9999.900390625), the value
+// a float32 band written with that no-data value holds; -3.4028235e+38
+// (FLT_MAX as printed to 8 digits) is -FLT_MAX.
 func (m Meta) IgnoreValue() (float32, bool) {
 	if !m.HasDataIgnore || math.IsNaN(m.DataIgnore) {
 		return 0, false
 	}
 	ign := float32(m.DataIgnore)
-	return ign, float64(ign) == m.DataIgnore
+	if math.IsInf(float64(ign), 0) && !math.IsInf(m.DataIgnore, 0) {
+		return 0, false
+	}
+	return ign, true
 }
 
 // NoDataValue returns the no-data value an output made from c carries:

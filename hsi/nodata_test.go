@@ -312,7 +312,12 @@ func TestIgnoreValue(t *testing.T) {
 		{"-9999", Meta{HasDataIgnore: true, DataIgnore: -9999}, -9999, true},
 		{"zero", Meta{HasDataIgnore: true, DataIgnore: 0}, 0, true},
 		{"NaN", Meta{HasDataIgnore: true, DataIgnore: math.NaN()}, 0, false},
-		{"not a float32", Meta{HasDataIgnore: true, DataIgnore: 0.1}, float32(0.1), false},
+		// issue 29: compared as a float32 sample holds it, as GDAL does
+		{"not exact in float32", Meta{HasDataIgnore: true, DataIgnore: 0.1}, float32(0.1), true},
+		{"-9999.9", Meta{HasDataIgnore: true, DataIgnore: -9999.9}, float32(-9999.9), true},
+		{"FLT_MAX printed", Meta{HasDataIgnore: true, DataIgnore: -3.4028235e+38}, -math.MaxFloat32, true},
+		{"beyond float32", Meta{HasDataIgnore: true, DataIgnore: 1e300}, 0, false},
+		{"-Inf", Meta{HasDataIgnore: true, DataIgnore: math.Inf(-1)}, float32(math.Inf(-1)), true},
 	} {
 		got, ok := tc.m.IgnoreValue()
 		if ok != tc.ok || (ok && got != tc.want) {

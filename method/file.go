@@ -37,22 +37,38 @@ func RenderFileRows(r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo,
 	return renderFile(r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
 }
 
-func renderFile(r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	meta, err := inMeta.Resized(H, W, h, w)
+// OutputMeta returns the metadata of an h x w output rendered from an H x W
+// input with metadata inMeta (RenderFile's output declares the no-data value
+// nd when hasND, RenderFileRows the input's), written as sample type typ:
+// the grid rescaled, and a no-data value that typ cannot hold replaced as
+// the clamp writes it (warning says so).
+func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ, path string) (meta hsi.Meta, clamp *formats.Clamp, warning string, err error) {
+	meta, err = inMeta.Resized(H, W, h, w)
 	if err != nil {
-		return nil, err
+		return meta, nil, "", err
 	}
 	meta.DataIgnore, meta.HasDataIgnore = nd, hasND
-	typ := wo.DataType
-	clamp, err := formats.NewClamp(typ, meta.DataIgnore, meta.HasDataIgnore)
+	clamp, err = formats.NewClamp(typ, meta.DataIgnore, meta.HasDataIgnore)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return meta, nil, "", fmt.Errorf("%s: %w", path, err)
 	}
 	if clamp != nil && meta.HasDataIgnore {
 		if v, changed := clamp.NoData(); changed {
-			warnings = append(warnings, fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, meta.DataIgnore, typ, clamp, v))
+			warning = fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, meta.DataIgnore, typ, clamp, v)
 			meta.DataIgnore = v
 		}
+	}
+	return meta, clamp, warning, nil
+}
+
+func renderFile(r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
+	typ := wo.DataType
+	meta, clamp, warning, err := OutputMeta(inMeta, H, W, h, w, nd, hasND, typ, path)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		warnings = append(warnings, warning)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err

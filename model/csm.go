@@ -163,5 +163,14 @@ func scaleOfSum(s float64, n int) float32 {
 		return 1
 	}
 	mean := s / float64(n)
-	return float32(1 / mean)
+	// A cube of denormal magnitude (1e-40) has a reciprocal mean beyond
+	// float32 (1e40 became +Inf, and COFR failed on NaN offsets): the scale
+	// stops at maxInputScale, so such a cube reaches the network at a
+	// magnitude of about mean x 2^126 instead of 1. Every cube whose mean
+	// is at least 2^-126 (1.2e-38) keeps its exact scale.
+	return float32(min(1/mean, maxInputScale))
 }
+
+// maxInputScale is the largest input scale, 2^126: its reciprocal, the
+// unit of the outputs, is the smallest normal float32.
+const maxInputScale = 1 << 126

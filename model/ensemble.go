@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -102,6 +103,9 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	if err := lr.CheckMagnitude(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
 	usable := nd.Usable(lr.B)
 	e := &Ensemble{lr: lr, nd: nd, ds: ds}
 	// One noise level for every view (a flip or rotation does not change
@@ -118,7 +122,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.encodeWithNoise(x, usable, nil, nz)
+		v, err := m.encodeWithNoise(context.Background(), x, usable, nil, nz)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -76,7 +77,10 @@ func bandOp(a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *
 // bandOp followed by an addition: a band's op reads rows of the bands
 // around it, so each band's result is held until no later band reads its
 // rows. No whole-image output is made.
-func bandAddOp(a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) {
+//
+// It stops between bands when ctx is done and returns ctx's error (x is
+// then left part updated).
+func bandAddOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) error {
 	type pending struct {
 		g          *nn.Graph
 		y          *nn.Tensor
@@ -89,7 +93,10 @@ func bandAddOp(a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.
 		p.g.Release()
 	}
 	var queue []pending
-	forBands(x.H, chunkRows(x.W, max(x.C, 128)), halo, func(r0, r1, lo, hi int) error {
+	err := forBands(x.H, chunkRows(x.W, max(x.C, 128)), halo, func(r0, r1, lo, hi int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		g := nn.NewGraph(false).WithArena(a)
 		queue = append(queue, pending{g, op(g, rowsOf(x, lo, hi)), r0, r1, lo})
 		// The next band reads rows from r1 - halo on.
@@ -100,8 +107,13 @@ func bandAddOp(a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.
 		return nil
 	})
 	for _, p := range queue {
+		if err != nil {
+			p.g.Release()
+			continue
+		}
 		add(p)
 	}
+	return err
 }
 
 // arenas recycles inference buffers between calls (a Model is shared by
@@ -144,7 +156,8 @@ func (l *arenaList) Put(a *nn.Arena) {
 }
 
 // encodeBands runs the encoder band by band (exactly the whole-image result).
-func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
+// It stops between bands when ctx is done, returning ctx's error.
+func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, error) {
 	e := m.Enc
 	c := e.Config.C
 	ar := arenas.Get()
@@ -162,6 +175,9 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 		wqv, bqv, wk, bk := splitQKV(b.Attn.QKV, c)
 		st := nn.NewESSAStream(c)
 		err := forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			g := nn.NewGraph(false).WithArena(ar)
 			defer g.Release()
 			ln := b.LN1.Forward(g, rowsOf(x, r0, r1))
@@ -175,6 +191,9 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 		st.Finish()
 		// Pass 2: x += Out(v + q2 A), band by band (per-pixel, so in place).
 		err = forBands(x.H, rows, 0, func(r0, r1, _, _ int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			g := nn.NewGraph(false).WithArena(ar)
 			defer g.Release()
 			a, err := st.ApplyQV(g, rowsOf(qv, r0, r1))
@@ -189,9 +208,12 @@ func (m *Model) encodeBands(z *nn.Tensor) (*nn.Tensor, error) {
 			return nil, err
 		}
 		// Feed-forward: two 3x3 convolutions, a two-row halo.
-		bandAddOp(ar, x, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
+		err = bandAddOp(ctx, ar, x, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
 			return b.FFN2.ForwardWinograd(g, b.FFN1.ForwardWinogradGELU(g, b.LN2.Forward(g, in)))
 		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) })
 	addTo(out.Data, s.Data)
@@ -261,7 +283,15 @@ type Encoded struct {
 // noise companion) takes the input's noise from lr.Meta.Noise when it is
 // set, and estimates it from the usable bands otherwise.
 func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
-	return m.EncodeImageNoise(lr, lr.Meta.Noise)
+	return m.EncodeImageContext(context.Background(), lr)
+}
+
+// EncodeImageContext is EncodeImage stopping early when ctx is done: the
+// encoder checks ctx between bands of rows and returns ctx's error
+// (context.Canceled or context.DeadlineExceeded, wrapped). The encoding
+// it returns otherwise equals EncodeImage's, bit for bit.
+func (m *Model) EncodeImageContext(ctx context.Context, lr *hsi.Cube) (*Encoded, error) {
+	return m.encodeImageNoise(ctx, lr, lr.Meta.Noise)
 }
 
 // EncodeImageNoise is EncodeImage with the noise of every band given (the
@@ -270,12 +300,20 @@ func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
 // a noise companion (WithNoisy) hands an input whose noise feature is above
 // the gate to the companion.
 func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, error) {
+	return m.encodeImageNoise(context.Background(), lr, sigmas)
+}
+
+func (m *Model) encodeImageNoise(ctx context.Context, lr *hsi.Cube, sigmas []float64) (*Encoded, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	orig := lr
 	lr, nd, err := hsi.FillNoData(lr)
 	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	// After the fill: a no-data value of -FLT_MAX is not a sample.
+	if err := lr.CheckMagnitude(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	usable := nd.Usable(lr.B)
@@ -285,7 +323,7 @@ func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, erro
 	if err != nil {
 		return nil, err
 	}
-	e, err := m.encodeWithNoise(lr, usable, nd, nz)
+	e, err := m.encodeWithNoise(ctx, lr, usable, nd, nz)
 	if err != nil {
 		return nil, err
 	}
@@ -371,6 +409,13 @@ func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (N
 	if err != nil {
 		return nz, err
 	}
+	if nz.Estimated && !m.keepOutliers {
+		var idx []int
+		if len(usable) < lr.B {
+			idx = usable
+		}
+		nz = nz.screen(x, idx)
+	}
 	if len(usable) < filled.B {
 		return nz.inUnits(inputScaleBands(filled, usable)), nil
 	}
@@ -381,7 +426,7 @@ func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (N
 // bands listed in usable (every band of lr: the network sees lr itself),
 // at the noise level nz: a model with a noise companion hands the input to
 // it when the level is above the gate.
-func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, nz Noise) (*Encoded, error) {
+func (m *Model) encodeWithNoise(ctx context.Context, lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, nz Noise) (*Encoded, error) {
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -396,7 +441,14 @@ func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, 
 	if m.noisy != nil && nz.Feature > m.gate {
 		use, nz.Routed = m.noisy, true
 		if use.Cfg.Variant != VariantSpectral {
-			g, err := use.fieldGain(x, nz.bands)
+			xg := x
+			if nz.gainBands != nil {
+				var err error
+				if xg, err = x.SelectBands(nz.gainBands); err != nil {
+					return nil, fmt.Errorf("model: %w", err)
+				}
+			}
+			g, err := use.fieldGain(xg, nz.bands)
 			if err != nil {
 				return nil, err
 			}
@@ -407,7 +459,7 @@ func (m *Model) encodeWithNoise(lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, 
 	if err != nil {
 		return nil, err
 	}
-	feat, err := use.encodeBands(z)
+	feat, err := use.encodeBands(ctx, z)
 	if err != nil {
 		return nil, err
 	}
@@ -443,8 +495,21 @@ func (e *Encoded) raw(outH, outW int) ([]float32, error) {
 
 // Output returns the output path (any variant) for an output of outH x outW.
 func (e *Encoded) Output(outH, outW int) (*Output, error) {
+	return e.OutputContext(context.Background(), outH, outW)
+}
+
+// OutputContext is Output stopping early when ctx is done: ctx is checked
+// before the head and again before the primitives, and its error is
+// returned. The output it returns otherwise equals Output's.
+func (e *Encoded) OutputContext(ctx context.Context, outH, outW int) (*Output, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	raw, err := e.raw(outH, outW)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	o, err := e.m.newOutput(e.lr, raw, outH, outW, e.noise)

@@ -111,6 +111,8 @@ type Model struct {
 	// gate (WithNoisy).
 	noisy *Model
 	gate  float64
+	// keepOutliers turns off the screening of noisy bands (KeepNoisyBands).
+	keepOutliers bool
 }
 
 // New builds a model with initialisation drawn from a PCG seeded by seed.

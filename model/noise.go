@@ -33,7 +33,54 @@ type Noise struct {
 	// super-resolving it from half its size (see Model.WithNoisy).
 	Gain float64
 
-	bands []float64 // the per-band standard deviations Sigma sums up
+	// Outliers are the bands of the input judged unusable by their noise
+	// (noise.Outliers, Band numbered as in the input): left out of Sigma,
+	// of the routing and of the field gain, and rendered like every band.
+	// Only estimated levels are screened, unless Model.KeepNoisyBands.
+	Outliers []noise.Outlier
+
+	bands     []float64 // the per-band standard deviations Sigma sums up
+	gainBands []int     // the network's bands the field gain is measured on (nil: all)
+}
+
+// KeepNoisyBands returns a copy of m (sharing its weights) whose
+// encodings screen bands by their estimated noise (Noise.Outliers, the
+// default) when keep is false, and do not when keep is true.
+func (m *Model) KeepNoisyBands(keep bool) *Model {
+	c := *m
+	c.keepOutliers = keep
+	return &c
+}
+
+// screen leaves the bands whose estimated noise is far above their
+// spectral neighbours' (noise.Outliers) out of n's level: x is the
+// network's bands of the input as read, usable their numbers in the input.
+func (n Noise) screen(x *hsi.Cube, usable []int) Noise {
+	out := noise.Outliers(x, n.bands)
+	if len(out) == 0 || len(out) >= x.B {
+		return n
+	}
+	skip := make([]bool, x.B)
+	for i, o := range out {
+		skip[o.Band] = true
+		if usable != nil {
+			out[i].Band = usable[o.Band]
+		}
+	}
+	var keep []int
+	var sig []float64
+	for b, s := range n.bands {
+		if !skip[b] {
+			keep = append(keep, b)
+			sig = append(sig, s)
+		}
+	}
+	n.Outliers, n.bands, n.gainBands = out, sig, keep
+	n.Sigma = noise.Level(sig)
+	if math.IsNaN(n.Sigma) {
+		n.Sigma = 0
+	}
+	return n
 }
 
 // NoiseFeature maps a noise level in the network's units to the FiLM

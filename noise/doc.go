@@ -7,4 +7,9 @@
 // both smooth image structure and locally linear spectra, and takes a
 // robust scale (the median absolute value) of it, so edges and texture
 // affect it little. See Estimate.
+//
+// Outliers judges the bands whose estimated noise is far above their
+// spectral neighbours' unusable (garbage bands nobody flagged: atmospheric
+// absorptions, detector edges), so that the model leaves them out of its
+// noise level.
 package noise

@@ -165,11 +165,15 @@ func checkInput(op string, c *hsi.Cube, h, w int) error {
 	return nil
 }
 
-// nonFinite wraps the error naming the first NaN or Inf of c.
+// nonFinite wraps the error naming the first NaN or Inf of c; when c has
+// none, the interpolation itself overflowed float32, and the error names
+// the largest sample of c as it is stored.
 func nonFinite(op string, c *hsi.Cube) error {
 	err := c.CheckFinite()
 	if err == nil {
-		err = errors.New("non-finite value") // cannot happen: the scan found one
+		y, x, b, v := c.LargestSample()
+		return fmt.Errorf("resample: %s: the input sample %v at row %d, column %d, band %d (0-based) makes the interpolation overflow float32 (keep samples within +-%.3g): %w",
+			op, v, y, x, b, float32(hsi.MaxSample), hsi.ErrMagnitude)
 	}
 	return fmt.Errorf("resample: %s: input %w", op, err)
 }
@@ -236,6 +240,11 @@ func resample2D(op string, c *hsi.Cube, th, tw *taps, mean bool) (*hsi.Cube, err
 		vpass(out.Data, mid, tw.out*c.B, th, mean)
 	} else if &mid[0] != &out.Data[0] {
 		copy(out.Data, mid)
+	}
+	if !(tw.identity() && th.identity()) && !simd.FiniteParallel(out.Data) {
+		// finite input, non-finite output: a sample near the float32
+		// limit overflowed in the interpolation
+		return nil, nonFinite(op, c)
 	}
 	if out.Meta, err = c.Meta.Resized(c.H, c.W, out.H, out.W); err != nil {
 		return nil, fmt.Errorf("resample: %s: georeferencing: %w", op, err)

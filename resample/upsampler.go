@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // Upsampler renders the bicubic upsampling of a cube (Upsample) a band of
@@ -132,9 +133,17 @@ func (u *Upsampler) RenderRows(u0, u1 int, dst []float32) error {
 	}
 	if th.identity() {
 		copy(dst, mid)
-		return nil
+	} else {
+		vpassRows(dst, mid, row, th, false, u0, u1, lo)
 	}
-	vpassRows(dst, mid, row, th, false, u0, u1, lo)
+	if !simd.Finite(dst) {
+		// finite input rows, non-finite output: a sample near the float32
+		// limit overflowed in the interpolation; name the largest
+		in := &hsi.Cube{H: n, W: c.W, B: c.B, Data: src}
+		y, x, b, v := in.LargestSample()
+		return fmt.Errorf("resample: upsample: the input sample %v at row %d, column %d, band %d (0-based) makes the interpolation overflow float32 (keep samples within +-%.3g): %w",
+			v, lo+y, x, b, float32(hsi.MaxSample), hsi.ErrMagnitude)
+	}
 	return nil
 }
 

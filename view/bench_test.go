@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"fmt"
 
 	"testing"
@@ -37,7 +38,7 @@ func BenchmarkFirstView(b *testing.B) {
 		bands := sc.DefaultBands()
 		for y := 0; y < c.H; y += 256 {
 			for x := 0; x < c.W; x += 256 {
-				if _, err := s.renderPNG(sc, sc.Window, Nearest, c.H, c.W, y, x, min(256, c.H-y), min(256, c.W-x), bands, 2, 98); err != nil {
+				if _, err := s.renderPNG(context.Background(), sc, sc.WindowContext, Nearest, c.H, c.W, y, x, min(256, c.H-y), min(256, c.W-x), bands, 2, 98); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -52,12 +53,12 @@ func BenchmarkTileZoom4(b *testing.B) {
 	sc := NewScene("bench", benchScene(256, 256, 64), model.Default)
 	s := NewServer(nil, "127.0.0.1:0", 0, DefaultMemory)
 	bands := sc.DefaultBands()
-	if _, err := s.renderPNG(sc, sc.Window, OmniHSR, 1024, 1024, 0, 0, 1, 1, bands, 2, 98); err != nil {
+	if _, err := s.renderPNG(context.Background(), sc, sc.WindowContext, OmniHSR, 1024, 1024, 0, 0, 1, 1, bands, 2, 98); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := s.renderPNG(sc, sc.Window, OmniHSR, 1024, 1024, 512, 256, 256, 256, bands, 2, 98); err != nil {
+		if _, err := s.renderPNG(context.Background(), sc, sc.WindowContext, OmniHSR, 1024, 1024, 512, 256, 256, 256, bands, 2, 98); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -72,7 +73,7 @@ func BenchmarkTileZoom4(b *testing.B) {
 // when only a prepared level gave it).
 func BenchmarkSpectrum(b *testing.B) {
 	sc := NewScene("bench", benchScene(256, 256, 64), model.Default)
-	if _, err := sc.encoded(); err != nil {
+	if _, err := sc.encoded(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("window", func(b *testing.B) {
@@ -85,7 +86,7 @@ func BenchmarkSpectrum(b *testing.B) {
 	b.Run("prepare", func(b *testing.B) {
 		for b.Loop() {
 			s2 := &Scene{Name: "bench", LR: sc.LR, enc: sc.enc, samples: map[int][]float32{}, mem: NewMemory(DefaultMemory, NewCache(0))}
-			s2.encOnce.Do(func() { s2.encDone.Store(true) })
+			s2.encDone.Store(true)
 			if _, err := s2.Prepare(1024, 1024); err != nil {
 				b.Fatal(err)
 			}
@@ -151,12 +152,12 @@ func BenchmarkTileBicubic(b *testing.B) {
 	for _, z := range []int{4, 16} {
 		gh, gw := 1242*z, 1280*z
 		y0, x0 := gh/2, gw/2
-		if _, err := s.renderPNG(sc, sc.Window, Bicubic, gh, gw, 0, 0, 1, 1, bands, 2, 98); err != nil {
+		if _, err := s.renderPNG(context.Background(), sc, sc.WindowContext, Bicubic, gh, gw, 0, 0, 1, 1, bands, 2, 98); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("window/zoom%d", z), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := s.renderPNG(sc, sc.Window, Bicubic, gh, gw, y0, x0, 256, 256, bands, 2, 98); err != nil {
+				if _, err := s.renderPNG(context.Background(), sc, sc.WindowContext, Bicubic, gh, gw, y0, x0, 256, 256, bands, 2, 98); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -166,7 +167,7 @@ func TestMemoryBudgetTight(t *testing.T) {
 func TestSpectrumLocal(t *testing.T) {
 	c := synth(60, 70, 8, 0.4)
 	sc := NewScene("a", c, model.Default)
-	if _, err := sc.encoded(); err != nil {
+	if _, err := sc.encoded(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for _, z := range []int{2, 4, 3} {

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -37,8 +38,8 @@ type Scene struct {
 	newModel func() (*model.Model, error)
 	mem      *Memory
 
-	encOnce sync.Once
-	encDone atomic.Bool // the encoding was tried (enc or encErr set)
+	emu     sync.Mutex  // one encoding at a time
+	encDone atomic.Bool // the encoding was made or failed (enc or encErr set)
 	enc     *model.Encoded
 	encErr  error
 
@@ -99,11 +100,13 @@ func (s *Scene) IsNoData(v float32) bool {
 func cell(u, m, n int) int { return min(m-1, int((float64(u)+0.5)*float64(m)/float64(n))) }
 
 // checkWindow validates a window [y0, y0+h) x [x0, x0+w) of a gh x gw grid.
+// Each value is compared with the grid's side before any sum, so that no
+// value, however large, overflows.
 func checkWindow(gh, gw, y0, x0, h, w int) error {
 	if gh < 1 || gw < 1 || gh > 1<<20 || gw > 1<<20 {
 		return fmt.Errorf("grid %dx%d: want sides from 1 to 2^20", gh, gw)
 	}
-	if h < 1 || w < 1 || y0 < 0 || x0 < 0 || y0+h > gh || x0+w > gw {
+	if h < 1 || w < 1 || y0 < 0 || x0 < 0 || h > gh || w > gw || y0 > gh-h || x0 > gw-w {
 		return fmt.Errorf("window %dx%d at (%d, %d) outside the %dx%d grid", h, w, y0, x0, gh, gw)
 	}
 	return nil
@@ -115,6 +118,13 @@ func checkWindow(gh, gw, y0, x0, h, w int) error {
 // A grid no larger than the scene on an axis is sampled by nearest pixel
 // whatever the method.
 func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error) {
+	return s.WindowContext(context.Background(), m, gh, gw, y0, x0, h, w, bands)
+}
+
+// WindowContext is Window giving up when ctx is done (the model's
+// encoding of the scene, or the preparation of the grid's level, is
+// stopped and not kept) with ctx's error.
+func (s *Scene) WindowContext(ctx context.Context, m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error) {
 	if err := checkWindow(gh, gw, y0, x0, h, w); err != nil {
 		return nil, err
 	}
@@ -152,12 +162,15 @@ func (s *Scene) Window(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float
 		nd.ApplyWindow(y0, y0+h, x0, x0+w, gh, gw, len(bands), out)
 		return out, nil
 	case m == OmniHSR:
-		o, sub, err := s.outputBands(gh, gw, bands)
+		o, sub, err := s.outputBands(ctx, gh, gw, bands)
 		if err != nil {
 			return nil, err
 		}
 		s.mu.Lock() // one model rendering at a time: it uses every core
 		defer s.mu.Unlock()
+		if err := ctx.Err(); err != nil {
+			return nil, err // the client went away while this waited
+		}
 		if sub != nil {
 			return modelWindow(sub, y0, x0, h, w, len(bands), nil)
 		}
@@ -268,54 +281,80 @@ func (s *Scene) bicubicBands(bands []int) (*bicubicSource, error) {
 	return src, nil
 }
 
-// encode computes the model's encoding of the scene.
-func (s *Scene) encode() {
+// encode computes the model's encoding of the scene, stopping when ctx
+// is done.
+func (s *Scene) encode(ctx context.Context) (*model.Encoded, error) {
 	if s.newModel == nil {
-		s.encErr = errors.New("no model")
-		return
+		return nil, errors.New("no model")
 	}
 	m, err := s.newModel()
 	if err != nil {
-		s.encErr = err
-		return
+		return nil, err
 	}
-	s.enc, s.encErr = m.EncodeImage(s.LR)
-	if s.encErr == nil {
-		s.mem.addKept(s, false, s.enc.Bytes())
-	}
+	return m.EncodeImageContext(ctx, s.LR)
 }
 
-// encoded returns the model's encoding of the scene, computed once.
-func (s *Scene) encoded() (*model.Encoded, error) {
-	s.encOnce.Do(func() {
-		s.encode()
-		s.encDone.Store(true)
-	})
-	if s.encErr != nil {
-		return nil, fmt.Errorf("%s: %w", s.Name, s.encErr)
+// encoded returns the model's encoding of the scene, computed once (its
+// error too). An encoding stopped because ctx is done (the client went
+// away) is not kept: the next caller starts it again.
+func (s *Scene) encoded(ctx context.Context) (*model.Encoded, error) {
+	enc, _, err := s.encodedTimed(ctx)
+	return enc, err
+}
+
+// encodedTimed is encoded that also returns how long the encoding took in
+// this call in milliseconds (0 when it was already done).
+func (s *Scene) encodedTimed(ctx context.Context) (*model.Encoded, float64, error) {
+	if !s.encDone.Load() {
+		t0 := time.Now()
+		s.emu.Lock()
+		defer s.emu.Unlock()
+		if !s.encDone.Load() {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, fmt.Errorf("%s: %w", s.Name, err)
+			}
+			enc, err := s.encode(ctx)
+			if err != nil && ctx.Err() != nil {
+				return nil, 0, fmt.Errorf("%s: %w", s.Name, err) // stopped: not kept
+			}
+			s.enc, s.encErr = enc, err
+			if err == nil {
+				s.mem.addKept(s, false, enc.Bytes())
+			}
+			s.encDone.Store(true)
+			if err == nil {
+				return enc, float64(time.Since(t0).Microseconds()) / 1000, nil
+			}
+		}
 	}
-	return s.enc, nil
+	if s.encErr != nil {
+		return nil, 0, fmt.Errorf("%s: %w", s.Name, s.encErr)
+	}
+	return s.enc, 0, nil
 }
 
 // Prepare computes the model's encoding of the scene (once) and its output
 // for a gh x gw grid (kept for the next windows), and returns how long the
 // encoding took in this call in milliseconds (0 when it was already done).
 func (s *Scene) Prepare(gh, gw int) (float64, error) {
-	t0 := time.Now()
-	var encMs float64
-	s.encOnce.Do(func() {
-		s.encode()
-		s.encDone.Store(true)
-		encMs = float64(time.Since(t0).Microseconds()) / 1000
-	})
-	_, err := s.output(gh, gw)
+	return s.PrepareContext(context.Background(), gh, gw)
+}
+
+// PrepareContext is Prepare giving up when ctx is done: an encoding or a
+// level stopped part way is not kept.
+func (s *Scene) PrepareContext(ctx context.Context, gh, gw int) (float64, error) {
+	_, encMs, err := s.encodedTimed(ctx)
+	if err != nil {
+		return encMs, err
+	}
+	_, err = s.output(ctx, gh, gw)
 	return encMs, err
 }
 
 // output returns the model's output for a gh x gw grid, kept in the
 // memory budget as a prepared level.
-func (s *Scene) output(gh, gw int) (*model.Output, error) {
-	l, err := s.level(gh, gw)
+func (s *Scene) output(ctx context.Context, gh, gw int) (*model.Output, error) {
+	l, err := s.level(ctx, gh, gw)
 	if err != nil {
 		return nil, err
 	}
@@ -324,8 +363,8 @@ func (s *Scene) output(gh, gw int) (*model.Output, error) {
 
 // level returns the prepared gh x gw level, preparing it when the budget
 // does not hold it.
-func (s *Scene) level(gh, gw int) (*level, error) {
-	enc, err := s.encoded()
+func (s *Scene) level(ctx context.Context, gh, gw int) (*level, error) {
+	enc, err := s.encoded(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +376,7 @@ func (s *Scene) level(gh, gw int) (*level, error) {
 	if l := s.mem.find(s, gh, gw); l != nil {
 		return l, nil
 	}
-	o, err := enc.Output(gh, gw)
+	o, err := enc.OutputContext(ctx, gh, gw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
@@ -350,8 +389,8 @@ func (s *Scene) level(gh, gw int) (*level, error) {
 // output restricted to the bands listed (nil when the model cannot
 // restrict it: the caller renders all bands), kept with the level for its
 // last band choices.
-func (s *Scene) outputBands(gh, gw int, bands []int) (*model.Output, *model.Output, error) {
-	l, err := s.level(gh, gw)
+func (s *Scene) outputBands(ctx context.Context, gh, gw int, bands []int) (*model.Output, *model.Output, error) {
+	l, err := s.level(ctx, gh, gw)
 	if err != nil || len(bands) >= s.LR.B {
 		if err != nil {
 			return nil, nil, err
@@ -389,7 +428,12 @@ type Spectra struct {
 // is at least the scene's size), preparing the model's
 // rendering of the grid if needed.
 func (s *Scene) Spectrum(gh, gw, y, x int) (*Spectra, error) {
-	return s.spectrum(gh, gw, y, x, true)
+	return s.spectrum(context.Background(), gh, gw, y, x, true)
+}
+
+// SpectrumContext is Spectrum giving up when ctx is done.
+func (s *Scene) SpectrumContext(ctx context.Context, gh, gw, y, x int) (*Spectra, error) {
+	return s.spectrum(ctx, gh, gw, y, x, true)
 }
 
 // SpectrumNow is Spectrum without waiting for the model: when the
@@ -399,10 +443,10 @@ func (s *Scene) Spectrum(gh, gw, y, x int) (*Spectra, error) {
 // and bicubic spectra read only the scene's pixels near (y, x), and so
 // does the model's from an encoding made (a window of it around (y, x)).
 func (s *Scene) SpectrumNow(gh, gw, y, x int) (*Spectra, error) {
-	return s.spectrum(gh, gw, y, x, false)
+	return s.spectrum(context.Background(), gh, gw, y, x, false)
 }
 
-func (s *Scene) spectrum(gh, gw, y, x int, wait bool) (*Spectra, error) {
+func (s *Scene) spectrum(ctx context.Context, gh, gw, y, x int, wait bool) (*Spectra, error) {
 	if err := checkWindow(gh, gw, y, x, 1, 1); err != nil {
 		return nil, err
 	}
@@ -427,7 +471,7 @@ func (s *Scene) spectrum(gh, gw, y, x int, wait bool) (*Spectra, error) {
 		sp.Pending = true
 		return sp, nil
 	}
-	enc, err := s.encoded()
+	enc, err := s.encoded(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -445,12 +489,15 @@ func (s *Scene) spectrum(gh, gw, y, x int, wait bool) (*Spectra, error) {
 			return sp, nil
 		}
 	}
-	o, err := s.output(gh, gw)
+	o, err := s.output(ctx, gh, gw)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	om, err := modelWindow(o, y, x, 1, 1, lr.B, nil)
 	if err != nil {
 		return nil, err
@@ -518,7 +565,7 @@ func (s *Scene) bicubicSpectrum(gh, gw, y, x int) ([]float32, error) {
 		for b := range all {
 			all[b] = b
 		}
-		return s.Window(Bicubic, gh, gw, y, x, 1, 1, all)
+		return s.WindowContext(context.Background(), Bicubic, gh, gw, y, x, 1, 1, all)
 	}
 	us, err := resample.NewUpsamplerUnchecked(lr, gh, gw)
 	if err != nil {
@@ -530,11 +577,12 @@ func (s *Scene) bicubicSpectrum(gh, gw, y, x int) ([]float32, error) {
 	return out, nil
 }
 
-// values converts a spectrum, with nil for no-data and bad bands.
+// values converts a spectrum, with nil for no-data, bad bands and
+// infinite values (JSON holds none).
 func (s *Scene) values(v []float32) []*float64 {
 	out := make([]*float64, len(v))
 	for b, x := range v {
-		if s.IsNoData(x) || (b < len(s.LR.Meta.BadBands) && s.LR.Meta.BadBands[b]) {
+		if s.IsNoData(x) || x-x != 0 || (b < len(s.LR.Meta.BadBands) && s.LR.Meta.BadBands[b]) {
 			continue
 		}
 		f := float64(x)
@@ -575,10 +623,11 @@ func (s *Scene) Stretch(b int, lo, hi float64) (float32, float32) {
 	return at(lo), at(hi)
 }
 
-// Wavelengths returns the band centres in nanometres (nil when unknown).
+// Wavelengths returns the band centres in nanometres (nil when unknown:
+// none, not one a band, or one of them not finite).
 func (s *Scene) Wavelengths() []float64 {
 	wl := s.LR.Meta.Wavelengths
-	if len(wl) != s.LR.B {
+	if len(wl) != s.LR.B || !finite(wl) {
 		return nil
 	}
 	u := strings.ToLower(s.LR.Meta.WavelengthUnits)

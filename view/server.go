@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/csv"
 	"encoding/json"
@@ -34,11 +35,10 @@ type Server struct {
 // NewServer returns a server over scenes, with a tile cache of
 // cacheBytes within a memory budget of totalBytes (Memory: the scenes'
 // encodings, their prepared zoom levels and the tile cache), accepting
-// requests whose Host header is addr (the bound host:port; for a loopback
-// address also localhost:port). The scenes count in the server's budget
-// from then on.
+// requests whose Host header names this machine at addr's port (Hosts).
+// The scenes count in the server's budget from then on.
 func NewServer(scenes []*Scene, addr string, cacheBytes, totalBytes int64) *Server {
-	s := &Server{Scenes: scenes, cache: NewCache(cacheBytes), hosts: map[string]bool{addr: true}}
+	s := &Server{Scenes: scenes, cache: NewCache(cacheBytes), hosts: Hosts(addr)}
 	s.mem = NewMemory(totalBytes, s.cache)
 	for _, sc := range scenes {
 		sc.mem = s.mem
@@ -50,11 +50,6 @@ func NewServer(scenes []*Scene, addr string, cacheBytes, totalBytes int64) *Serv
 			if i != j {
 				s.align[i][j] = Align(i, a, j, b)
 			}
-		}
-	}
-	if host, port, err := net.SplitHostPort(addr); err == nil {
-		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-			s.hosts["localhost:"+port] = true
 		}
 	}
 	s.mux = http.NewServeMux()
@@ -75,12 +70,69 @@ func (s *Server) Cache() *Cache { return s.cache }
 // Memory returns the memory budget.
 func (s *Server) Memory() *Memory { return s.mem }
 
-// ServeHTTP refuses requests for another host (DNS rebinding) and serves
-// the page, its assets and the API.
+// Hosts returns the Host headers a server bound to addr (host:port)
+// accepts: addr itself, and localhost, 127.0.0.1 and [::1] at its port
+// (whatever the address, so that a browser on this machine always gets
+// in). For an unspecified address (0.0.0.0, [::]: every interface) it
+// adds the address of each of this machine's interfaces at the port, so
+// that another machine gets in by the IP address it connects to; no other
+// name (DNS rebinding) is accepted.
+func Hosts(addr string) map[string]bool {
+	hosts := map[string]bool{}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		hosts[addr] = true
+		return hosts
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+		hosts[addr] = true // not "0.0.0.0:P", which names no machine
+	}
+	for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
+		hosts[net.JoinHostPort(h, port)] = true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if as, err := net.InterfaceAddrs(); err == nil {
+			for _, a := range as {
+				if n, ok := a.(*net.IPNet); ok {
+					hosts[net.JoinHostPort(n.IP.String(), port)] = true
+				}
+			}
+		}
+	}
+	return hosts
+}
+
+// crossSite reports why r, an API request, comes from another site's page
+// ("" when it does not): its Sec-Fetch-Site header is cross-site or
+// same-site (another origin), or its Origin header names another host than
+// its Host. Browsers send Sec-Fetch-Site with every request, and Origin
+// with every cross-origin one, so a page of another site cannot have the
+// viewer do work (and a client that sends neither is not a browser page).
+func crossSite(r *http.Request) string {
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "", "same-origin", "none":
+	default:
+		return "Sec-Fetch-Site: " + site
+	}
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
+		return "Origin: " + o
+	}
+	return ""
+}
+
+// ServeHTTP refuses requests for another host (DNS rebinding) and API
+// requests from another site's page (crossSite), and serves the page, its
+// assets and the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hosts[r.Host] {
 		http.Error(w, "view: wrong Host header", http.StatusForbidden)
 		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		if why := crossSite(r); why != "" {
+			http.Error(w, "view: cross-site request refused ("+why+")", http.StatusForbidden)
+			return
+		}
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
@@ -129,6 +181,16 @@ type SceneInfo struct {
 	Align []Alignment `json:"align"`
 }
 
+// finite reports whether every value of v is finite.
+func finite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // Info describes scene i.
 func (s *Server) Info(i int) SceneInfo {
 	sc := s.Scenes[i]
@@ -141,13 +203,13 @@ func (s *Server) Info(i int) SceneInfo {
 			in.Presets[p.Name] = b
 		}
 	}
-	if gt, ok := m.Geo.Transform(); ok {
-		in.Transform = &gt
+	if gt, ok := m.Geo.Transform(); ok && finite(gt[:]) {
+		in.Transform = &gt // JSON holds no NaN or infinity: else unknown
 	}
 	if m.Geo != nil {
 		in.Geo = m.Geo.Summary()
 	}
-	if m.HasDataIgnore && !math.IsNaN(m.DataIgnore) {
+	if m.HasDataIgnore && finite([]float64{m.DataIgnore}) {
 		v := m.DataIgnore
 		in.NoData = &v
 	}
@@ -171,9 +233,16 @@ func (s *Server) scenes(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, out)
 }
 
+// writeJSON writes v as JSON, or a 500 naming the encoding's error (a
+// value JSON cannot hold): never a 200 with an empty body.
 func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "view: encoding the answer: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
+	w.Write(append(b, '\n'))
 }
 
 // params reads integer query parameters, reporting the first bad one.
@@ -182,10 +251,16 @@ type params struct {
 	err error
 }
 
+// maxParam bounds the magnitude of an integer parameter: every size and
+// position the API takes is at most 2^20, so that sums and products of a
+// few of them never overflow.
+const maxParam = 1 << 30
+
 func (p *params) int(name string) int {
 	v, err := strconv.Atoi(p.r.URL.Query().Get(name))
-	if err != nil && p.err == nil {
-		p.err = fmt.Errorf("parameter %s: want an integer", name)
+	if (err != nil || v < -maxParam || v > maxParam) && p.err == nil {
+		p.err = fmt.Errorf("parameter %s: want an integer from -2^30 to 2^30", name)
+		return 0
 	}
 	return v
 }
@@ -291,14 +366,17 @@ func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 	key := fmt.Sprintf("%d|%d|%s|%d|%d|%d|%d|%d|%d|%v|%g|%g", f, ref, m, gh, gw, x0, y0, tw, th, bands, lo, hi)
 	png, hit := s.cache.Get(key)
 	if !hit {
-		var window windowFunc = sc.Window
+		var window windowFunc = sc.WindowContext
 		if ref != f && s.align[ref][f].Mode == AlignMap {
-			window = func(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error) {
+			window = func(_ context.Context, m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error) {
 				return sc.MapWindow(s.align[ref][f], s.Scenes[ref].LR.H, s.Scenes[ref].LR.W, m, gh, gw, y0, x0, h, w, bands)
 			}
 		}
-		png, err = s.renderPNG(sc, window, m, gh, gw, y0, x0, th, tw, bands, lo, hi)
+		png, err = s.renderPNG(r.Context(), sc, window, m, gh, gw, y0, x0, th, tw, bands, lo, hi)
 		if err != nil {
+			if r.Context().Err() != nil {
+				return // the client went away: nothing to answer
+			}
 			http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
 			return
 		}
@@ -314,14 +392,14 @@ func (s *Server) tile(w http.ResponseWriter, r *http.Request) {
 // RenderRGB renders a window as 8-bit RGBA: each band stretched linearly
 // between its lo and hi percentiles, no-data transparent.
 func (sc *Scene) RenderRGB(m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) (*image.NRGBA, error) {
-	return sc.renderRGB(sc.Window, m, gh, gw, y0, x0, h, w, bands, lo, hi)
+	return sc.renderRGB(context.Background(), sc.WindowContext, m, gh, gw, y0, x0, h, w, bands, lo, hi)
 }
 
-// windowFunc renders a window of a grid (Scene.Window's arguments).
-type windowFunc func(m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error)
+// windowFunc renders a window of a grid (Scene.WindowContext's arguments).
+type windowFunc func(ctx context.Context, m string, gh, gw, y0, x0, h, w int, bands []int) ([]float32, error)
 
-func (sc *Scene) renderRGB(window windowFunc, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) (*image.NRGBA, error) {
-	v, err := window(m, gh, gw, y0, x0, h, w, bands)
+func (sc *Scene) renderRGB(ctx context.Context, window windowFunc, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) (*image.NRGBA, error) {
+	v, err := window(ctx, m, gh, gw, y0, x0, h, w, bands)
 	if err != nil {
 		return nil, err
 	}
@@ -364,8 +442,8 @@ func Level(x, lo, k float32) uint8 {
 	return uint8(y + 0.5)
 }
 
-func (s *Server) renderPNG(sc *Scene, window windowFunc, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) ([]byte, error) {
-	img, err := sc.renderRGB(window, m, gh, gw, y0, x0, h, w, bands, lo, hi)
+func (s *Server) renderPNG(ctx context.Context, sc *Scene, window windowFunc, m string, gh, gw, y0, x0, h, w int, bands []int, lo, hi float64) ([]byte, error) {
+	img, err := sc.renderRGB(ctx, window, m, gh, gw, y0, x0, h, w, bands, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +477,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request) {
 	}
 	encMs := 0.0
 	if gh > sc.LR.H && gw > sc.LR.W {
-		if encMs, err = sc.Prepare(gh, gw); err != nil {
+		if encMs, err = sc.PrepareContext(r.Context(), gh, gw); err != nil {
 			http.Error(w, "view: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -434,11 +512,7 @@ func (s *Server) spectrum(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "view: "+p.err.Error(), http.StatusBadRequest)
 		return
 	}
-	spectrum := sc.SpectrumNow
-	if r.URL.Query().Get("wait") == "1" {
-		spectrum = sc.Spectrum
-	}
-	sp, err := spectrum(gh, gw, y, x)
+	sp, err := sc.spectrum(r.Context(), gh, gw, y, x, r.URL.Query().Get("wait") == "1")
 	if err != nil {
 		http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
 		return
@@ -485,7 +559,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	header := []string{"band", "wavelength_nm", "bad"}
 	cols := make([][]*float64, 0, 3*len(pins))
 	for _, pin := range pins {
-		sp, err := sc.Spectrum(gh, gw, pin[1], pin[0])
+		sp, err := sc.SpectrumContext(r.Context(), gh, gw, pin[1], pin[0])
 		if err != nil {
 			http.Error(w, "view: "+err.Error(), http.StatusBadRequest)
 			return

@@ -23,6 +23,12 @@ import (
 var omnihsrBin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv("OMNIHSR_BATCH_MAIN") == "1" {
+		// Re-executed by a test as the command itself (signals).
+		os.Args = append([]string{"omnihsr-batch"}, strings.Split(os.Getenv("OMNIHSR_BATCH_ARGS"), "\x1f")...)
+		main()
+		return
+	}
 	beam.Init()
 	dir, err := os.MkdirTemp("", "omnihsr-batch-test")
 	if err != nil {

@@ -1,6 +1,9 @@
 package main
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // freeBytes returns the space available to unprivileged users on the file
 // system of dir.
@@ -10,4 +13,13 @@ func freeBytes(dir string) (uint64, bool) {
 		return 0, false
 	}
 	return st.Bavail * uint64(st.Bsize), true
+}
+
+// fileID returns the device and inode of a file (ok false where unknown).
+func fileID(fi os.FileInfo) (id [2]uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return id, false
+	}
+	return [2]uint64{uint64(st.Dev), st.Ino}, true
 }

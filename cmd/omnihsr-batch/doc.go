@@ -1,7 +1,10 @@
 // Command omnihsr-batch super-resolves an archive of hyperspectral scenes
-// with an Apache Beam pipeline: the same binary runs on Beam's Prism runner
-// inside the process (the default, no Docker), on a Flink or Spark cluster
-// through a portable job server, and on Google Cloud Dataflow.
+// with an Apache Beam pipeline: the same binary runs on Beam's direct runner
+// inside the process (the default: no Docker, no job server, no listening
+// socket), on a Flink or Spark cluster through a portable job server, on a
+// Prism job server, and on Google Cloud Dataflow. Each scene's step emits a
+// status record that the command reads back for an exact summary and the
+// dead-letter list.
 //
 // The elements of the pipeline are scene paths, one scene per element; each
 // is read, super-resolved and written by the same library code as `omnihsr

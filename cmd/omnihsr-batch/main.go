@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,13 +21,17 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/direct"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/method"
+	"github.com/omnihsr/omnihsr/model"
 )
 
 const usage = `Usage: omnihsr-batch (-in GLOB | -manifest FILE) -out DIR (-scale S | -scales S1,S2,...)
@@ -40,7 +46,8 @@ element, by the same library code as omnihsr upscale: DIR/STEM_xS.EXT equals
 are published only when complete; a scene whose outputs are all
 complete is skipped, so a rerun does only what is left. A scene that fails
 does not stop the others: it is listed with its error in DIR/failed.tsv and
-the job exits with status 1 naming how many failed.
+the job exits with status 1 naming how many failed (a job that fails or is
+cancelled lists every scene it did not finish).
 
 GLOB, FILE, the paths FILE lists and DIR may be local paths (visible to every
 worker under the same name) or URLs of any file system Beam registers:
@@ -48,9 +55,16 @@ gs://BUCKET/..., s3://BUCKET/... (memfs://... for tests). A remote scene is
 copied to a local scratch directory (-scratch), its outputs are written there
 and copied to DIR, each appearing whole or not at all; see docs/BATCH.md.
 
--runner prism (the default) runs the pipeline inside this process. Flags
-after "--" go to Beam (its --endpoint, --environment_type, --project, ...):
-see docs/BATCH.md for Flink, Spark and Dataflow.
+-runner direct (the default) runs the pipeline inside this process, with no
+job server and no listening socket; -runner prism needs a Prism job server's
+address (-- --endpoint=HOST:PORT). Flags after "--" go to Beam (its
+--endpoint, --environment_type, --project, ...): see docs/BATCH.md for Flink,
+Spark and Dataflow.
+
+A scene that fails (an error or a panic) is listed in DIR/failed.tsv and
+never stops the others; an output that would replace an input scene is
+refused. SIGINT and SIGTERM remove the unfinished outputs and temporary
+files and exit 130 and 143.
 
 Flags:
 `
@@ -59,7 +73,64 @@ Flags:
 type opts struct {
 	in, manifest, out, scales, method, weights, typ, ext, runner, scratch string
 	scale                                                                 float64
-	verbose                                                               bool
+	scaleSet, verbose                                                     bool
+}
+
+// check validates the flags that need no file, each error naming its
+// flag: the runner, the sample type, the factors (parsed again by job)
+// and the weight file (read: a bad one stops the job before it starts).
+func (o *opts) check(beamArgs []string) error {
+	if !slices.Contains(runners, o.runner) {
+		return fmt.Errorf("-runner %q: unknown; have %s", o.runner, strings.Join(runners, ", "))
+	}
+	if o.runner == "prism" && !hasBeamFlag(beamArgs, "endpoint") {
+		return errors.New("-runner prism needs the address of a Prism job server (-- --endpoint=HOST:PORT): " +
+			"an in-process Prism job server of Beam v2.77.0 listens on every network interface with no authentication, " +
+			"so this command does not start one; -runner direct (the default) runs the job in this process with no server")
+	}
+	if o.typ != "" && !strings.EqualFold(o.typ, "same") {
+		if _, err := sample.ParseType(o.typ); err != nil {
+			return fmt.Errorf("-type %q: %v", o.typ, err)
+		}
+	}
+	if _, err := o.factors(); err != nil {
+		return err
+	}
+	if o.weights != "" {
+		if _, err := model.Load(o.weights); err != nil {
+			return fmt.Errorf("-weights %s: %v", o.weights, err)
+		}
+	}
+	return nil
+}
+
+// factors returns the factors of -scale or -scales, each finite, > 0 and
+// given once.
+func (o *opts) factors() ([]float64, error) {
+	if o.scaleSet == (o.scales != "") {
+		return nil, errors.New("give exactly one of -scale and -scales")
+	}
+	if o.scaleSet {
+		if !(o.scale > 0) || o.scale > 1e6 {
+			return nil, fmt.Errorf("-scale %v: want a finite number > 0", o.scale)
+		}
+		return []float64{o.scale}, nil
+	}
+	var factors []float64
+	for f := range strings.SplitSeq(o.scales, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("-scales %q: %q is not a number", o.scales, f)
+		}
+		if !(v > 0) || v > 1e6 {
+			return nil, fmt.Errorf("-scales %q: factor %v: want a finite number > 0", o.scales, v)
+		}
+		if slices.Contains(factors, v) {
+			return nil, fmt.Errorf("-scales %q: factor %v given twice", o.scales, v)
+		}
+		factors = append(factors, v)
+	}
+	return factors, nil
 }
 
 func main() {
@@ -69,6 +140,7 @@ func main() {
 		beam.Init()
 		return
 	}
+	catchSignals(os.Stderr)
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -103,8 +175,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.typ, "type", "", "output sample type (default float32; \"same\": the input's)")
 	fs.StringVar(&o.ext, "ext", "", "output format by extension, e.g. .tif (default: the input's; .hdr for ENVI)")
 	fs.StringVar(&o.scratch, "scratch", "", "local directory for the copies of remote scenes and their outputs (default $TMPDIR)")
-	fs.StringVar(&o.runner, "runner", "prism", "Beam runner: prism (in process), flink, spark, universal, dataflow")
-	fs.BoolVar(&o.verbose, "v", false, "keep Beam's and Prism's log lines (INFO and up)")
+	fs.StringVar(&o.runner, "runner", "direct", "Beam runner: direct (in process, no job server), prism (a Prism job server at --endpoint), flink, spark, universal, dataflow")
+	fs.BoolVar(&o.verbose, "v", false, "keep Beam's log lines (INFO and up)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -117,6 +189,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "omnihsr-batch: unexpected arguments %q (Beam's flags go after \"--\")\n", fs.Args())
+		return 2
+	}
+	fs.Visit(func(f *flag.Flag) { o.scaleSet = o.scaleSet || f.Name == "scale" })
+	if err := o.check(beamArgs); err != nil {
+		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
 		return 2
 	}
 	jo, paths, err := o.job(ctx)
@@ -144,50 +221,163 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
 		return 1
 	}
-	if o.runner == "prism" {
-		// Prism's loopback worker leaves an empty file in $TMPDIR at every
-		// run: give it a private directory, removed at the end.
-		tmp, err := os.MkdirTemp("", "omnihsr-batch-")
-		if err != nil {
-			fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
+	// A private temporary directory, removed on every way out (a signal
+	// included): Beam's and the scenes' temporary files go there, and so do
+	// the status records of a job run in this process.
+	tmp, err := os.MkdirTemp("", "omnihsr-batch-")
+	if err != nil {
+		fmt.Fprintf(stderr, "omnihsr-batch: %v\n", err)
+		return 1
+	}
+	defer removeOnSignal(tmp)()
+	defer os.Setenv("TMPDIR", os.Getenv("TMPDIR"))
+	os.Setenv("TMPDIR", tmp)
+	statusPath := filepath.Join(tmp, "status.txt")
+	if !inProcess(o.runner, beamArgs) {
+		// Remote workers write the records where the command can read them.
+		var nonce [6]byte
+		rand.Read(nonce[:])
+		statusPath = joinPath(jo.OutDir, ".omnihsr-batch-status-"+hex.EncodeToString(nonce[:])+".txt")
+		defer removeIfExists(context.WithoutCancel(ctx), statusPath)
+	}
+
+	start := time.Now()
+	_, jobErr := runJob(ctx, o.runner, buildPipeline(paths, jo, statusPath))
+	sts, readErr := readStatus(ctx, statusPath)
+	c := summarise(paths, sts, jobErr, readErr)
+	fmt.Fprintf(stdout, "omnihsr-batch: %d scenes: %d written, %d skipped (complete), %d failed; %d output pixels, %.1f MB written; %.1f s in scenes, %.1f s wall\n",
+		len(paths), c.written, c.skipped, len(c.failed), c.pixels, float64(c.bytes)/1e6,
+		float64(c.millis)/1e3, time.Since(start).Seconds())
+	if jobErr != nil {
+		fmt.Fprintf(stderr, "omnihsr-batch: the job failed: %v\n", jobErr)
+	}
+	if len(c.failed) == 0 {
+		if jobErr != nil {
 			return 1
 		}
-		defer os.RemoveAll(tmp)
-		defer os.Setenv("TMPDIR", os.Getenv("TMPDIR"))
-		os.Setenv("TMPDIR", tmp)
+		return 0
 	}
-	start := time.Now()
-	res, err := beam.Run(ctx, o.runner, buildPipeline(paths, jo))
-	if err != nil {
-		fmt.Fprintf(stderr, "omnihsr-batch: the job failed: %v\n", err)
-		return 1
+	list := strings.Join(c.failed, "\n") + "\n"
+	if err := writeDeadLetters(ctx, dead, list); err != nil {
+		fmt.Fprintf(stderr, "omnihsr-batch: writing the dead-letter list: %v; the scenes that failed:\n%s", err, list)
+	} else {
+		fmt.Fprint(stderr, list)
 	}
-	c := counters(res)
-	fmt.Fprintf(stdout, "omnihsr-batch: %d scenes: %d written, %d skipped (complete), %d failed; %d output pixels, %.1f MB written; %.1f s in scenes, %.1f s wall\n",
-		len(paths), c["scenes"], c["skipped"], c["failed"], c["pixels"], float64(c["bytes"])/1e6,
-		float64(c["milliseconds"])/1e3, time.Since(start).Seconds())
-	if c["failed"] > 0 {
-		b, _ := readAll(ctx, dead)
-		stderr.Write(b)
-		fmt.Fprintf(stderr, "omnihsr-batch: %d of %d scenes failed (listed in %s)\n", c["failed"], len(paths), dead)
-		return 1
-	}
-	return 0
+	fmt.Fprintf(stderr, "omnihsr-batch: %d of %d scenes failed (listed in %s)\n", len(c.failed), len(paths), dead)
+	return 1
 }
 
-// counters returns the job's counters by name (0 for a runner that
-// reports no metrics).
-func counters(res beam.PipelineResult) map[string]int64 {
-	c := map[string]int64{}
-	if res == nil {
-		return c
+// runners are the values -runner takes.
+var runners = []string{"direct", "prism", "flink", "spark", "universal", "dataflow"}
+
+// inProcess reports whether the job runs in this process: the direct
+// runner, or a runner whose --environment_type is LOOPBACK.
+func inProcess(runner string, beamArgs []string) bool {
+	if runner == "direct" {
+		return true
 	}
-	for _, r := range res.Metrics().AllMetrics().Counters() {
-		if r.Key.Namespace == metricNS {
-			c[r.Key.Name] += r.Result()
+	for i, a := range beamArgs {
+		a = strings.TrimLeft(a, "-")
+		if v, ok := strings.CutPrefix(a, "environment_type="); ok && strings.EqualFold(v, "loopback") {
+			return true
+		}
+		if a == "environment_type" && i+1 < len(beamArgs) && strings.EqualFold(beamArgs[i+1], "loopback") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBeamFlag reports whether the arguments after "--" set Beam flag name.
+func hasBeamFlag(beamArgs []string, name string) bool {
+	for _, a := range beamArgs {
+		a = strings.TrimLeft(a, "-")
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// runJob runs the pipeline, a panic of the runner becoming an error.
+func runJob(ctx context.Context, runner string, p *beam.Pipeline) (res beam.PipelineResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return beam.Run(ctx, runner, p)
+}
+
+// readStatus reads the status records the job wrote.
+func readStatus(ctx context.Context, path string) ([]status, error) {
+	b, err := readAll(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var out []status
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if st, ok := parseStatus(line); ok {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// summary is what the job did, from its status records.
+type summary struct {
+	written, skipped      int
+	pixels, bytes, millis int64
+	failed                []string // dead letters, PATH<TAB>ERROR, in the order of the scenes
+}
+
+// summarise counts the status records of the scenes (one each, the last
+// where a retried element wrote several); a scene without one failed,
+// with the job's error, or the status file's, as its reason.
+func summarise(paths []string, sts []status, jobErr, readErr error) summary {
+	byPath := map[string]status{}
+	for _, st := range sts {
+		if prev, ok := byPath[st.path]; !ok || prev.kind == stFailed {
+			byPath[st.path] = st // a success after a failed try wins
+		}
+	}
+	why := "the job ended without reporting it"
+	switch {
+	case jobErr != nil:
+		why = "the job failed: " + jobErr.Error()
+	case readErr != nil:
+		why = "its status was lost: " + readErr.Error()
+	}
+	var c summary
+	for _, p := range paths {
+		st, ok := byPath[oneLine(p)]
+		switch {
+		case !ok:
+			c.failed = append(c.failed, oneLine(p)+"\t"+oneLine(p+": not processed: "+why))
+		case st.kind == stWritten:
+			c.written++
+			c.pixels += st.pixels
+			c.bytes += st.bytes
+			c.millis += st.millis
+		case st.kind == stSkipped:
+			c.skipped++
+		default:
+			c.failed = append(c.failed, st.path+"\t"+st.err)
 		}
 	}
 	return c
+}
+
+// writeDeadLetters writes the dead-letter list to path, whole or not at
+// all.
+func writeDeadLetters(ctx context.Context, path, list string) error {
+	if isRemote(path) {
+		return publishFrom(ctx, strings.NewReader(list), path)
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, list)
+		return err
+	})
 }
 
 // beamFlags sets Beam's flags (on the global flag set, which only Beam
@@ -221,24 +411,9 @@ func (o *opts) job(ctx context.Context) (Options, []string, error) {
 	if o.out == "" {
 		return Options{}, nil, errors.New("-out is required")
 	}
-	if (o.scale != 0) == (o.scales != "") {
-		return Options{}, nil, errors.New("give exactly one of -scale and -scales")
-	}
-	factors := []float64{o.scale}
-	if o.scales != "" {
-		factors = nil
-		for f := range strings.SplitSeq(o.scales, ",") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil {
-				return Options{}, nil, fmt.Errorf("-scales %q: %q is not a number", o.scales, f)
-			}
-			factors = append(factors, v)
-		}
-	}
-	for _, f := range factors {
-		if !(f > 0) || f > 1e6 {
-			return Options{}, nil, fmt.Errorf("factor %v: want a finite number > 0", f)
-		}
+	factors, err := o.factors()
+	if err != nil {
+		return Options{}, nil, err
 	}
 	m, err := method.Lookup(cmp.Or(o.method, method.Default))
 	if err != nil {
@@ -278,7 +453,13 @@ func (o *opts) job(ctx context.Context) (Options, []string, error) {
 		if paths[i], err = absPath(p); err != nil {
 			return Options{}, nil, err
 		}
+	}
+	inputs := newInputSet(paths)
+	for i := range paths {
 		for _, q := range outputPaths(jo, paths[i]) {
+			if in, ok := inputs.holds(q); ok {
+				return Options{}, nil, fmt.Errorf("%s: the output of %s would replace the input %s: %w", q, paths[i], in, formats.ErrSameFile)
+			}
 			if _, err := formats.ForWrite(q); err != nil {
 				return Options{}, nil, err
 			}

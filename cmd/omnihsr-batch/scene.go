@@ -2,17 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
@@ -80,19 +84,113 @@ func outputPaths(o Options, in string) []string {
 
 // complete reports whether every file of the output path exists and, where
 // the format has a header that says so and h >= 0, holds an h x w x b
-// image. Outputs
-// are published by a rename only when fully written, so an existing file
-// is a complete one.
+// image. Outputs are published by a rename only when fully written, so an
+// existing file is a complete one, unless something else cut or replaced
+// it: an ENVI or NPY output is complete only when its header parses and
+// its data is as long as the header says (a truncated .img, or an NPY file
+// of garbage, is written again).
 func complete(path string, h, w, b int) bool {
 	for _, f := range formats.WriteFiles(path) {
 		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
 			return false
 		}
 	}
-	if oh, ow, ob, ok := formats.Shape(path); ok && h >= 0 {
+	f, err := formats.ForWrite(path)
+	if err != nil {
+		return false
+	}
+	oh, ow, ob, ok := formats.Shape(path)
+	switch f.Name {
+	case "ENVI", "NPY":
+		if !ok || !dataComplete(f.Name, path, oh, ow, ob) {
+			return false
+		}
+	}
+	if ok && h >= 0 {
 		return oh == h && ow == w && ob == b
 	}
 	return true
+}
+
+// dataComplete reports whether the data of an ENVI or NPY file of h x w x
+// b samples is as long as its header says.
+func dataComplete(format, path string, h, w, b int) bool {
+	n := int64(h) * int64(w) * int64(b)
+	switch format {
+	case "ENVI":
+		_, _, _, _, info, err := envi.ReadHeader(path)
+		if err != nil {
+			return false
+		}
+		t, err := sample.ParseType(info.DataType)
+		if err != nil {
+			return false
+		}
+		var offset int64
+		if _, rest, ok := strings.Cut(info.Detail, "header offset "); ok {
+			if offset, err = strconv.ParseInt(strings.TrimRight(strings.Fields(rest)[0], ","), 10, 64); err != nil {
+				return false
+			}
+		}
+		_, data := envi.WritePaths(path)
+		st, err := os.Stat(data)
+		return err == nil && st.Size() == offset+n*int64(t.Size())
+	case "NPY":
+		start, elem, err := npyLayout(path)
+		if err != nil {
+			return false
+		}
+		st, err := os.Stat(path)
+		return err == nil && st.Size() == start+n*elem
+	}
+	return true
+}
+
+// npyDescr finds the sample type of an NPY header: its size in bytes.
+var npyDescr = regexp.MustCompile(`'descr'\s*:\s*'[<>|=]?[a-zA-Z](\d+)'`)
+
+// npyLayout returns where the data of an NPY file starts and the size of
+// its samples.
+func npyLayout(path string) (start, elem int64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	var pre [12]byte
+	if _, err := io.ReadFull(f, pre[:10]); err != nil {
+		return 0, 0, err
+	}
+	if string(pre[:6]) != "\x93NUMPY" {
+		return 0, 0, errors.New("not an NPY file")
+	}
+	var hlen int64
+	switch pre[6] {
+	case 1:
+		hlen, start = int64(binary.LittleEndian.Uint16(pre[8:10])), 10
+	case 2, 3:
+		if _, err := io.ReadFull(f, pre[10:12]); err != nil {
+			return 0, 0, err
+		}
+		hlen, start = int64(binary.LittleEndian.Uint32(pre[8:12])), 12
+	default:
+		return 0, 0, fmt.Errorf("NPY version %d", pre[6])
+	}
+	if hlen > 1<<20 {
+		return 0, 0, errors.New("NPY header too long")
+	}
+	hdr := make([]byte, hlen)
+	if _, err := io.ReadFull(f, hdr); err != nil {
+		return 0, 0, err
+	}
+	m := npyDescr.FindSubmatch(hdr)
+	if m == nil {
+		return 0, 0, errors.New("NPY header without a descr")
+	}
+	if elem, err = strconv.ParseInt(string(m[1]), 10, 64); err != nil || elem < 1 || elem > 16 {
+		return 0, 0, fmt.Errorf("NPY descr size %s", m[1])
+	}
+	return start + hlen, elem, nil
 }
 
 // sizes returns the output size for each factor of an H x W input.
@@ -170,7 +268,7 @@ func processScene(ctx context.Context, in string, o Options, mod *model.Model) (
 	if err != nil {
 		return res, fmt.Errorf("%s: scratch directory: %w", in, err)
 	}
-	defer os.RemoveAll(scratch)
+	defer removeOnSignal(scratch)()
 	localIn := in
 	if isRemote(in) {
 		dir := filepath.Join(scratch, "in")

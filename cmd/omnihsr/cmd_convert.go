@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/stac"
 )
 
 var convertCmd = &command{
@@ -46,6 +48,7 @@ Formats, chosen by extension:
 		o.rf.register(fs)
 		o.tf.register(fs)
 		o.of.register(fs)
+		o.sf.register(fs)
 		return o
 	},
 }
@@ -54,6 +57,7 @@ type convertOpts struct {
 	rf                                 readFlags
 	of                                 outputFlags
 	tf                                 tiffFlags
+	sf                                 stacFlags
 	in, out, typ, interleave, compress string
 }
 
@@ -63,6 +67,9 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	}
 	if o.in == "" || o.out == "" {
 		return usagef("-in and -out are required")
+	}
+	if err := checkType(o.typ); err != nil {
+		return err
 	}
 	switch strings.ToLower(o.interleave) {
 	case "", "bsq", "bil", "bip":
@@ -77,7 +84,11 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
-	ro, err := o.rf.options()
+	if err := o.sf.check(o.out); err != nil {
+		return err
+	}
+	outF, _ := formats.ForWrite(o.out)
+	ro, err := o.rf.options(o.in, outF != nil && outF.Name == "MAT")
 	if err != nil {
 		return err
 	}
@@ -85,10 +96,10 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	if err := o.tf.apply(&wo, o.out); err != nil {
 		return err
 	}
-	return runConvert(e.stdout, e.stderr, o.in, o.out, ro, wo)
+	return runConvert(e.stdout, e.stderr, o.in, o.out, ro, wo, o.sf)
 }
 
-func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions) error {
+func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions, sf stacFlags) error {
 	f, err := formats.ForWrite(out)
 	if err != nil {
 		return err // before reading a large input
@@ -136,5 +147,8 @@ func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo
 		typ = "8-bit preview"
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, typ, info.Format, info.DataType)
+	if err := sf.write(stdout, out, c.H, c.W, &c.Meta, wo, stac.Processing{Command: "convert", Input: filepath.Base(in)}); err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
 	return nil
 }

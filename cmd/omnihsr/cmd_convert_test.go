@@ -83,7 +83,7 @@ func TestConvertErrors(t *testing.T) {
 		{[]string{"convert", "-in", src, "-out", filepath.Join(dir, "o.npy"), "-interleave", "bsx"}, 2, "-interleave"},
 		{[]string{"convert", "-in", src, "-out", filepath.Join(dir, "o.npy"), "-compress", "zip"}, 2, "-compress"},
 		{[]string{"convert", "-in", src, "-out", filepath.Join(dir, "o.npy"), "-interleave", "bil"}, 1, "ENVI output only"},
-		{[]string{"convert", "-in", src, "-out", filepath.Join(dir, "o.npy"), "-type", "complex64"}, 1, "unknown data type"},
+		{[]string{"convert", "-in", src, "-out", filepath.Join(dir, "o.npy"), "-type", "complex64"}, 2, "unknown data type"},
 		{[]string{"convert", "-in", src, "-out", filepath.Join(dir, "o.xyz")}, 1, "unknown file format"},
 	} {
 		code, _, errs := runCmd(t, tc.args...)

@@ -93,13 +93,16 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 			return usagef("%s %v: want a finite number >= 0", p.name, p.v)
 		}
 	}
+	if err := checkType(o.typ); err != nil {
+		return err
+	}
 	if _, err := formats.ForWrite(o.out); err != nil {
 		return err
 	}
 	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
-	ro, err := o.rf.options()
+	ro, err := o.rf.options(o.in, false)
 	if err != nil {
 		return err
 	}

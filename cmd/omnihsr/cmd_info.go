@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/noise"
 )
 
 // warnDropped writes to w one warning line for each part of m that the
@@ -38,9 +37,35 @@ func (r *readFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&r.ortho, "ortho", false, "EMIT: apply the geometry lookup table (georeferenced grid) instead of reading the swath")
 }
 
-func (r *readFlags) options() (hsi.ReadOptions, error) {
+// options returns the read options of the input in, refusing a flag that
+// in's format would ignore (-var, -layout, -height and -width select an
+// array of a MATLAB or HDF5 file, -ortho a product's map grid): the user
+// would otherwise get another image than the one asked for, silently.
+// outVar says that -var also names the variable of a MATLAB output
+// (convert), where it is never refused.
+func (r *readFlags) options(in string, outVar bool) (hsi.ReadOptions, error) {
 	if r.height < 0 || r.width < 0 {
 		return hsi.ReadOptions{}, usagef("-height and -width must not be negative")
+	}
+	if f, err := formats.ForRead(in); err == nil {
+		var ignored []string
+		array := f.Name != "MAT" && f.Name != "HDF5" && f.Name != "EnMAP"
+		if array && r.variable != "" && !outVar {
+			ignored = append(ignored, "-var")
+		}
+		if array && r.layout != "" {
+			ignored = append(ignored, "-layout")
+		}
+		if array && (r.height != 0 || r.width != 0) {
+			ignored = append(ignored, "-height/-width")
+		}
+		if r.ortho && f.Name != "HDF5" && f.Name != "EnMAP" {
+			ignored = append(ignored, "-ortho")
+		}
+		if len(ignored) > 0 {
+			return hsi.ReadOptions{}, usagef("%s: %s does not apply to a %s file (-var, -layout, -height and -width select an array of a MATLAB or HDF5 file, -ortho the map grid of an EMIT, EnMAP or DESIS product)",
+				in, strings.Join(ignored, ", "), f.Name)
+		}
 	}
 	return hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width, Ortho: r.ortho}, nil
 }
@@ -74,7 +99,7 @@ func (o *infoOpts) run(_ context.Context, e env) error {
 	if len(args) != 1 {
 		return usagef("want exactly one FILE, got %d arguments", len(args))
 	}
-	opt, err := o.rf.options()
+	opt, err := o.rf.options(args[0], false)
 	if err != nil {
 		return err
 	}
@@ -95,9 +120,10 @@ func interspersed(fs *flag.FlagSet) ([]string, error) {
 }
 
 func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
-	c, info, err := formats.Read(path, opt)
-	var nf *raw.NonFiniteError
-	if err != nil && !(errors.As(err, &nf) && c != nil) {
+	// formats.Info streams an HDF5 dataset into the statistics: a small
+	// file declaring a huge one allocates nothing from the declared size.
+	c, info, st, err := formats.Info(path, opt)
+	if err != nil {
 		return err
 	}
 	m := &c.Meta
@@ -125,21 +151,9 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	p("data type", "%s", info.DataType)
 	// The range leaves out the samples at the data ignore value, as gdalinfo's
 	// statistics leave out no-data, and says how many there are.
-	ign, hasIgn := m.IgnoreValue()
-	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
-	var nNaN, nInf, nIgn int64
-	for _, v := range c.Data {
-		switch {
-		case v != v:
-			nNaN++
-		case hasIgn && v == ign:
-			nIgn++
-		case math.IsInf(float64(v), 0):
-			nInf++
-		default:
-			lo, hi = min(lo, v), max(hi, v)
-		}
-	}
+	ign, _ := m.IgnoreValue()
+	lo, hi := st.Lo, st.Hi
+	nNaN, nInf, nIgn := st.NaN, st.Inf, st.Ignored
 	rng := "no finite values"
 	if lo <= hi {
 		rng = fmt.Sprintf("%g .. %g", lo, hi)
@@ -152,11 +166,7 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		rng += fmt.Sprintf(" (left out: %d no-data %s at %g)", nIgn, unit, ign)
 	}
 	if nNaN+nInf > 0 {
-		rng += fmt.Sprintf(" (%d NaN, %d infinite", nNaN, nInf)
-		if nf != nil {
-			rng += fmt.Sprintf("; first at row %d, column %d, band %d", nf.Row, nf.Col, nf.Band)
-		}
-		rng += ")"
+		rng += fmt.Sprintf(" (%d NaN, %d infinite; first at row %d, column %d, band %d)", nNaN, nInf, st.Row, st.Col, st.Band)
 	}
 	p("value range", "%s", rng)
 	if len(m.Wavelengths) > 0 {
@@ -189,6 +199,17 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		p("bad bands", "%d of %d", n, c.B)
 	} else {
 		p("bad bands", "none listed")
+	}
+	// A streamed HDF5 dataset (c.Data nil) is not screened here; upscale
+	// screens every input.
+	if c.Data == nil || st.NaN+st.Inf > 0 {
+	} else if out, err := noisyBands(c); err == nil {
+		if len(out) == 0 {
+			p("noisy bands", "none")
+		} else {
+			p("noisy bands", "%d judged unusable, "+noisyBandsNote+" (upscale -keep-noisy-bands keeps them in): %s",
+				len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(m, out))
+		}
 	}
 	if m.HasDataIgnore {
 		p("data ignore", "%g", m.DataIgnore)

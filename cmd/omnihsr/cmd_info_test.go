@@ -46,9 +46,14 @@ func TestInfoFlagsAfterFile(t *testing.T) {
 	if code, _, errs := runCmd(t, "convert", "-in", "../../hsi/envi/testdata/spectral_meta.hdr", "-out", p); code != 0 {
 		t.Fatal(errs)
 	}
-	code, out, errs := runCmd(t, "info", p, "-var", "ignored")
+	code, out, errs := runCmd(t, "info", p)
 	if code != 0 || !strings.Contains(out, "format:         NPY") || !strings.Contains(out, "wavelengths:    unknown") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	// A flag after the file is parsed: -var, which an NPY file would
+	// ignore, is refused (issue 29; it was silently ignored).
+	if code, _, errs := runCmd(t, "info", p, "-var", "ignored"); code != 2 || !strings.Contains(errs, "-var does not apply to a NPY file") {
+		t.Fatalf("-var after the file: exit %d, %s", code, errs)
 	}
 	if code, _, _ := runCmd(t, "info", p, p); code != 2 {
 		t.Fatalf("two files: exit %d, want 2", code)

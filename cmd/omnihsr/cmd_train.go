@@ -121,6 +121,9 @@ func (o *trainOpts) options() (train.Options, error) {
 			return train.Options{}, usagef("loss weights must be between 0 and 100")
 		}
 	}
+	if o.steps < 1 {
+		return train.Options{}, usagef("-steps %d: want at least 1", o.steps)
+	}
 	if o.stopAt < 0 || o.stopAt > o.steps {
 		return train.Options{}, usagef("-stop-at %d: want 0 (the end) to -steps (%d)", o.stopAt, o.steps)
 	}

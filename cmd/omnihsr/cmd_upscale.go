@@ -8,12 +8,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/hsi/stac"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
@@ -168,6 +170,7 @@ Formats, chosen by extension:
 		o.tf.register(fs)
 		o.of.register(fs)
 		o.nf.register(fs)
+		o.sf.register(fs)
 		return o
 	},
 }
@@ -177,6 +180,7 @@ type upscaleOpts struct {
 	tf                                          tiffFlags
 	of                                          outputFlags
 	nf                                          noiseFlags
+	sf                                          stacFlags
 	in, out, size, method, typ, weights, scales string
 	scale                                       float64
 }
@@ -203,6 +207,11 @@ func (o *upscaleOpts) factors(fs *flag.FlagSet) ([]float64, error) {
 		factors, err := parseFloats(o.scales)
 		if err != nil {
 			return nil, usagef("-scales: %v", err)
+		}
+		for i, f := range factors {
+			if slices.Contains(factors[:i], f) {
+				return nil, usagef("-scales %s: factor %g given twice (each factor is one output)", o.scales, f)
+			}
 		}
 		return factors, nil
 	}
@@ -259,6 +268,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkType(o.typ); err != nil {
+		return err
+	}
 	name := o.method
 	if name == "" {
 		name = method.Default
@@ -290,6 +302,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err := o.of.check(o.in, paths...); err != nil {
 		return err
 	}
+	if err := o.sf.check(paths...); err != nil {
+		return err
+	}
 	wo := hsi.WriteOptions{DataType: o.typ}
 	if strings.EqualFold(o.typ, "same") {
 		wo.DataType = "" // known once the input is read
@@ -297,7 +312,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	if err := o.tf.apply(&wo, paths...); err != nil {
 		return err
 	}
-	ro, err := o.rf.options()
+	ro, err := o.rf.options(o.in, false)
 	if err != nil {
 		return err
 	}
@@ -329,6 +344,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		if mod, err = loadModel(o.weights); err != nil {
 			return fmt.Errorf("%s: %w", o.in, err)
 		}
+		if o.nf.keepNoisy {
+			mod = mod.KeepNoisyBands(true)
+		}
 	}
 	if m.Model {
 		if err := o.nf.apply(e.stderr, lr, ro); err != nil {
@@ -341,6 +359,7 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	}
 	var written []string
 	reportNoise(e.stderr, r, mod)
+	reportOutliers(e.stderr, r, lr)
 	for i, sz := range sizes {
 		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
 			return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
@@ -348,8 +367,24 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 		written = append(written, paths[i])
 		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
 			paths[i], sz.h, sz.w, lr.B, m.Name, lr.H, lr.W, float64(sz.h)/float64(lr.H), float64(sz.w)/float64(lr.W))
+		if o.sf.on {
+			nd, hasND := hsi.NoDataValue(lr)
+			if err := o.writeSTAC(e.stdout, lr.Meta, lr.H, lr.W, sz, nd, hasND, paths[i], wo, m.Name, modelNote(r, mod, o.weights)); err != nil {
+				return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
+			}
+		}
 	}
 	return nil
+}
+
+// writeSTAC writes the STAC item of one output (-stac).
+func (o *upscaleOpts) writeSTAC(stdout io.Writer, inMeta hsi.Meta, H, W int, sz outSize, nd float64, hasND bool, path string, wo hsi.WriteOptions, methodName, modelName string) error {
+	meta, _, _, err := method.OutputMeta(inMeta, H, W, sz.h, sz.w, nd, hasND, wo.DataType, path)
+	if err != nil {
+		return err
+	}
+	return o.sf.write(stdout, path, sz.h, sz.w, &meta, wo, stac.Processing{Command: "upscale", Method: methodName,
+		FactorY: float64(sz.h) / float64(H), FactorX: float64(sz.w) / float64(W), Model: modelName, Input: filepath.Base(o.in)})
 }
 
 // sameType resolves -type same to the input's sample type.

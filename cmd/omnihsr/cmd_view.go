@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/omnihsr/omnihsr/model"
@@ -18,7 +19,7 @@ import (
 var viewCmd = &command{
 	name:    "view",
 	summary: "look at scenes in the browser: RGB by wavelength, zoom super-resolved by the model, swipe, spectra",
-	usage: `Usage: omnihsr view [-addr 127.0.0.1:8080] [-weights FILE] [-cache-mb N] [-mem-mb N] FILE [FILE...]
+	usage: `Usage: omnihsr view [-addr 127.0.0.1:8080] [-allow-remote] [-weights FILE] [-cache-mb N] [-mem-mb N] FILE [FILE...]
 
 Reads every FILE (any format omnihsr reads), starts a web server on -addr
 (loopback by default) and prints its URL. The page shows the first file in
@@ -42,12 +43,17 @@ part of it. The Go runtime's soft memory limit is set to the files, the
 budget and 1 GiB, unless GOMEMLIMIT is set.
 
 Only the files named here are read (the page addresses them by number),
-requests for another host name are refused, and nothing is written to
-disk. Stop with Ctrl-C.
+requests for another host name and API requests from another site's page
+are refused, and nothing is written to disk. -addr must be a loopback
+address (127.0.0.1, [::1], localhost) unless -allow-remote is given: the
+viewer has no authentication, so any machine that can reach a network
+address could read the files' pixels. -weights is read at start. Stop with
+Ctrl-C.
 `,
 	flags: func(fs *flag.FlagSet) runner {
 		o := &viewOpts{}
-		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port)")
+		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; loopback unless -allow-remote)")
+		fs.BoolVar(&o.allowRemote, "allow-remote", false, "allow an -addr other machines can reach (0.0.0.0:P, a network address): no authentication")
 		fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
 		fs.Int64Var(&o.cacheMB, "cache-mb", 256, "memory budget of the rendered-tile cache, MiB")
 		fs.Int64Var(&o.memMB, "mem-mb", view.DefaultMemory>>20, "memory budget of the model's encodings, prepared zoom levels and the tile cache together, MiB")
@@ -57,8 +63,24 @@ disk. Stop with Ctrl-C.
 
 type viewOpts struct {
 	addr, weights string
+	allowRemote   bool
 	cacheMB       int64
 	memMB         int64
+}
+
+// loopbackAddr reports whether addr (host:port) listens on loopback only:
+// localhost, or a loopback IP address. An empty host (":8080") or an
+// unspecified one (0.0.0.0, [::]) listens on every interface.
+func loopbackAddr(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
 }
 
 func (o *viewOpts) run(ctx context.Context, e env) error {
@@ -72,7 +94,23 @@ func (o *viewOpts) run(ctx context.Context, e env) error {
 	if o.memMB < o.cacheMB {
 		return usagef("-mem-mb %d: want at least -cache-mb (%d)", o.memMB, o.cacheMB)
 	}
+	loop, err := loopbackAddr(o.addr)
+	if err != nil {
+		return usagef("-addr %q: %v", o.addr, err)
+	}
+	if !loop && !o.allowRemote {
+		return usagef("-addr %s is not a loopback address: other machines could reach the viewer, which has no authentication; give -allow-remote to allow it", o.addr)
+	}
 	newModel := func() (*model.Model, error) { return loadModel(o.weights) }
+	if o.weights != "" {
+		// Read the weights now, so that a bad file stops the start rather
+		// than the first model tile.
+		m, err := loadModel(o.weights)
+		if err != nil {
+			return fmt.Errorf("-weights: %w", err)
+		}
+		newModel = func() (*model.Model, error) { return m, nil }
+	}
 	scenes := make([]*view.Scene, len(files))
 	for i, f := range files {
 		sc, err := view.Open(f, newModel)
@@ -97,8 +135,17 @@ func (o *viewOpts) run(ctx context.Context, e env) error {
 		return fmt.Errorf("view: %w", err)
 	}
 	addr := ln.Addr().String()
+	url := addr
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			url = net.JoinHostPort("localhost", port) // 0.0.0.0 names no machine
+		}
+	}
 	srv := &http.Server{Handler: view.NewServer(scenes, addr, o.cacheMB<<20, o.memMB<<20), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.stdout, "omnihsr view: http://%s/ (%d file(s); Ctrl-C to stop)\n", addr, len(files))
+	fmt.Fprintf(e.stdout, "omnihsr view: http://%s/ (%d file(s); Ctrl-C to stop)\n", url, len(files))
+	if !loop {
+		fmt.Fprintf(e.stderr, "omnihsr view: -allow-remote: listening on %s, reachable from other machines, with no authentication\n", addr)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -162,5 +163,82 @@ func TestViewServes(t *testing.T) {
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d after the context ended: %s", code, errb.String())
+	}
+}
+
+// Issue 29's D15: an -addr that other machines can reach is refused
+// unless -allow-remote is given, before any file is read; with it, the
+// printed URL (localhost at the port) gets in.
+func TestViewRemoteAddr(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.hdr")
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0", "example.com:80"} {
+		code, stderr := runRsCmd(t, "view", "-addr", addr, missing)
+		if code != 2 || !strings.Contains(stderr, "-allow-remote") || strings.Contains(stderr, "missing.hdr") {
+			t.Errorf("-addr %s: exit %d, %q; want 2 naming -allow-remote, before reading the file", addr, code, stderr)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:0", "localhost:0", "[::1]:0"} {
+		if code, stderr := runRsCmd(t, "view", "-addr", addr, missing); code != 1 || !strings.Contains(stderr, "missing.hdr") {
+			t.Errorf("-addr %s: exit %d, %q; want the missing file's error", addr, code, stderr)
+		}
+	}
+	in := filepath.Join(t.TempDir(), "lr.npy")
+	if err := formats.Write(in, testrand.Cube(testrand.New(6, 5), 6, 5, 3), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- runContext(ctx, []string{"view", "-addr", "0.0.0.0:0", "-allow-remote", in}, &out, &errb)
+	}()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, rest, ok := strings.Cut(out.String(), "http://"); ok {
+			url = "http://" + strings.Fields(rest)[0]
+		}
+	}
+	if url == "" {
+		cancel()
+		t.Fatalf("no URL printed: %q %q", out.String(), errb.String())
+	}
+	if !strings.HasPrefix(url, "http://localhost:") {
+		t.Errorf("URL %s: want localhost at the port", url)
+	}
+	res, err := http.Get(url + "api/scenes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("GET %sapi/scenes: status %d", url, res.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "no authentication") {
+		t.Errorf("no warning on stderr: %q", errb.String())
+	}
+}
+
+// "view -weights /etc/passwd" started and failed on the first model tile:
+// a bad weight file stops the start, naming -weights.
+func TestViewBadWeights(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	if err := formats.Write(in, testrand.Cube(testrand.New(6, 5), 6, 5, 3), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "passwd")
+	if err := os.WriteFile(bad, []byte("root:x:0:0:root:/root:/bin/bash\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out, errb syncBuffer
+	code := runContext(ctx, []string{"view", "-addr", "127.0.0.1:0", "-weights", bad, in}, &out, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "-weights") || strings.Contains(out.String(), "http://") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want a failure naming -weights before serving", code, out.String(), errb.String())
 	}
 }

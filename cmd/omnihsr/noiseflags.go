@@ -20,6 +20,7 @@ import (
 type noiseFlags struct {
 	level, file string
 	companion   bool // file is the input's EMIT RFLUNCERT companion (-noise-file auto)
+	keepNoisy   bool // -keep-noisy-bands
 }
 
 const noiseFlagsHelp = `Noise: the default model pair estimates the input's noise band by band (a
@@ -38,11 +39,18 @@ product), reduced to the root mean square of each band's valid samples.
 uncertainty companion from the same folder
 (EMIT_L2A_RFLUNCERT_001_<time>_<orbit>_<scene>.nc, as LP DAAC delivers the
 two); its grid must match the input's (swath, or the GLT grid with -ortho).
+A band whose estimated noise is far above its spectral neighbours' (over
+6 times their level and over 10 % of its own signal: a water-vapour band,
+a detector edge, a subset exported without a bad-band list) is left out
+of the estimated noise level, of the choice of model and of the field
+gain, and is rendered like every band; the bands and why are printed
+(and listed by omnihsr info). -keep-noisy-bands keeps them in.
 `
 
 func (n *noiseFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.level, "noise", "auto", "input noise: auto (estimated), clean, or the standard deviation in the input's units")
 	fs.StringVar(&n.file, "noise-file", "", "per-band noise standard deviations: a text file of numbers, an uncertainty cube, or auto (an EMIT granule's RFLUNCERT companion)")
+	fs.BoolVar(&n.keepNoisy, "keep-noisy-bands", false, "keep bands whose estimated noise is far above their neighbours' in the noise level, the routing and the field gain (by default they are left out of these, and still rendered)")
 }
 
 // check validates the flags before any input is read.
@@ -144,9 +152,10 @@ func readNoiseFile(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool
 		}
 		out := make([]float64, bands)
 		cnt := make([]int, bands)
+		ign, hasIgn := c.Meta.IgnoreValue() // compared as the samples hold it
 		for i, v := range c.Data {
 			f := float64(v)
-			if math.IsNaN(f) || math.IsInf(f, 0) || (c.Meta.HasDataIgnore && f == c.Meta.DataIgnore) {
+			if math.IsNaN(f) || math.IsInf(f, 0) || (hasIgn && v == ign) {
 				continue
 			}
 			out[i%bands] += f * f

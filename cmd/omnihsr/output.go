@@ -3,9 +3,23 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
+
+// checkType refuses a -type that is no sample type ("" and "same" are
+// resolved later), before any input is read.
+func checkType(typ string) error {
+	if typ == "" || strings.EqualFold(typ, "same") {
+		return nil
+	}
+	if _, err := sample.ParseType(typ); err != nil {
+		return usagef("-type %q: %v", typ, err)
+	}
+	return nil
+}
 
 // outputFlags are the flags of a command that writes hyperspectral files
 // read from an input.

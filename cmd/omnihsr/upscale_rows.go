@@ -64,6 +64,11 @@ func (o *upscaleOpts) bicubicRows(e env, name string, factors []float64, paths [
 		written = append(written, paths[i])
 		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
 			paths[i], sz.h, sz.w, rr.B, name, rr.H, rr.W, float64(sz.h)/float64(rr.H), float64(sz.w)/float64(rr.W))
+		if o.sf.on {
+			if err := o.writeSTAC(e.stdout, rr.Meta, rr.H, rr.W, sz, rr.Meta.DataIgnore, rr.Meta.HasDataIgnore, paths[i], wo, name, ""); err != nil {
+				return true, fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
+			}
+		}
 	}
 	return true, nil
 }

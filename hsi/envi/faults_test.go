@@ -126,6 +126,12 @@ func TestMapInfoChecked(t *testing.T) {
 		{"UTM, 1, 1, inf, 4000000, 30, 30, 33, North", "field 4 (easting) = \"inf\" is not a finite number"},
 		{"UTM, 1, 1, 500000, 4000000, 30, 0, 33, North", "field 7 (pixel size y) is 0"},
 		{"Arbitrary, 1, x, 0, 0, 1, 1", "field 3 (reference pixel y) = \"x\""},
+		// issue 29: the rotation, and the transform the fields make, too
+		{"UTM, 1, 1, 500000, 4000000, 30, 30, 33, North, WGS-84, rotation=15", ""},
+		{"UTM, 1, 1, 500000, 4000000, 30, 30, 33, North, WGS-84, rotation=nan", "rotation \"nan\" is not an angle"},
+		{"UTM, 1, 1, 500000, 4000000, 30, 30, 33, North, WGS-84, rotation=inf", "rotation \"inf\" is not an angle"},
+		{"UTM, 1, 1, 500000, 4000000, 30, 30, 33, North, WGS-84, rotation=1e308", "rotation \"1e308\" is not an angle"},
+		{"UTM, 1, 1, 500000, 1e300, 30, 30, 33, North", "field 5 (northing) = \"1e300\" is beyond 1e+15"},
 	} {
 		dir := t.TempDir()
 		p := writeRawIn(t, dir, okHeader+"map info = {"+tc.mapInfo+"}\n", good)

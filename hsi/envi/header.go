@@ -261,6 +261,9 @@ func (h *header) meta() (hsi.Meta, error) {
 			return m, fmt.Errorf("\"band names\" has %d names for %d bands", len(names), h.bands)
 		}
 		m.BandNames = names
+		// AVIRIS-NG radiance headers state the wavelengths only as band
+		// names: {376.44 Nanometers, ...}.
+		m.WavelengthsFromBandNames()
 	}
 	if v, ok := f["data ignore value"]; ok && strings.TrimSpace(v) != "" {
 		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)

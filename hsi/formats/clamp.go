@@ -40,7 +40,10 @@ func NewClamp(dataType string, noData float64, hasNoData bool) (*Clamp, error) {
 	if float64(c.flo) < lo {
 		c.flo = math.Nextafter32(c.flo, 0)
 	}
-	if float64(c.fhi) > hi {
+	// The range of int64 and uint64 ends at 2^63-1 and 2^64-1, which
+	// float64 rounds up to 2^63 and 2^64: their float32 ends step inside
+	// from those too.
+	if float64(c.fhi) > hi || (t == sample.Int64 || t == sample.Uint64) && float64(c.fhi) >= hi {
 		c.fhi = math.Nextafter32(c.fhi, 0)
 	}
 	if hasNoData {
@@ -55,11 +58,14 @@ func (c *Clamp) one(v float32) float32 {
 	if v != v {
 		return 0
 	}
+	// Compared with the float32 ends, not the range: float64 holds no
+	// 2^63-1 or 2^64-1, so the range of int64 and uint64 ends at 2^63 and
+	// 2^64, which float32 holds and those types do not.
 	r := sample.Round(v)
 	switch {
-	case r < c.lo:
+	case r < float64(c.flo):
 		return c.flo
-	case r > c.hi:
+	case r > float64(c.fhi):
 		return c.fhi
 	}
 	return v

@@ -8,6 +8,8 @@ import (
 	"math"
 
 	"github.com/klauspost/compress/zlib"
+
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // Layout classes and chunk index types.
@@ -224,6 +226,12 @@ func (o *Object) Read(fn func(start uint64, raw []byte) error) error {
 	if !o.Type.Numeric() {
 		return fmt.Errorf("hdf5: dataset %s has type %s, not a number", o.Name, o.Type)
 	}
+	return o.readRaw(fn)
+}
+
+// readRaw streams the raw elements of a dataset of any fixed-size type, as
+// Read does.
+func (o *Object) readRaw(fn func(start uint64, raw []byte) error) error {
 	n, err := o.Numel()
 	if err != nil {
 		return err
@@ -284,6 +292,12 @@ type chunkReader struct {
 
 	buf chunkBuf  // reused from chunk to chunk by a serial read
 	par *parallel // decoders of a parallel read (nil: serial)
+
+	// seen holds the grid index of every chunk the index walk has listed:
+	// a chunk listed twice (duplicate B-tree keys, as a hostile file may
+	// hold by the thousand, all pointing at one compressed chunk) is an
+	// error, so that the work of a read is bounded by the dataset's size.
+	seen map[uint64]struct{}
 }
 
 func (o *Object) readChunked(fn func(uint64, []byte) error) error {
@@ -308,10 +322,20 @@ func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 		nb *= c
 		grid[i] = (o.Dims[i] + c - 1) / c
 	}
-	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn}
+	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn, seen: map[uint64]struct{}{}}
 	l := o.layout
 	if o.f.undef(l.addr) {
 		return nil
+	}
+	// A filtered chunk is held three times while it is decoded (stored,
+	// inflated, unshuffled): a chunk declared larger than memory allows is
+	// refused before any of it is read, whatever the file's size.
+	bufs := uint64(1)
+	if len(o.filters) > 0 {
+		bufs = 3
+	}
+	if err := memlimit.Check(bufs*nb, fmt.Sprintf("hdf5: dataset %s: a chunk of %v elements of %d bytes", o.Name, ch, es)); err != nil {
+		return err
 	}
 	if l.index != indexSingle {
 		if w := cr.parallelDecoders(); w >= 2 {
@@ -498,6 +522,14 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 	if size > maxChunkBytes || size > uint64(f.size) {
 		return fmt.Errorf("hdf5: dataset %s: chunk of %d bytes is larger than the file", o.Name, size)
 	}
+	var key uint64
+	for k := range org {
+		key = key*cr.grid[k] + org[k]/cr.chunk[k]
+	}
+	if _, dup := cr.seen[key]; dup {
+		return fmt.Errorf("hdf5: dataset %s: the chunk at %v is listed twice in the chunk index: %w", o.Name, org, ErrDuplicateChunk)
+	}
+	cr.seen[key] = struct{}{}
 	if cr.par != nil {
 		return cr.par.queue(chunkJob{addr: a, size: size, mask: mask, org: org})
 	}
@@ -566,7 +598,11 @@ func (cr *chunkReader) load(a, size uint64, mask uint32, b *chunkBuf) ([]byte, e
 			if len(data) < 4 {
 				return nil, fmt.Errorf("hdf5: dataset %s: fletcher32 chunk too short", o.Name)
 			}
-			data = data[:len(data)-4]
+			body := data[:len(data)-4]
+			if !fletcherOK(body, data[len(data)-4:]) {
+				return nil, fmt.Errorf("hdf5: dataset %s: the chunk at address %d: Fletcher-32: %w", o.Name, a, ErrChecksum)
+			}
+			data = body
 		default:
 			return nil, fmt.Errorf("hdf5: dataset %s: filter %d is not supported", o.Name, fl.id)
 		}
@@ -648,4 +684,39 @@ func (cr *chunkReader) scatter(data []byte, org []uint64) error {
 			return nil
 		}
 	}
+}
+
+// fletcher32 is libhdf5's H5_checksum_fletcher32: Fletcher's checksum over
+// big-endian 16-bit words, a last odd byte taken as the high byte of a word.
+func fletcher32(b []byte) uint32 {
+	var s1, s2 uint32
+	for len(b) >= 2 {
+		n := min(len(b)/2, 360)
+		for i := 0; i < n; i++ {
+			s1 += uint32(b[2*i])<<8 | uint32(b[2*i+1])
+			s2 += s1
+		}
+		b = b[2*n:]
+		s1 = s1&0xffff + s1>>16
+		s2 = s2&0xffff + s2>>16
+	}
+	if len(b) == 1 {
+		s1 += uint32(b[0]) << 8
+		s2 += s1
+		s1 = s1&0xffff + s1>>16
+		s2 = s2&0xffff + s2>>16
+	}
+	s1 = s1&0xffff + s1>>16
+	s2 = s2&0xffff + s2>>16
+	return s2<<16 | s1
+}
+
+// fletcherOK reports whether sum, the 4 bytes the Fletcher-32 filter
+// appends (little-endian), matches body. As libhdf5 does, the byte-swapped
+// form that versions 1.6.0 to 1.6.2 wrote is accepted too.
+func fletcherOK(body, sum []byte) bool {
+	got := uint32(sum[0]) | uint32(sum[1])<<8 | uint32(sum[2])<<16 | uint32(sum[3])<<24
+	want := fletcher32(body)
+	swapped := (want&0x00ff00ff)<<8 | (want&0xff00ff00)>>8
+	return got == want || got == swapped
 }

@@ -25,6 +25,7 @@ type fractalHeap struct {
 	filtered       bool
 	checksumDirect bool
 	maxDirectRows  int
+	hugeIndex      uint64 // B-tree v2 of the huge objects
 }
 
 func (f *File) fractalHeap(a uint64) (*fractalHeap, error) {
@@ -42,8 +43,8 @@ func (f *File) fractalHeap(a uint64) (*fractalHeap, error) {
 	filterLen := c.u16()
 	flags := c.u8()
 	maxMan := uint64(c.u32())
-	c.uN(f.sl)   // next huge object ID
-	c.addr(f.so) // huge object B-tree
+	c.uN(f.sl) // next huge object ID
+	h.hugeIndex = c.addr(f.so)
 	c.uN(f.sl)   // free space in managed blocks
 	c.addr(f.so) // free-space manager
 	c.uN(f.sl)   // managed space
@@ -97,8 +98,10 @@ func (h *fractalHeap) get(id []byte) ([]byte, error) {
 			return nil, errors.New("tiny heap object longer than its ID")
 		}
 		return id[1 : 1+n], nil
+	case 1: // huge: stored outside the heap's blocks
+		return h.huge(id)
 	default:
-		return nil, errors.New("huge fractal heap objects are not supported")
+		return nil, fmt.Errorf("heap ID of type %d", (id[0]>>4)&3)
 	}
 	if h.filtered {
 		return nil, errors.New("filtered fractal heaps are not supported")
@@ -116,6 +119,50 @@ func (h *fractalHeap) get(id []byte) ([]byte, error) {
 		return nil, errors.New("heap object outside its direct block")
 	}
 	return h.f.read(blk+(off-blkOff), int(n))
+}
+
+// huge returns a huge object (one larger than the heap's largest managed
+// object, as a 2 MB attribute is): its address and length are in the ID
+// when the ID is large enough ("directly accessed"), else in the heap's
+// huge-object B-tree (record type 1: address, length, ID). Huge objects of
+// a filtered heap are not supported.
+func (h *fractalHeap) huge(id []byte) ([]byte, error) {
+	f := h.f
+	if h.filtered {
+		return nil, errors.New("huge objects of a filtered fractal heap are not supported")
+	}
+	var addr, n uint64
+	if len(id) >= 1+f.so+f.sl {
+		addr, n = le(id[1:1+f.so]), le(id[1+f.so:1+f.so+f.sl])
+	} else {
+		if len(id) < 2 || f.undef(h.hugeIndex) {
+			return nil, errors.New("huge heap object without an index")
+		}
+		key := le(id[1:min(len(id), 9)])
+		found := false
+		err := f.btree2(h.hugeIndex, func(rec []byte) error {
+			if found || len(rec) < f.so+2*f.sl {
+				return nil
+			}
+			if le(rec[f.so+f.sl:f.so+2*f.sl]) == key {
+				addr, n, found = le(rec[:f.so]), le(rec[f.so:f.so+f.sl]), true
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("huge heap objects: %w", err)
+		}
+		if !found {
+			return nil, fmt.Errorf("huge heap object %d missing from its index", key)
+		}
+	}
+	if n > maxMeta {
+		return nil, fmt.Errorf("huge heap object of %d bytes is too large", n)
+	}
+	if err := f.charge(n, "huge heap object"); err != nil {
+		return nil, err
+	}
+	return f.read(addr, int(n))
 }
 
 // block finds the direct block holding heap offset off.
@@ -275,7 +322,33 @@ func (f *File) denseObjects(heap, index uint64, idAt int, fn func([]byte) error)
 }
 
 // globalHeapObject returns object idx of the global heap collection at a.
+// Each collection is read and indexed once per File: a variable-length
+// attribute of a million elements reads its collection once, not a
+// million times.
 func (f *File) globalHeapObject(a uint64, idx uint32) ([]byte, error) {
+	f.mu.Lock()
+	objs, ok := f.gheap[a]
+	f.mu.Unlock()
+	if !ok {
+		var err error
+		if objs, err = f.globalHeap(a); err != nil {
+			return nil, err
+		}
+		f.mu.Lock()
+		if f.gheap == nil {
+			f.gheap = map[uint64]map[uint32][]byte{}
+		}
+		f.gheap[a] = objs
+		f.mu.Unlock()
+	}
+	if data, ok := objs[idx]; ok {
+		return data, nil
+	}
+	return nil, fmt.Errorf("global heap object %d missing", idx)
+}
+
+// globalHeap reads the global heap collection at a and indexes its objects.
+func (f *File) globalHeap(a uint64) (map[uint32][]byte, error) {
 	hb, err := f.read(a, 8+f.sl)
 	if err != nil {
 		return nil, fmt.Errorf("global heap: %w", err)
@@ -287,10 +360,14 @@ func (f *File) globalHeapObject(a uint64, idx uint32) ([]byte, error) {
 	if size > maxMeta {
 		return nil, fmt.Errorf("global heap of %d bytes is too large", size)
 	}
+	if err := f.charge(size, "global heap"); err != nil {
+		return nil, err
+	}
 	b, err := f.readAtMost(a, int(size))
 	if err != nil {
 		return nil, fmt.Errorf("global heap: %w", err)
 	}
+	objs := map[uint32][]byte{}
 	c := &cursor{b: b, off: 8 + f.sl}
 	for c.rest() >= 8+f.sl {
 		id := c.u16()
@@ -303,10 +380,10 @@ func (f *File) globalHeapObject(a uint64, idx uint32) ([]byte, error) {
 			return nil, errors.New("global heap object truncated")
 		}
 		data := c.bytes(int(n))
-		if uint32(id) == idx {
-			return data, nil
+		if _, dup := objs[uint32(id)]; !dup {
+			objs[uint32(id)] = data
 		}
 		c.skip(int((n+7)&^7 - n))
 	}
-	return nil, fmt.Errorf("global heap object %d missing", idx)
+	return objs, nil
 }

@@ -23,11 +23,25 @@
 // (three chunk-sized buffers per goroutine), so reading a dataset needs a
 // few chunks of memory at most, one when unfiltered.
 //
-// Not supported, reported as errors: huge or filtered fractal-heap objects,
+// Not supported, reported as errors: filtered fractal-heap objects,
 // fractal heaps with nested indirect blocks, virtual datasets, other
-// filters (szip, scale-offset, n-bit). Checksums are not verified.
+// filters (szip, scale-offset, n-bit). Fletcher-32 checksums of chunks are
+// verified (ErrChecksum; the byte-swapped form libhdf5 1.6.0-1.6.2 wrote is
+// accepted, as libhdf5 accepts it); other metadata checksums are not.
+// IEEE half-precision floats (float16) are read as numbers; huge
+// fractal-heap objects (an attribute too large for its heap's blocks, as a
+// 2 MB WKT) are read from the heap's huge-object index.
 //
 // Every size and address read from the file is checked against the file's
 // size before it is used, so a damaged or hostile file yields an error, not
-// a panic or a huge allocation.
+// a panic or a huge allocation. Bounds on work, for files built to amplify:
+// each object header is parsed once per File, however many hard links
+// reach it, and each global heap collection is read once; the metadata a
+// File parses in all (header blocks, decoded attribute values, heap
+// collections) is bounded by 256 MiB + 8 x the file's size (ErrMetadata);
+// a chunk index that lists a chunk twice is an error (ErrDuplicateChunk),
+// so a read decodes each chunk of the dataset at most once; a chunk's
+// buffers are checked against the memory limit (internal/memlimit,
+// OMNIHSR_MEM_LIMIT) before they are allocated. Groups are followed 1024
+// deep; Walk does not loop on cyclic hard links.
 package hdf5

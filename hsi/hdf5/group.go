@@ -83,7 +83,7 @@ func (o *Object) Walk(fn func(*Object) error) error {
 	seen := map[uint64]bool{o.Addr: true}
 	var walk func(g *Object, depth int) error
 	walk = func(g *Object, depth int) error {
-		if depth > maxBTreeDepth {
+		if depth > maxGroupDepth {
 			return fmt.Errorf("hdf5: groups nested too deep at %s", g.Path)
 		}
 		mem, err := g.Members()

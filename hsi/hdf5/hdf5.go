@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"sync"
 
 	"github.com/omnihsr/omnihsr/hsi/sample"
 )
@@ -15,6 +17,12 @@ var Signature = []byte("\x89HDF\r\n\x1a\n")
 
 // ErrTruncated marks an address or a block beyond the end of the file.
 var ErrTruncated = errors.New("truncated or damaged file")
+
+// ErrDuplicateChunk marks a chunk index that lists one chunk twice.
+var ErrDuplicateChunk = errors.New("duplicate chunk (damaged or hostile file)")
+
+// ErrChecksum marks data whose Fletcher-32 checksum does not match.
+var ErrChecksum = errors.New("checksum mismatch (damaged file)")
 
 // ErrNotHDF5 is returned when no superblock is found.
 var ErrNotHDF5 = errors.New("hdf5: no HDF5 superblock found")
@@ -27,7 +35,19 @@ const (
 	maxContinuation = 1024     // continuation blocks of one object
 	maxBTreeDepth   = 64
 	maxDims         = 32
+	// maxGroupDepth bounds the nesting of groups that Walk follows.
+	maxGroupDepth = 1024
+	// metaBase + metaPerByte x the file's size bounds the metadata that
+	// one File parses in all (object header blocks, decoded attribute
+	// values, global heap collections), so that a small file whose
+	// headers share blocks, or whose attributes all point at one large
+	// heap object, cannot take unbounded time and memory.
+	metaBase    = 256 << 20
+	metaPerByte = 8
 )
+
+// ErrMetadata marks a file whose metadata exceeds the reader's bound.
+var ErrMetadata = errors.New("metadata exceeds the reader's bound (damaged or hostile file)")
 
 // File is an open HDF5 file.
 type File struct {
@@ -39,6 +59,24 @@ type File struct {
 
 	SuperblockVersion int
 	rootAddr          uint64
+
+	mu    sync.Mutex
+	objs  map[uint64]*Object           // parsed object headers, by address
+	gheap map[uint64]map[uint32][]byte // global heap collections, by address
+	meta  uint64                       // metadata bytes parsed so far
+}
+
+// charge adds n bytes to the metadata parsed so far and fails once the
+// total passes the bound (metaBase + metaPerByte x the file's size).
+func (f *File) charge(n uint64, what string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	lim := uint64(metaBase) + metaPerByte*uint64(f.size)
+	f.meta += n
+	if f.meta > lim {
+		return fmt.Errorf("hdf5: %s: more than %d bytes of metadata in a file of %d bytes: %w", what, lim, f.size, ErrMetadata)
+	}
+	return nil
 }
 
 // Open finds the superblock (at offset 0, 512, 1024, 2048, ...) and reads it.
@@ -538,8 +576,32 @@ func (f *File) snod(a uint64, heap []byte) ([]link, error) {
 	return out, c.err
 }
 
-// object reads the header of the object at addr.
+// object returns the object at addr under the link name name. Each
+// object header is parsed once: hard links to the same object (by the
+// thousand in a hostile file) share it.
 func (f *File) object(name string, addr uint64) (*Object, error) {
+	f.mu.Lock()
+	o, ok := f.objs[addr]
+	f.mu.Unlock()
+	if !ok {
+		var err error
+		if o, err = f.parseObject(name, addr); err != nil {
+			return nil, err
+		}
+		f.mu.Lock()
+		if f.objs == nil {
+			f.objs = map[uint64]*Object{}
+		}
+		f.objs[addr] = o
+		f.mu.Unlock()
+	}
+	c := *o
+	c.Name, c.Path = name, "/"+name
+	return &c, nil
+}
+
+// parseObject reads the header of the object at addr.
+func (f *File) parseObject(name string, addr uint64) (*Object, error) {
 	msgs, err := f.objectHeader(addr)
 	if err != nil {
 		return nil, fmt.Errorf("hdf5: object %q: %w", name, err)
@@ -582,7 +644,7 @@ func (f *File) object(name string, addr uint64) (*Object, error) {
 			o.filters = fl
 		case msgAttribute:
 			n, a, err := f.parseAttribute(m.data)
-			if errors.Is(err, ErrTruncated) {
+			if errors.Is(err, ErrTruncated) || errors.Is(err, ErrMetadata) {
 				// an attribute of an unsupported type is left out; one cut
 				// off by the end of the file is an error
 				return nil, fmt.Errorf("hdf5: object %q: attribute %q: %w", name, n, err)
@@ -709,6 +771,9 @@ func (h *headerBlocks) read(i int) ([]byte, error) {
 	h.seen[bl.a] = true
 	if bl.n > maxMeta {
 		return nil, fmt.Errorf("object header block of %d bytes is too large", bl.n)
+	}
+	if err := h.f.charge(bl.n, "object header"); err != nil {
+		return nil, err
 	}
 	return h.f.read(bl.a, int(bl.n))
 }
@@ -856,6 +921,9 @@ type Datatype struct {
 	// Base is the element type of a variable-length sequence.
 	VlenString bool
 	Base       *Datatype
+	// half is true for a 2-byte float laid out as IEEE 754 binary16
+	// (numpy's float16): 10 mantissa bits, 5 exponent bits, bias 15.
+	half bool
 }
 
 // Numeric reports whether the type is an integer or a float the reader decodes.
@@ -864,7 +932,7 @@ func (t Datatype) Numeric() bool {
 	case ClassFixed:
 		return t.Size == 1 || t.Size == 2 || t.Size == 4 || t.Size == 8
 	case ClassFloat:
-		return t.Size == 4 || t.Size == 8
+		return t.Size == 4 || t.Size == 8 || t.Size == 2 && t.half
 	}
 	return false
 }
@@ -908,6 +976,14 @@ func parseDatatypeDepth(b []byte, depth int) (Datatype, error) {
 		if bf[0]&0x40 != 0 {
 			return Datatype{}, errors.New("VAX floating-point byte order is not supported")
 		}
+		if size == 2 {
+			// properties: bit offset, precision, exponent location and
+			// size, mantissa location and size, exponent bias
+			off, prec := c.u16(), c.u16()
+			eloc, esz, mloc, msz := c.u8(), c.u8(), c.u8(), c.u8()
+			bias := c.u32()
+			t.half = c.err == nil && off == 0 && prec == 16 && eloc == 10 && esz == 5 && mloc == 0 && msz == 10 && bias == 15
+		}
 	case ClassVlen:
 		t.VlenString = bf[0]&0x0F == 1
 		if !t.VlenString && depth < 4 && len(b) > 8 {
@@ -942,8 +1018,18 @@ func (t Datatype) Sample() sample.Type {
 }
 
 // Decode converts n = len(dst) raw elements of type t to float64 with the
-// sample codec; it leaves dst alone when t is not numeric.
+// sample codec (float16 here); it leaves dst alone when t is not numeric.
 func (t Datatype) Decode(raw []byte, dst []float64) {
+	if t.Class == ClassFloat && t.Size == 2 && t.half {
+		for i := range dst {
+			h := uint16(raw[2*i]) | uint16(raw[2*i+1])<<8
+			if t.BigEndian {
+				h = uint16(raw[2*i])<<8 | uint16(raw[2*i+1])
+			}
+			dst[i] = halfToFloat(h)
+		}
+		return
+	}
 	if st := t.Sample(); st != sample.Invalid {
 		sample.DecodeFloat64(dst, raw, st, t.BigEndian)
 	}
@@ -1008,6 +1094,9 @@ func (f *File) parseAttribute(b []byte) (string, Attr, error) {
 		if uint64(t.Size)*n > uint64(len(data)) {
 			return name, Attr{}, errors.New("attribute data truncated")
 		}
+		if err := f.charge(8*n, "attribute "+name); err != nil {
+			return name, Attr{}, err
+		}
 		a.Nums = make([]float64, n)
 		t.Decode(data[:uint64(t.Size)*n], a.Nums)
 		if n == 1 {
@@ -1028,6 +1117,9 @@ func (f *File) parseAttribute(b []byte) (string, Attr, error) {
 				if obj, err = f.globalHeapObject(coll, idx); err != nil {
 					return name, Attr{}, err
 				}
+			}
+			if err := f.charge(uint64(len(obj))+16, "attribute "+name); err != nil {
+				return name, Attr{}, err
 			}
 			switch {
 			case t.VlenString:
@@ -1078,4 +1170,23 @@ func (f *File) denseAttrs(b []byte, into map[string]Attr) error {
 		}
 		return nil
 	})
+}
+
+// halfToFloat converts an IEEE 754 binary16 value to float64, exactly.
+func halfToFloat(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp, man := int(h>>10&0x1f), float64(h&0x3ff)
+	switch exp {
+	case 0: // zero or subnormal
+		return sign * math.Ldexp(man, -24)
+	case 0x1f:
+		if man != 0 {
+			return math.NaN()
+		}
+		return sign * math.Inf(1)
+	}
+	return sign * math.Ldexp(1024+man, exp-25)
 }

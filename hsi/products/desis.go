@@ -39,7 +39,7 @@ type desisMeta struct {
 // desisBackground returns the value of the first backgroundValue element
 // of a DESIS METADATA.xml, and whether it has one.
 func desisBackground(xmlPath string) (float64, bool, error) {
-	b, err := os.ReadFile(xmlPath)
+	b, err := readMetaFile(xmlPath)
 	if err != nil {
 		return 0, false, err
 	}
@@ -131,12 +131,19 @@ func readDESIS(path, tifPath, xmlPath string, opt hsi.ReadOptions) (*hsi.Cube, h
 			return nil, info, fmt.Errorf("%s: the band characterisation lists %d bands, %s holds %d", xmlPath, len(m.Bands), filepath.Base(tifPath), c.B)
 		}
 		wl, fwhm, gain, off = make([]float64, c.B), make([]float64, c.B), make([]float64, c.B), make([]float64, c.B)
+		seen := make([]int, c.B) // 1 + the element that gave each band number
 		for i, bd := range m.Bands {
 			n, err := strconv.Atoi(strings.TrimSpace(bd.Number))
 			if err != nil || n < 1 || n > c.B {
 				return nil, info, fmt.Errorf("%s: band %d: bandNumber %q: want 1 to %d", xmlPath, i+1, bd.Number, c.B)
 			}
 			k := n - 1
+			if seen[k] != 0 {
+				// with as many elements as bands, another band has none:
+				// it would be left at wavelength 0 and gain 0
+				return nil, info, fmt.Errorf("%s: band elements %d and %d both have bandNumber %d: each band must be listed once", xmlPath, seen[k], i+1, n)
+			}
+			seen[k] = i + 1
 			for _, f := range []struct {
 				name string
 				s    string

@@ -16,7 +16,20 @@
 //
 // Chunked datasets are read chunk by chunk (deflate, shuffle, Fletcher-32),
 // compressed chunks inflated by up to four goroutines, so memory is the
-// output cube plus a few chunks (at most 256 MiB of chunk buffers).
+// output cube plus a few chunks (at most 256 MiB of chunk buffers). Every
+// allocation sized from the file's declared dimensions (the cube, PRISMA's
+// padding mask, EMIT's geometry lookup tables and ortho cube, auxiliary
+// datasets) is checked against internal/memlimit first: a small file that
+// declares a cube larger than memory gets an error naming it that wraps
+// memlimit.ErrTooLarge. StatHDF5 describes a file for omnihsr info by
+// streaming the dataset into hsi.Stats, without the cube.
+//
+// Product metadata is checked on read: EMIT wavelengths finite, positive
+// and increasing and its geotransform finite with a pixel size
+// (hsi.CheckGeoTransform); PRISMA's L2Scale*Min below L2Scale*Max and its
+// Epsg_Code an EPSG code the reader knows; a DESIS bandNumber listed once.
+// Product XML (EnMAP, DESIS) must be a regular file of at most
+// MaxMetadataBytes.
 //
 // Known products are recognised from their structure, not their name:
 //
@@ -31,11 +44,24 @@
 //     bands x columns) scaled to reflectance, Min + DN*(Max-Min)/65535 with
 //     each spectrometer's L2Scale*Min/Max; the placeholder bands (zero
 //     wavelength or flagged 0 in List_Cw_*_Flags) dropped and the rest
-//     sorted by wavelength. Both sides of the VNIR/SWIR overlap (about
-//     920-975 nm) are kept, as HyperCoast's reader keeps them; at equal
+//     sorted by wavelength. Both sides of the VNIR/SWIR overlap (943-977
+//     nm in real products) are kept, as HyperCoast's reader keeps them; at equal
 //     wavelengths VNIR comes first. A pixel whose DNs are all 0 is no-data
 //     (-9999). Georeferencing comes from Epsg_Code and the corner
 //     attributes, taken as pixel centres as prismaread does (its extent
 //     starts half a 30 m pixel before the upper-left corner coordinate).
-//     -var reads one cube as stored instead.
+//     -var reads one cube as stored instead. L2C and L2B products (swaths
+//     PRS_L2C_HCO, PRS_L2B_HCO, the same layout) read the same way, not
+//     georeferenced; "Data_Fields" (SNAP's spelling) is accepted for
+//     "Data Fields".
+//   - NEON AOP reflectance (HDF5, DP3.30006 mosaic tiles and DP1 flight
+//     lines): the root group named after the site holds
+//     Reflectance/Reflectance_Data (int16, lines x samples x bands), read
+//     as stored with Scale_Factor as the reflectance scale factor and
+//     Data_Ignore_Value as no-data; wavelengths and FWHM from
+//     Metadata/Spectral_Data; the bands whose centre lies inside the
+//     Band_Window_1_Nanometers / Band_Window_2_Nanometers attributes (the
+//     water-vapour absorptions) flagged bad; the geotransform from
+//     Metadata/Coordinate_System/Map_Info (an ENVI map info line, as GDAL
+//     reads one) and the CRS from its EPSG Code dataset (a string).
 package products

@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // emitVars are the root cubes of the EMIT L2A granules read as products:
@@ -64,7 +65,7 @@ func EMITUncertaintyPath(rfl string) (string, error) {
 // emitFill is the fill value of EMIT products (emit_tools' FILL_VALUE).
 const emitFill = -9999
 
-func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	info := hsi.SourceInfo{Format: "NetCDF-4", Variable: o.Path, DataType: o.Type.String()}
 	title := f.root.AttrString("title")
 	if title == "" {
@@ -79,26 +80,33 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.Sour
 	}
 	layout, how, err := f.layoutOf(o, opt.Layout)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	info.Layout = layout
 	v, err := f.cfOf(o)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	if !v.hasFill {
 		v.fill, v.hasFill = emitFill, true
 	}
-	c, err := f.cubeOf(o, layout, v.apply())
+	var st *hsi.Stats
+	if stats {
+		st = hsi.NewStats(hsi.Meta{DataIgnore: v.fill, HasDataIgnore: true})
+	}
+	c, err := f.cubeOf(o, layout, v.apply(), st)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	c.Meta.DataIgnore, c.Meta.HasDataIgnore = v.fill, true
 	if err := f.bandMeta(c, o, strings.IndexByte(layout, 'B')); err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	if c.Meta.Wavelengths == nil {
-		return nil, info, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
+		return nil, info, nil, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
+	}
+	if err := increasing(c.Meta.Wavelengths); err != nil {
+		return nil, info, nil, fmt.Errorf("%s: /sensor_band_parameters/wavelengths: %w", f.path, err)
 	}
 	c.Meta.Description = info.Product
 	det := []string{how, o.LayoutName()}
@@ -107,23 +115,36 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions) (*hsi.Cube, hsi.Sour
 	}
 	if !opt.Ortho {
 		info.Detail = strings.Join(append(det, "swath (downtrack x crosstrack), not georeferenced; -ortho applies the GLT"), ", ")
-		return c, info, nil
+		return c, info, st, nil
 	}
 	oc, err := emitOrtho(f, c)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	info.Detail = strings.Join(append(det, fmt.Sprintf("orthorectified by the GLT to %d x %d", oc.H, oc.W)), ", ")
-	return oc, info, nil
+	return oc, info, nil, nil
 }
 
 // emitOrtho applies the geometry lookup table as emit_tools.apply_glt
 // does: ortho cell (r, c) takes swath pixel (glt_y-1, glt_x-1) when both
-// indexes are non-zero, and the fill value otherwise.
+// indexes are set (not a GLT fill value: gltFill), and the fill value
+// otherwise; an index outside the swath is an error naming the cell.
 func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	gxo, gyo := f.get("/location/glt_x"), f.get("/location/glt_y")
 	if len(gxo.Dims) != 2 || !slices.Equal(gxo.Dims, gyo.Dims) {
 		return nil, fmt.Errorf("%s: glt_x %v and glt_y %v must be 2-D arrays of one shape", f.path, gxo.Dims, gyo.Dims)
+	}
+	// The two tables (float64) and the ortho cube live together and are
+	// sized from the tables' declared shape: check before reading them.
+	if gxo.Dims[0] == 0 || gxo.Dims[1] == 0 || gxo.Dims[0] > math.MaxInt32 || gxo.Dims[1] > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: glt_x %v: want a non-empty grid", f.path, gxo.Dims)
+	}
+	cells := gxo.Dims[0] * gxo.Dims[1]
+	if cells > (1<<62)/uint64(16+4*sw.B) {
+		return nil, fmt.Errorf("%s: GLT grid %v is too large", f.path, gxo.Dims)
+	}
+	if err := memlimit.Check(cells*uint64(16+4*sw.B), fmt.Sprintf("the %dx%d GLT and its %dx%dx%d ortho cube", gxo.Dims[0], gxo.Dims[1], gxo.Dims[0], gxo.Dims[1], sw.B)); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	gx, err := f.readFloats(gxo)
 	if err != nil {
@@ -143,9 +164,10 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	for i := range out.Data {
 		out.Data[i] = fill
 	}
+	unset := gltFill(gxo, gyo)
 	for p := range gx {
 		x, y := gx[p], gy[p]
-		if x == 0 || y == 0 || math.IsNaN(x) || math.IsNaN(y) {
+		if unset(x) || unset(y) {
 			continue
 		}
 		if x < 1 || y < 1 || x > float64(sw.W) || y > float64(sw.H) || x != math.Trunc(x) || y != math.Trunc(y) {
@@ -158,6 +180,9 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	if len(gt) != 6 {
 		return nil, fmt.Errorf("%s: global attribute geotransform has %d values, want 6", f.path, len(gt))
 	}
+	if err := hsi.CheckGeoTransform([6]float64(gt)); err != nil {
+		return nil, fmt.Errorf("%s: global attribute geotransform: %w", f.path, err)
+	}
 	var c crs.CRS
 	if wkt := f.root.AttrString("spatial_ref"); wkt != "" {
 		if c, err = crs.FromWKT(wkt); err != nil {
@@ -166,6 +191,34 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	}
 	out.Meta.Geo = geoOf([6]float64(gt), c)
 	return out, nil
+}
+
+// increasing checks that wavelengths are finite, positive and strictly
+// increasing, as an EMIT granule's are.
+func increasing(wl []float64) error {
+	for i, w := range wl {
+		if math.IsNaN(w) || math.IsInf(w, 0) || w <= 0 {
+			return fmt.Errorf("wavelength %d is %v, not a positive number", i, w)
+		}
+		if i > 0 && w <= wl[i-1] {
+			return fmt.Errorf("wavelengths are not increasing: %v at band %d after %v", w, i, wl[i-1])
+		}
+	}
+	return nil
+}
+
+// gltFill reports the GLT entries that mean "no swath pixel": 0, as
+// emit_tools and the V001 writer (emit-utils daac_converter, fill 0) have
+// it, -9999, the fill of later EMIT versions (emit-sds-l2a issue 20), the
+// variables' own _FillValue, and NaN.
+func gltFill(gx, gy *hdf5.Object) func(float64) bool {
+	fills := []float64{0, emitFill}
+	for _, o := range []*hdf5.Object{gx, gy} {
+		if a := o.Attrs["_FillValue"]; len(a.Nums) == 1 {
+			fills = append(fills, a.Nums[0])
+		}
+	}
+	return func(v float64) bool { return math.IsNaN(v) || slices.Contains(fills, v) }
 }
 
 // geoOf builds the georeferencing of a grid from a GDAL geotransform

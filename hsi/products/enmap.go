@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -180,7 +181,7 @@ func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, e
 // readXML decodes the metadata file path of a product of the mission named
 // into v.
 func readXML(path, mission string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := readMetaFile(path)
 	if err != nil {
 		return err
 	}
@@ -188,6 +189,48 @@ func readXML(path, mission string, v any) error {
 		return fmt.Errorf("%s: not %s product metadata: %w", path, mission, err)
 	}
 	return nil
+}
+
+// MaxMetadataBytes bounds the size of a product's XML metadata file
+// (EnMAP, DESIS): real ones are a few MB; a larger one is refused before it
+// is read, so a 300 MB attribute or /dev/zero under a metadata name cannot
+// take the machine.
+const MaxMetadataBytes = 64 << 20
+
+// readMetaFile reads a product metadata file: a regular file (not a FIFO,
+// a device or a directory, which would block or never end) of at most
+// MaxMetadataBytes.
+func readMetaFile(path string) ([]byte, error) {
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: product metadata is not a regular file (%v)", path, st.Mode().Type())
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	if st, err = fh.Stat(); err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: product metadata is not a regular file (%v)", path, st.Mode().Type())
+	}
+	if st.Size() > MaxMetadataBytes {
+		return nil, fmt.Errorf("%s: product metadata of %d bytes is larger than the %d MiB a product's XML may take", path, st.Size(), MaxMetadataBytes>>20)
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, MaxMetadataBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(b) > MaxMetadataBytes {
+		return nil, fmt.Errorf("%s: product metadata grew past %d MiB while it was read", path, MaxMetadataBytes>>20)
+	}
+	return b, nil
 }
 
 // calibrate turns the DNs of c into reflectance, DN x gain + offset per

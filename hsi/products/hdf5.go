@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // file is an open HDF5 file with its objects indexed.
@@ -57,13 +59,18 @@ func open(path string) (*file, error) {
 
 func (f *file) close() { f.fh.Close() }
 
-// get returns the object at path, or nil.
+// get returns the object at path, or nil: one the walk listed, else one
+// the path names (an object reached by another path first, or one below
+// the groups the walk follows).
 func (f *file) get(path string) *hdf5.Object {
 	path = "/" + strings.Trim(path, "/")
 	for _, o := range f.all {
 		if o.Path == path {
 			return o
 		}
+	}
+	if o, err := f.h.Open(path); err == nil && o.Path != "/" {
+		return o
 	}
 	return nil
 }
@@ -76,6 +83,9 @@ func (f *file) readFloats(o *hdf5.Object) ([]float64, error) {
 	}
 	if n > 1<<28 {
 		return nil, fmt.Errorf("%s: %s: %d elements is too many for an auxiliary dataset", f.path, o.Path, n)
+	}
+	if err := memlimit.Check(8*n, fmt.Sprintf("%s %v", o.Path, o.Dims)); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	out := make([]float64, n)
 	err = o.Read(func(start uint64, raw []byte) error {
@@ -177,8 +187,11 @@ func (f *file) layoutOf(o *hdf5.Object, opt string) (string, string, error) {
 }
 
 // cubeOf reads a 2-D or 3-D numeric dataset into a cube. layout gives the
-// stored axes (H, W, B). fn, when not nil, maps each stored value.
-func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64) (*hsi.Cube, error) {
+// stored axes (H, W, B). fn, when not nil, maps each stored value. With st
+// set, the samples go to st instead and the cube has no Data: nothing is
+// allocated from the declared size, and the elements the file never
+// wrote count as 0, the value they take in a cube.
+func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, st *hsi.Stats) (*hsi.Cube, error) {
 	if o.Kind != hdf5.KindDataset || !o.Type.Numeric() {
 		return nil, fmt.Errorf("%s: %s is not a numeric dataset", f.path, o.Path)
 	}
@@ -198,7 +211,12 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64) (
 		}
 		size[strings.IndexByte("HWB", layout[k])] = int(dims[k])
 	}
-	c, err := hsi.New(size[0], size[1], size[2])
+	if st != nil {
+		return f.statsOf(o, layout, size, fn, st)
+	}
+	// The cube is sized from the declared dimensions, which a small file
+	// may declare as large as it likes: the memory check comes first.
+	c, err := raw.NewCube(size[0], size[1], size[2])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
 	}
@@ -271,6 +289,65 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64) (
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	return c, nil
+}
+
+// statsOf is cubeOf with statistics: the samples of o, mapped by fn and
+// converted to float32 as cubeOf stores them, go to st; the cube returned
+// has the size and no Data.
+func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float64) float64, st *hsi.Stats) (*hsi.Cube, error) {
+	if _, err := hsi.Elems(size[0], size[1], size[2]); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
+	}
+	dims := o.Dims
+	if len(dims) == 2 {
+		dims = []uint64{dims[0], dims[1], 1}
+	}
+	// where each stored axis goes: 0 row, 1 column, 2 band
+	var to [3]int
+	for k := 0; k < 3; k++ {
+		to[k] = strings.IndexByte("HWB", layout[k])
+	}
+	d1, d2 := dims[1], dims[2]
+	total := dims[0] * d1 * d2
+	var seen uint64
+	var buf []float64
+	err := o.Read(func(start uint64, raw []byte) error {
+		k := uint64(len(raw) / o.Type.Size)
+		if start > total || k > total-start {
+			return fmt.Errorf("hdf5: dataset %s: run outside the dataset", o.Path)
+		}
+		seen += k
+		if cap(buf) < int(k) {
+			buf = make([]float64, k)
+		}
+		v := buf[:k]
+		o.Type.Decode(raw, v)
+		i0, r := start/(d1*d2), start%(d1*d2)
+		i1, i2 := r/d2, r%d2
+		for _, x := range v {
+			if fn != nil {
+				x = fn(x)
+			}
+			var pos [3]int
+			pos[to[0]], pos[to[1]], pos[to[2]] = int(i0), int(i1), int(i2)
+			st.Add(float32(x), pos[0], pos[1], pos[2])
+			if i2++; i2 == d2 {
+				i2 = 0
+				if i1++; i1 == d1 {
+					i1 = 0
+					i0++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
+	}
+	if seen < total {
+		st.AddRepeat(0, int64(total-seen)) // never written: 0 in a cube
+	}
+	return &hsi.Cube{H: size[0], W: size[1], B: size[2]}, nil
 }
 
 // largest3D returns the numeric dataset with the most elements among
@@ -398,24 +475,45 @@ func unitsName(u string) string {
 // ReadHDF5 reads a cube from an HDF5 or NetCDF-4 file (see the package
 // documentation).
 func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	c, info, _, err := readHDF5(path, opt, false)
+	return c, info, err
+}
+
+// StatHDF5 is ReadHDF5 for a description of the file (omnihsr info): the
+// cube's size and metadata, and the statistics of its samples. A generic
+// dataset or an EMIT swath is streamed into the statistics and the cube
+// comes without Data, so that its declared size allocates nothing (a 1.4 KB
+// file may declare 179 TiB); a PRISMA product or an orthorectified EMIT
+// granule is read whole (through the memory check) and st is nil: the
+// caller takes the statistics of the cube (hsi.StatsOf).
+func StatHDF5(path string, opt hsi.ReadOptions) (c *hsi.Cube, info hsi.SourceInfo, st *hsi.Stats, err error) {
+	return readHDF5(path, opt, true)
+}
+
+func readHDF5(path string, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	f, err := open(path)
 	if err != nil {
-		return nil, hsi.SourceInfo{}, err
+		return nil, hsi.SourceInfo{}, nil, err
 	}
 	defer f.close()
 	if o := emitCube(f); o != nil && (opt.Var == "" || strings.Trim(opt.Var, "/") == o.Name) {
-		return readEMIT(f, o, opt)
+		return readEMIT(f, o, opt, stats && !opt.Ortho)
 	}
 	if isPRISMA(f) && opt.Var == "" {
-		return readPRISMA(f, opt)
+		c, info, err := readPRISMA(f, opt)
+		return c, info, nil, err
+	}
+	if site := neonSite(f); site != "" && (opt.Var == "" || "/"+strings.Trim(opt.Var, "/") == site+"/"+neonCube) {
+		c, info, err := readNEON(f, site, opt)
+		return c, info, nil, err
 	}
 	if opt.Ortho {
-		return nil, hsi.SourceInfo{}, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
+		return nil, hsi.SourceInfo{}, nil, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
 	}
-	return readGeneric(f, opt)
+	return readGeneric(f, opt, stats)
 }
 
-func readGeneric(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+func readGeneric(f *file, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	info := hsi.SourceInfo{Format: "HDF5"}
 	if f.root.Attrs["_NCProperties"].Parsed || hasNetCDFDims(f) {
 		info.Format = "NetCDF-4"
@@ -423,16 +521,16 @@ func readGeneric(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error
 	var o *hdf5.Object
 	if opt.Var != "" {
 		if o = f.get(opt.Var); o == nil {
-			return nil, info, fmt.Errorf("%s: no dataset %q (datasets: %s)", f.path, opt.Var, strings.Join(f.datasets(), ", "))
+			return nil, info, nil, fmt.Errorf("%s: no dataset %q (datasets: %s)", f.path, opt.Var, strings.Join(f.datasets(), ", "))
 		}
 	} else if o = f.largest3D(); o == nil {
-		return nil, info, fmt.Errorf("%s: no numeric 2-D or 3-D dataset (datasets: %s)", f.path, strings.Join(f.datasets(), ", "))
+		return nil, info, nil, fmt.Errorf("%s: no numeric 2-D or 3-D dataset (datasets: %s)", f.path, strings.Join(f.datasets(), ", "))
 	}
 	info.Variable = o.Path
 	info.DataType = o.Type.String()
 	layout, how, err := f.layoutOf(o, opt.Layout)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	info.Layout = layout
 	det := []string{how, o.LayoutName()}
@@ -442,11 +540,15 @@ func readGeneric(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error
 	info.Detail = strings.Join(det, ", ")
 	v, err := f.cfOf(o)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
-	c, err := f.cubeOf(o, layout, v.apply())
+	var st *hsi.Stats
+	if stats {
+		st = hsi.NewStats(hsi.Meta{DataIgnore: v.fill, HasDataIgnore: v.hasFill})
+	}
+	c, err := f.cubeOf(o, layout, v.apply(), st)
 	if err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
 	if v.hasFill {
 		c.Meta.DataIgnore, c.Meta.HasDataIgnore = v.fill, true
@@ -456,9 +558,9 @@ func readGeneric(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error
 		bandAxis = strings.IndexByte(layout, 'B')
 	}
 	if err := f.bandMeta(c, o, bandAxis); err != nil {
-		return nil, info, err
+		return nil, info, nil, err
 	}
-	return c, info, nil
+	return c, info, st, nil
 }
 
 // bandMeta fills wavelengths, FWHM and bad bands from per-band datasets.

@@ -4,20 +4,39 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 const (
 	prismaFields = "/HDFEOS/SWATHS/PRS_L2D_HCO/Data Fields/"
 	// prismaFill marks no-data pixels of the reflectance cube.
 	prismaFill = -9999
+	// maxEPSG is the largest code of the EPSG registry's numbering.
+	maxEPSG = 999999
 )
 
-func isPRISMA(f *file) bool {
-	return f.get(prismaFields+"VNIR_Cube") != nil && f.get(prismaFields+"SWIR_Cube") != nil
+func isPRISMA(f *file) bool { return prismaSwath(f) != "" }
+
+// prismaSwath returns the data fields group of a PRISMA L2 product's
+// hyperspectral cubes: PRS_L2D_HCO (map-projected), PRS_L2C_HCO or
+// PRS_L2B_HCO (swaths of the same layout; ASI names the levels' swaths so,
+// as SNAP's expected content of real L2B/L2C/L2D products lists them), or
+// "". SNAP prints the HDF-EOS groups with "_" for " "; both are accepted.
+func prismaSwath(f *file) string {
+	for _, lvl := range []string{"L2D", "L2C", "L2B"} {
+		for _, fields := range []string{"Data Fields", "Data_Fields"} {
+			d := "/HDFEOS/SWATHS/PRS_" + lvl + "_HCO/" + fields + "/"
+			if f.get(d+"VNIR_Cube") != nil && f.get(d+"SWIR_Cube") != nil {
+				return d
+			}
+		}
+	}
+	return ""
 }
 
 // prismaPart is one spectrometer's cube with its band lists.
@@ -29,7 +48,7 @@ type prismaPart struct {
 }
 
 func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
-	p := &prismaPart{name: name, o: f.get(prismaFields + cube)}
+	p := &prismaPart{name: name, o: f.get(prismaSwath(f) + cube)}
 	if len(p.o.Dims) != 3 || p.o.Type.String() != "uint16" {
 		return nil, fmt.Errorf("%s: %s: %s %v, want uint16 (rows, bands, cols)", f.path, p.o.Path, p.o.Type, p.o.Dims)
 	}
@@ -63,6 +82,10 @@ func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
 	if math.IsNaN(p.min) || math.IsNaN(p.max) || math.IsInf(p.min, 0) || math.IsInf(p.max, 0) {
 		return nil, fmt.Errorf("%s: L2Scale%sMin %v / Max %v is not a finite number", f.path, name, p.min, p.max)
 	}
+	if !(p.min < p.max) {
+		// Max < Min would invert the reflectance, Max == Min make it constant
+		return nil, fmt.Errorf("%s: L2Scale%sMin %v is not below L2Scale%sMax %v: the DN scaling would invert or flatten the reflectance", f.path, name, p.min, name, p.max)
+	}
 	return p, nil
 }
 
@@ -70,7 +93,7 @@ func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
 // reflectance, placeholders dropped, bands sorted by wavelength.
 func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "HDF-EOS5", DataType: "uint16", Layout: "HBW",
-		Variable: prismaFields + "VNIR_Cube + SWIR_Cube"}
+		Variable: prismaSwath(f) + "VNIR_Cube + SWIR_Cube"}
 	lvl := f.root.AttrString("Processing_Level")
 	info.Product = "PRISMA L" + lvl
 	if t := f.root.AttrString("Product_StartTime"); t != "" {
@@ -109,7 +132,19 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 		return nil, info, fmt.Errorf("%s: every band of List_Cw_Vnir and List_Cw_Swir is a placeholder", f.path)
 	}
 	sort.SliceStable(bands, func(a, b int) bool { return bands[a].cw < bands[b].cw })
+	if vn.o.Dims[0] > math.MaxInt32 || vn.o.Dims[2] > math.MaxInt32 {
+		return nil, info, fmt.Errorf("%s: VNIR cube %v: too many rows or columns", f.path, vn.o.Dims)
+	}
 	h, w := int(vn.o.Dims[0]), int(vn.o.Dims[2])
+	// The cube and the padding mask are sized from the declared
+	// dimensions: the memory check comes before either is allocated.
+	n, err := hsi.Elems(h, w, len(bands))
+	if err != nil {
+		return nil, info, fmt.Errorf("%s: %w", f.path, err)
+	}
+	if err := memlimit.Check(4*uint64(n)+uint64(h)*uint64(w), fmt.Sprintf("a %dx%dx%d float32 reflectance cube", h, w, len(bands))); err != nil {
+		return nil, info, fmt.Errorf("%s: %w", f.path, err)
+	}
 	c, err := hsi.New(h, w, len(bands))
 	if err != nil {
 		return nil, info, fmt.Errorf("%s: %w", f.path, err)
@@ -181,6 +216,10 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 	if err != nil {
 		return nil, info, err
 	}
+	if !strings.Contains(prismaSwath(f), "PRS_L2D_") {
+		// L2B and L2C are swaths: their corner attributes do not make a grid
+		geo, note = nil, "swath (L"+lvl+"), not georeferenced"
+	}
 	c.Meta.Geo = geo
 	info.Detail = fmt.Sprintf("VNIR %d + SWIR %d bands, %d placeholders dropped, sorted by wavelength, VNIR/SWIR overlap kept; %s",
 		vn.o.Dims[1], sw.o.Dims[1], int(vn.o.Dims[1]+sw.o.Dims[1])-len(bands), note)
@@ -208,6 +247,13 @@ func prismaGeo(f *file, h, w int) (*hsi.Geo, string, error) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
 		return nil, "not georeferenced (Epsg_Code or corner attributes missing)", nil
 	}
+	if epsg != math.Trunc(epsg) || epsg < 1 || epsg > maxEPSG {
+		return nil, "", fmt.Errorf("%s: Epsg_Code %v is not an EPSG code (an integer from 1 to %d)", f.path, epsg, maxEPSG)
+	}
+	c := crs.FromEPSG(int(epsg))
+	if c.WKT == "" {
+		return nil, "", fmt.Errorf("%s: Epsg_Code %d is not an EPSG coordinate reference system this reader knows", f.path, int(epsg))
+	}
 	px, py := 30.0, 30.0
 	if w > 1 {
 		px = (lrx - ulx) / float64(w-1)
@@ -219,5 +265,8 @@ func prismaGeo(f *file, h, w int) (*hsi.Geo, string, error) {
 		return nil, "", fmt.Errorf("%s: corner attributes UL (%v, %v), LR (%v, %v) give no positive pixel size", f.path, ulx, uly, lrx, lry)
 	}
 	gt := [6]float64{ulx - px/2, px, 0, uly + py/2, 0, -py}
-	return geoOf(gt, crs.FromEPSG(int(epsg))), fmt.Sprintf("EPSG:%d, corners taken as pixel centres", int(epsg)), nil
+	if err := hsi.CheckGeoTransform(gt); err != nil {
+		return nil, "", fmt.Errorf("%s: corner attributes: %w", f.path, err)
+	}
+	return geoOf(gt, c), fmt.Sprintf("EPSG:%d, corners taken as pixel centres", int(epsg)), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
 // BandStats is the per-band root mean square of an HDF5 or NetCDF-4 cube.
@@ -90,6 +91,9 @@ func BandRMS(path string, opt hsi.ReadOptions) (BandStats, error) {
 		st.H, st.W = int(g.Dims[0]), int(g.Dims[1])
 	}
 	bandAxis := strings.IndexByte(layout, 'B')
+	if err := memlimit.Check(16*uint64(size[2]), fmt.Sprintf("the sums of %d bands", size[2])); err != nil {
+		return BandStats{}, fmt.Errorf("%s: %w", f.path, err)
+	}
 	sum := make([]float64, size[2])
 	st.Count = make([]int, size[2])
 	d1, d2 := dims[1], dims[2]

@@ -28,11 +28,19 @@
 // "wavelength_units", "fwhm", the band descriptions and the band SCALE and
 // OFFSET — fill Meta.Wavelengths, WavelengthUnits, FWHM, BandNames, Scale
 // and Offset; items of the "ENVI" domain (ENVI header fields, as GDAL keeps
-// them) fill Meta.BadBands (bbl), ReflectanceScale and Extra.
+// them) fill Meta.BadBands (bbl), ReflectanceScale and Extra. EnMAP-Box's
+// per-band "bbl" items, and the "IMAGERY" domain's CENTRAL_WAVELENGTH_UM and
+// FWHM_UM (micrometres, GDAL 3.10+) when the default-domain items are absent,
+// are read too; both are written.
 //
 // Declared sizes are checked against the file size before anything is
-// allocated (uncompressed data must lie in the file; compressed data cannot
-// expand more than 4096-fold) and against the machine's memory.
+// allocated and against the memory limit (internal/memlimit,
+// OMNIHSR_MEM_LIMIT): uncompressed data must lie in the file; a compressed
+// strip or tile may not expand more than 4096-fold (65,536-fold for ZSTD,
+// whose RLE blocks store 128 KiB in 4 bytes), plus 4 KiB, and the whole
+// image not more than that over its distinct stored bytes: strips or tiles
+// that share an offset are counted once, so a file whose tile offsets all
+// point at one small tile is refused before anything is decoded.
 //
 // # Writing
 //

@@ -223,6 +223,8 @@ func applyGDALMetadata(m *hsi.Meta, s string, bands int) {
 	scale := make([]float64, bands)
 	offset := make([]float64, bands)
 	var nscale, noffset int
+	bandBBL := make([]bool, bands)
+	nbbl := 0
 	for i := range scale {
 		scale[i] = 1
 	}
@@ -310,7 +312,16 @@ func applyGDALMetadata(m *hsi.Meta, s string, bands int) {
 			}
 		case name == "wavelength_units":
 			units = val
+		case name == "bbl":
+			// EnMAP-Box's per-band bad band flag (1 good, 0 bad)
+			if x, err := strconv.ParseFloat(val, 64); err == nil {
+				bandBBL[b] = x == 0
+				nbbl++
+			}
 		}
+	}
+	if nbbl == bands && m.BadBands == nil {
+		m.BadBands = bandBBL
 	}
 	if nwl == bands {
 		m.Wavelengths = wl
@@ -327,6 +338,7 @@ func applyGDALMetadata(m *hsi.Meta, s string, bands int) {
 	}
 	if nnames == bands {
 		m.BandNames = names
+		m.WavelengthsFromBandNames() // "blue (0.4505 Micrometers)", as GDAL names ENVI bands
 	}
 	// A scale that only restates the reflectance scale factor is not kept
 	// twice.
@@ -340,6 +352,17 @@ func applyGDALMetadata(m *hsi.Meta, s string, bands int) {
 	if noffset > 0 {
 		m.Offset = offset
 	}
+}
+
+// micrometres converts nanometres to micrometres, rounded to the shortest
+// decimal of 12 significant digits so that 0.4 nm-based values print as
+// 0.4, not 0.39999999999999997.
+func micrometres(nm float64) float64 {
+	v, err := strconv.ParseFloat(strconv.FormatFloat(nm/1000, 'g', 12, 64), 64)
+	if err != nil {
+		return nm / 1000
+	}
+	return v
 }
 
 // enviDomain is the GDAL metadata domain of ENVI header fields.
@@ -382,6 +405,25 @@ func gdalMetadataXML(m *hsi.Meta, bands int) string {
 		}
 		if len(m.BandNames) == bands {
 			md.Items = append(md.Items, gdalItem{Name: "DESCRIPTION", Sample: s, Role: "description", Value: m.BandNames[b]})
+		}
+		if len(m.BadBands) == bands {
+			// EnMAP-Box reads a per-band bbl item
+			v := "1"
+			if m.BadBands[b] {
+				v = "0"
+			}
+			md.Items = append(md.Items, gdalItem{Name: "bbl", Sample: s, Value: v})
+		}
+	}
+	// GDAL 3.10+ states band centres and widths in micrometres in the
+	// IMAGERY domain.
+	if nm, fw, ok := m.Nanometers(); ok && len(nm) == bands {
+		for b := 0; b < bands; b++ {
+			s := strconv.Itoa(b)
+			md.Items = append(md.Items, gdalItem{Name: "CENTRAL_WAVELENGTH_UM", Sample: s, Domain: "IMAGERY", Value: num(micrometres(nm[b]))})
+			if fw != nil {
+				md.Items = append(md.Items, gdalItem{Name: "FWHM_UM", Sample: s, Domain: "IMAGERY", Value: num(micrometres(fw[b]))})
+			}
 		}
 	}
 	for b := 0; b < bands; b++ {

@@ -100,6 +100,9 @@ const (
 	// of one byte value in 4 bytes.
 	maxExpansionZSTD = 1 << 16
 	maxRowBytes      = 1 << 30
+	// chunkSlack is what a compressed chunk may hold beyond its payload
+	// (stream headers, one partial block).
+	chunkSlack = 4096
 )
 
 func chunkKind(p *page) string {
@@ -581,14 +584,29 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	bands := 0
 	var need, stored uint64
 	expansion := uint64(maxExpansion)
+	// Stored bytes are counted once per distinct strip/tile offset: a file
+	// whose 1,600 tile offsets all point at one 365-byte ZSTD tile has 365
+	// bytes of image data, not 1,600 x 365.
+	distinct := map[uint64]uint64{}
 	for _, p := range pages {
 		bands += p.spp
+		pe := uint64(maxExpansion)
 		if p.compression == cZSTD {
-			expansion = maxExpansionZSTD
+			expansion, pe = maxExpansionZSTD, maxExpansionZSTD
 		}
 		n := p.chunksAcross() * p.chunksDown() * p.planes()
+		full := uint64(p.chunkBytes(p.ch))
 		for k := 0; k < n; k++ {
-			stored += min(p.counts[k], uint64(size))
+			cnt := min(p.counts[k], uint64(size))
+			if cnt > distinct[p.offsets[k]] {
+				stored += cnt - distinct[p.offsets[k]]
+				distinct[p.offsets[k]] = cnt
+			}
+			// Each compressed chunk may expand at most pe-fold (plus a
+			// little for headers): a tile that claims more is damaged.
+			if p.compression != cNone && cnt > 0 && full > cnt*pe+chunkSlack {
+				return nil, info, fmt.Errorf("page %d: strip/tile %d: %d bytes of samples cannot come from %d compressed bytes (at most %d-fold): damaged file", p.index, k, full, cnt, pe)
+			}
 		}
 		e, err := hsi.Elems(p.h, p.w, p.spp)
 		if err != nil {
@@ -607,7 +625,7 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 			}
 		}
 	}
-	stored = min(stored, uint64(size)) // chunks may share bytes: count the file once
+	stored = min(stored, uint64(size)) // chunks may overlap: count the file once
 	if need > stored*expansion+1<<20 {
 		return nil, info, fmt.Errorf("%dx%dx%d samples (%d bytes) cannot come from %d bytes of image data: damaged file", first.h, first.w, bands, need, stored)
 	}
@@ -624,6 +642,9 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 	}
 	d0 := f.ifds[first.index]
 	geo := f.geo(d0)
+	if err := hsi.CheckGeo(geo); err != nil {
+		return nil, info, err
+	}
 	c.Meta.Geo = geo
 	if nd := strings.TrimSpace(f.str(d0, tGDALNoData)); nd != "" {
 		v, err := strconv.ParseFloat(nd, 64)

@@ -5,8 +5,9 @@ Run with Debian's python3 (python3-h5py, python3-numpy):
 
     /usr/bin/python3 scripts/miniatures/prisma_l2d.py hsi/products/testdata
 
-Structure, as in a real PRS_L2D_STD_*.he5 (1000 x 1000 pixels, 66 VNIR and
-173 SWIR bands):
+Structure, as in a real PRS_L2D_STD_*.he5 (66 VNIR and 173 SWIR bands; the
+L2D grid of SNAP's real product of 2024-04-02 is 1239 x 1213 pixels, the
+L1/L2B/L2C swaths 1000 x 1000):
 - HDFEOS/SWATHS/PRS_L2D_HCO/Data Fields/VNIR_Cube and SWIR_Cube, uint16
   stored (rows, bands, cols) -- HyperCoast hypercoast/prisma.py
   (read_prisma concatenates the cubes on axis 1, the band axis, and
@@ -17,9 +18,10 @@ Structure, as in a real PRS_L2D_STD_*.he5 (1000 x 1000 pixels, 66 VNIR and
   long to short wavelengths (community scripts np.flip the VNIR list), with
   zero-wavelength placeholders flagged 0 in List_Cw_Vnir_Flags /
   List_Cw_Swir_Flags (int8): the VNIR placeholders are the first three
-  bands (scripts drop vnir[:, :3, :]). Where the SWIR placeholders sit is
-  not confirmed by the sources; here they are its last two bands: the
-  reader goes by the flags and by zero wavelengths, not by position;
+  bands (scripts drop vnir[:, :3, :]). The SWIR placeholders are its last
+  two bands: the List_Cw_Swir_Flags of SNAP's real L2B and L2D products end
+  0, 0 (../shared/data/products-real/prisma; TestRealPRISMAPlaceholders).
+  The reader goes by the flags and by zero wavelengths, not by position;
 - root attributes L2ScaleVnirMin/Max, L2ScaleSwirMin/Max (float32):
   reflectance = Min + DN * (Max - Min) / 65535 (HyperCoast read_prisma,
   prismaread);

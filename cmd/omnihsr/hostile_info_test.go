@@ -1,0 +1,53 @@
+package main
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/memlimit"
+)
+
+// Issue 29: info on a 1.4 KB HDF5 file declaring a 179 TiB cube (and its
+// gzip and 19 GiB variants) describes it without holding the cube: the
+// dataset is streamed into the statistics, and the part never written
+// counts as 0, so less than 64 MiB is allocated (before: "fatal error:
+// runtime: out of memory"). An EMIT granule whose 16000 x 16000 GLT was
+// never written (-ortho) and a PRISMA product declaring (100000, bands,
+// 100000) cubes, which are read whole, give the memory check's error
+// naming the file.
+func TestInfoDeclaredSizes(t *testing.T) {
+	t.Setenv(memlimit.Env, "512M")
+	dir := filepath.Join("..", "..", "hsi", "products", "testdata", "hostile")
+	for _, tc := range []struct{ file, shape string }{
+		{"huge.h5", "200000 x 200000 x 300"},
+		{"huge_gzip.h5", "200000 x 200000 x 300"},
+		{"huge2.h5", "50000 x 50000 x 2"},
+	} {
+		p := filepath.Join(dir, tc.file)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		code, out, stderr := runCmd(t, "info", p)
+		runtime.ReadMemStats(&m1)
+		if code != 0 || !strings.Contains(out, "shape:          "+tc.shape) || !strings.Contains(out, "value range:    0 .. 0") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.file, code, out, stderr)
+		}
+		if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 {
+			t.Errorf("%s: info allocated %d MiB", tc.file, a>>20)
+		}
+	}
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{"emit_huge_glt.nc", []string{"-ortho"}},
+		{"prisma_huge.he5", nil},
+	} {
+		p := filepath.Join(dir, tc.file)
+		code, stderr := runRsCmd(t, append(append([]string{"info"}, tc.args...), p)...)
+		if code == 0 || !strings.Contains(stderr, p) || !strings.Contains(stderr, memlimit.ErrTooLarge.Error()) {
+			t.Errorf("%s: exit %d, stderr %q: want an error naming the file and saying %q", tc.file, code, stderr, memlimit.ErrTooLarge)
+		}
+	}
+}

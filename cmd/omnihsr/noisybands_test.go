@@ -1,0 +1,61 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+)
+
+// info and upscale list the bands judged unusable by their noise; upscale
+// -keep-noisy-bands keeps them in; the output has every band.
+func TestNoisyBandsListed(t *testing.T) {
+	c := hsi.MustNew(32, 32, 16)
+	r := rand.New(rand.NewPCG(3, 4))
+	for y := range 32 {
+		for x := range 32 {
+			for b := range 16 {
+				v := 0.3 + 0.2*math.Sin(float64(x)/4+float64(b)/6)*math.Cos(float64(y)/5) + 0.001*r.NormFloat64()
+				if b == 7 || b == 8 {
+					v = 0.03 + 0.1*r.NormFloat64() // a water-vapour band after atmospheric correction
+				}
+				c.Data[(y*32+x)*16+b] = float32(v)
+			}
+		}
+	}
+	c.Meta.Wavelengths = make([]float64, 16)
+	for b := range c.Meta.Wavelengths {
+		c.Meta.Wavelengths[b] = 1000 + 50*float64(b)
+	}
+	c.Meta.WavelengthUnits = "Nanometers"
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.hdr")
+	if err := formats.Write(in, c, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "info", in)
+	if code != 0 || !strings.Contains(out, "noisy bands:    2 judged unusable") || !strings.Contains(out, "8 (1350 Nanometers): noise") || !strings.Contains(out, "9 (1400 Nanometers)") {
+		t.Fatalf("info: exit %d\n%s%s", code, out, errs)
+	}
+	for _, keep := range []bool{false, true} {
+		args := []string{"upscale", "-in", in, "-out", filepath.Join(dir, "sr.hdr"), "-scale", "2", "-overwrite"}
+		if keep {
+			args = append(args, "-keep-noisy-bands")
+		}
+		code, _, errs := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if listed := strings.Contains(errs, "upscale: 2 band(s) judged unusable"); listed == keep {
+			t.Errorf("-keep-noisy-bands %v: stderr %s", keep, errs)
+		}
+		sr, _, err := formats.Read(filepath.Join(dir, "sr.hdr"), hsi.ReadOptions{})
+		if err != nil || sr.B != 16 {
+			t.Fatalf("%v %v", err, sr)
+		}
+	}
+}
