@@ -61,7 +61,7 @@ func axpy(d, s []float32, a float32) {
 		return
 	}
 	for i := range d {
-		d[i] += a * s[i]
+		d[i] += float32(a * s[i]) // rounded: no fusion (arm64), as the assembly
 	}
 }
 
@@ -73,7 +73,7 @@ func dot(a, b []float32) float32 {
 	}
 	var s float32
 	for i, v := range a {
-		s += v * b[i]
+		s += float32(v * b[i]) // rounded: no fusion (arm64)
 	}
 	return s
 }

@@ -6,8 +6,8 @@
 //
 // It serves the scene as `omnihsr view` does (the model embedded in the
 // binary) on a loopback port, opens the page in a 1180 x 600 window,
-// leaves the view at its fit zoom (8 for the 36 x 64 sample, so the right
-// side is the model's rendering at x8), puts the swipe in the middle with
+// zooms to -zoom (8: the right side is the model's rendering at x8, around
+// the scene's centre), puts the swipe in the middle with
 // the low-res pixels on the left and OmniHSR on the right, pins two pixels
 // and saves the window once every tile and spectrum has arrived. Only the
 // render times the page shows vary from run to run.
@@ -42,14 +42,15 @@ func main() {
 	in := flag.String("in", "sample/L7_ETMs.tif", "scene to show")
 	out := flag.String("out", "docs/view.png", "screenshot to write (PNG)")
 	browser := flag.String("chromium", "chromium", "chromium executable")
+	zoom := flag.Int("zoom", 8, "zoom factor of the view")
 	flag.Parse()
-	if err := run(*in, *out, *browser); err != nil {
+	if err := run(*in, *out, *browser, *zoom); err != nil {
 		fmt.Fprintln(os.Stderr, "viewshot:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out, browser string) error {
+func run(in, out, browser string, zoom int) error {
 	path, err := exec.LookPath(browser)
 	if err != nil {
 		return fmt.Errorf("%s: %w (apt-get install chromium)", browser, err)
@@ -91,6 +92,9 @@ func run(in, out, browser string) error {
 		if _, err := chromedp.Run(bctx, chromedp.Evaluate[any](fmt.Sprintf(set, s[0], s[1]))); err != nil {
 			return err
 		}
+	}
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[any](fmt.Sprintf("window.viewer.setZoom(%d)", zoom))); err != nil {
+		return err
 	}
 	if err := settle(bctx, "window.viewer.ready"); err != nil {
 		return err
