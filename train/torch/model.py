@@ -427,24 +427,27 @@ def _stride(h, w):
     return s
 
 
-def _median(a):
-    """noise.median: MAD_TO_SIGMA times the median of a (1-D, float32 values, float64 result)."""
-    if a.numel() == 0:
-        return float("nan")
-    v, _ = torch.sort(a)
-    k = a.numel() // 2
-    m = float(v[k])
-    if a.numel() % 2 == 0:
-        m = 0.5 * (float(v[k - 1]) + m)
+def _medians(a):
+    """noise.median of every row of a (rows x n, float32 values): MAD_TO_SIGMA
+    times the median, float64 (n-vector of NaN when n is 0)."""
+    if a.shape[1] == 0:
+        return torch.full((a.shape[0],), float("nan"), dtype=torch.float64, device=a.device)
+    v = torch.sort(a, dim=1).values
+    n = a.shape[1]
+    k = n // 2
+    m = v[:, k].double()
+    if n % 2 == 0:
+        m = 0.5 * (v[:, k - 1].double() + m)
     return MAD_TO_SIGMA * m
 
 
 def noise_bands(x):
     """noise.Bands(x, spectral=True) for one cube x (B x h x w, finite, no
-    no-data): the estimated noise standard deviation of every band."""
+    no-data): the estimated noise standard deviation of every band, a
+    float64 B-vector (NaN for images smaller than 3 x 3)."""
     b, h, w = x.shape
     if h < 3 or w < 3:
-        return [float("nan")] * b
+        return torch.full((b,), float("nan"), dtype=torch.float64, device=x.device)
     st = _stride(h, w)
     xd = x.double()
     ys = torch.arange(1, h - 1, st, device=x.device)
@@ -455,31 +458,28 @@ def noise_bands(x):
 
     corners = at(-1, -1) + at(-1, 1) + at(1, -1) + at(1, 1)
     edges = at(-1, 0) + at(1, 0) + at(0, -1) + at(0, 1)
-    r = 4 * at(0, 0) - 2 * edges + corners  # B x ny x nx
-    r = r.reshape(b, -1)
-    sp = r.abs().float()
-    out = [_median(sp[k]) / LAP_NORM for k in range(b)]
+    r = (4 * at(0, 0) - 2 * edges + corners).reshape(b, -1)
+    out = _medians(r.abs().float()) / LAP_NORM
     if b < 3:
         return out
     d = torch.empty_like(r)
     d[0] = r[0] - 2 * r[1] + r[2]
     d[1:b - 1] = r[1:b - 1] - 0.5 * (r[0:b - 2] + r[2:b])
     d[b - 1] = r[b - 1] - 2 * r[b - 2] + r[b - 3]
-    sr = d.abs().float()
-    for k in range(b):
-        g = math.sqrt(6) if k in (0, b - 1) else math.sqrt(1.5)
-        ss = _median(sr[k]) / LAP_NORM / g
-        if ss < out[k] or math.isnan(out[k]):
-            out[k] = ss
-    return out
+    g = torch.full((b,), math.sqrt(1.5), dtype=torch.float64, device=x.device)
+    g[0] = g[b - 1] = math.sqrt(6)
+    ss = _medians(d.abs().float()) / LAP_NORM / g
+    return torch.where((ss < out) | torch.isnan(out), ss, out)
 
 
 def noise_feature(x, scale):
     """model.NoiseLevel(x, nil).Feature for one cube x (B x h x w) whose
     input scale is scale: log2(1 + sigma * scale / 0.005), sigma the root
     mean square of the band estimates (0 when there is none)."""
-    sig = [v for v in noise_bands(x) if not (math.isnan(v) or math.isinf(v))]
-    level = math.sqrt(sum(v * v for v in sig) / len(sig)) if sig else 0.0
+    sb = noise_bands(x)
+    ok = torch.isfinite(sb)
+    n = int(ok.sum())
+    level = math.sqrt(float((sb[ok] ** 2).sum()) / n) if n else 0.0
     net = level * float(scale)
     return math.log2(1 + max(net, 0) / NOISE_REF)
 
