@@ -56,38 +56,52 @@ def band_map(b, m):
     return lo, wlo
 
 
+def band_counts(x, bands):
+    """The band count of every sample (bands, or x's band axis for all)."""
+    return [x.shape[1]] * x.shape[0] if bands is None else list(bands)
+
+
+def band_mask(x, bands):
+    """N x B x 1 x 1 float mask of every sample's own bands (None: all)."""
+    if bands is None:
+        return None
+    idx = torch.arange(x.shape[1], device=x.device).view(1, -1)
+    return (idx < torch.tensor(bands, device=x.device).view(-1, 1)).to(x.dtype).view(x.shape[0], x.shape[1], 1, 1)
+
+
 def input_scale(x, bands=None):
     """model.InputScale per sample: 1 / mean |x| (float64, then float32), 1
     for an all-zero or non-finite cube. x is N x B x H x W; bands (N ints),
     when given, counts only the first bands[n] bands of sample n (the rest
-    is padding). Returns an N-vector (float32, x's device)."""
-    n = x.shape[0]
-    out = []
-    for k in range(n):
-        xb = x[k] if bands is None else x[k, :bands[k]]
-        s = float(xb.double().abs().sum())
-        if s == 0 or math.isnan(s) or math.isinf(s):
-            out.append(1.0)
-        else:
-            out.append(1.0 / (s / xb.numel()))
-    return torch.tensor(out, dtype=torch.float32, device=x.device)
+    is padding). Returns an N-vector (float32, x's device), without a sync."""
+    a = x.double().abs()
+    mk = band_mask(x, bands)
+    if mk is not None:
+        a = a * mk.double()
+    s = a.sum((1, 2, 3))
+    cnt = torch.tensor(band_counts(x, bands), dtype=torch.float64, device=x.device) * (x.shape[2] * x.shape[3])
+    ok = (s != 0) & torch.isfinite(s)
+    return torch.where(ok, 1 / (s / cnt), torch.ones_like(s)).float()
 
 
 def csm_input(x, scale, m, bands=None):
     """The network input z = C_B x * scale (model.Model.Input): N x m x H x W.
-    Float32 arithmetic in the order of model.BandMap.apply."""
-    outs = []
-    for k in range(x.shape[0]):
-        b = x.shape[1] if bands is None else bands[k]
+    Float32 arithmetic in the order of model.BandMap.apply; bands gives
+    every sample's own band count (its C_B)."""
+    n = x.shape[0]
+    los, ws = [], []
+    for b in band_counts(x, bands):
         lo, wlo = band_map(b, m)
-        lo_t = torch.tensor(lo, device=x.device)
-        w = torch.tensor(wlo, dtype=torch.float32, device=x.device).view(m, 1, 1)
-        xk = x[k]
-        v = w * xk.index_select(0, lo_t)
-        if b > 1:
-            v = v + (1 - w) * xk.index_select(0, lo_t + 1)
-        outs.append(v * scale[k])
-    return torch.stack(outs)
+        hi = [l + 1 if b > 1 else l for l in lo]
+        los.append(lo + hi)
+        ws.append(wlo)
+    idx = torch.tensor(los, device=x.device)  # N x 2m: lower bands, then upper
+    w = torch.tensor(ws, dtype=torch.float32, device=x.device).to(x.dtype).view(n, m, 1, 1)
+    g = x.gather(1, idx.view(n, 2 * m, 1, 1).expand(n, 2 * m, x.shape[2], x.shape[3]))
+    single = torch.tensor([b == 1 for b in band_counts(x, bands)], device=x.device).view(n, 1, 1, 1)
+    v = w * g[:, :m]
+    v = torch.where(single, v, v + (1 - w) * g[:, m:])
+    return v * scale.to(x.dtype).view(n, 1, 1, 1)
 
 
 # ---------------------------------------------------------------- network
@@ -346,45 +360,44 @@ def _gather(a, ri, cj):
 
 def cofr_weights(p, h, w, out_h, out_w, neighbourhood=7, dtype=torch.float32):
     """The normalised weights w_n(p) of the K x K primitives around every
-    target pixel's cell (docs/CONVENTIONS.md section 3): a list over the
-    K*K offsets (di, dj) of (weight N x 1 x H x W, row index H, column index
-    W), the indices clamped (their weight is zero where the candidate lies
-    outside the image)."""
+    target pixel's cell (docs/CONVENTIONS.md section 3): an N x K*K x H x W
+    tensor over the offsets (di, dj) in row-major order, with the candidates'
+    row indices (K*K x H) and column indices (K*K x W), clamped to the image
+    (a candidate outside it has weight zero). The geometry is evaluated with
+    the pixel offsets in float64 (exact for any image size)."""
     dev = p["alpha"].device
     s = effective_factor(h, w, out_h, out_w)
     a2 = (COFR_A / s) ** 2
     ci, py = cells(h, out_h, dev)
     cj, px = cells(w, out_w, dev)
     rad = neighbourhood // 2
-    # Per low-res pixel: the centre offsets and the inverse covariance.
+    k = 2 * rad + 1
     sn, cs = torch.sin(p["theta"].to(dtype)), torch.cos(p["theta"].to(dtype))
     u1 = 1 / (p["sigma1"].to(dtype) ** 2 + a2)
     u2 = 1 / (p["sigma2"].to(dtype) ** 2 + a2)
-    ixx = cs * cs * u1 + sn * sn * u2
-    iyy = sn * sn * u1 + cs * cs * u2
-    ixy = cs * sn * (u1 - u2)
-    geo = torch.stack([p["off_y"].to(dtype), p["off_x"].to(dtype), iyy, ixy, ixx, p["alpha"].to(dtype)], 1)
-    terms = []
-    for di in range(-rad, rad + 1):
-        ri_raw = ci + di
-        vy = (ri_raw >= 0) & (ri_raw < h)
-        ri = ri_raw.clamp(0, h - 1)
-        for dj in range(-rad, rad + 1):
-            cj_raw = cj + dj
-            vx = (cj_raw >= 0) & (cj_raw < w)
-            cjj = cj_raw.clamp(0, w - 1)
-            g = _gather(geo, ri, cjj)  # N x 6 x H x W
-            # Offsets from the candidate's pixel centre in float64, then
-            # minus the primitive's own offset: exact for any image size.
-            dy = (py - ri.double() - 0.5).to(dtype).view(1, -1, 1) - g[:, 0]
-            dx = (px - cjj.double() - 0.5).to(dtype).view(1, 1, -1) - g[:, 1]
-            e = -0.5 * (g[:, 2] * dy * dy + 2 * g[:, 3] * dy * dx + g[:, 4] * dx * dx)
-            valid = (vy.view(-1, 1) & vx.view(1, -1)).to(dtype)
-            terms.append((g[:, 5] * torch.exp(e) * valid, ri, cjj))
-    den = COFR_EPS
-    for t in terms:
-        den = den + t[0]
-    return [(t[0].unsqueeze(1) / den.unsqueeze(1), t[1], t[2]) for t in terms]
+    geo = torch.stack([p["off_y"].to(dtype), p["off_x"].to(dtype),
+                       sn * sn * u1 + cs * cs * u2, cs * sn * (u1 - u2), cs * cs * u1 + sn * sn * u2,
+                       p["alpha"].to(dtype)], 1)  # N x 6 x h x w: offsets, iyy, ixy, ixx, alpha
+    off = torch.arange(-rad, rad + 1, device=dev)
+    rr = ci.view(1, -1) + off.view(-1, 1)  # K x H
+    cc = cj.view(1, -1) + off.view(-1, 1)  # K x W
+    vy, vx = (rr >= 0) & (rr < h), (cc >= 0) & (cc < w)
+    rr, cc = rr.clamp(0, h - 1), cc.clamp(0, w - 1)
+    dyc = (py.view(1, -1) - rr.double() - 0.5).to(dtype)  # K x H: from the candidate cell's centre
+    dxc = (px.view(1, -1) - cc.double() - 0.5).to(dtype)  # K x W
+    # N x 6 x K x H x K x W, then N x 6 x (K*K) x H x W.
+    g = geo[:, :, rr.view(k, -1, 1, 1), cc.view(1, 1, k, -1)]
+    n = g.shape[0]
+    g = g.permute(0, 1, 2, 4, 3, 5).reshape(n, 6, k * k, out_h, out_w)
+    dy = dyc.view(k, 1, out_h, 1).expand(k, k, out_h, 1).reshape(1, k * k, out_h, 1) - g[:, 0]
+    dx = dxc.view(1, k, 1, out_w).expand(k, k, 1, out_w).reshape(1, k * k, 1, out_w) - g[:, 1]
+    e = -0.5 * (g[:, 2] * dy * dy + 2 * g[:, 3] * dy * dx + g[:, 4] * dx * dx)
+    valid = (vy.view(k, 1, out_h, 1) & vx.view(1, k, 1, out_w)).reshape(1, k * k, out_h, out_w).to(dtype)
+    ag = g[:, 5] * torch.exp(e) * valid
+    wts = ag / (ag.sum(1, keepdim=True) + COFR_EPS)
+    ri = rr.view(k, 1, out_h).expand(k, k, out_h).reshape(k * k, out_h)
+    cjs = cc.view(1, k, out_w).expand(k, k, out_w).reshape(k * k, out_w)
+    return wts, ri, cjs
 
 
 def _field_term(wt, r, ri, cj):
@@ -401,13 +414,12 @@ def render(x, p, out_h, out_w, neighbourhood=7, checkpoint=None, weight_dtype=to
     r = apply_operators(x, p["k"])
     if checkpoint is None:
         checkpoint = torch.is_grad_enabled()
+    wts, ris, cjs = cofr_weights(p, h, w, out_h, out_w, neighbourhood, weight_dtype)
+    wts = wts.to(x.dtype)
     field = None
-    for wt, ri, cj in cofr_weights(p, h, w, out_h, out_w, neighbourhood, weight_dtype):
-        wt = wt.to(x.dtype)
-        if checkpoint:
-            term = tckpt.checkpoint(_field_term, wt, r, ri, cj, use_reentrant=False)
-        else:
-            term = _field_term(wt, r, ri, cj)
+    for o in range(wts.shape[1]):
+        args = (wts[:, o:o + 1], r, ris[o], cjs[o])
+        term = tckpt.checkpoint(_field_term, *args, use_reentrant=False) if checkpoint else _field_term(*args)
         field = term if field is None else field + term
     return base + field
 

@@ -22,9 +22,10 @@ its samples' losses.
 
 What differs, for speed on a GPU: the samples of a step are drawn in groups
 of --group samples that share the factor and the patch side (each sample
-keeps its own image, crop, orientation, bands and noise; samples of a group
-whose image limits the side form subgroups), so that a group is one batched
-forward pass; the bands of a group are zero-padded to its widest sample and
+keeps its own image, crop, orientation, bands and noise), so that a group is
+one batched forward pass (in subgroups: the natural images apart from the
+scenes, and the samples whose image limits the side apart); the bands of a
+subgroup are zero-padded to its widest sample and
 every loss term is masked to each sample's own bands (exactly its unpadded
 loss; tested). --group 1 draws every sample on its own, as the Go trainer
 does. The random streams are numpy's and torch's, not Go's PCG.
@@ -41,6 +42,7 @@ import json
 import math
 import os
 import platform
+import signal
 import socket
 import sys
 import time
@@ -213,9 +215,12 @@ class Sampler:
             side = o.patch_min + int(rng.integers(o.patch - o.patch_min + 1))
         s = o.min_scale + (o.max_scale - o.min_scale) * rng.random()
         draws = [self.draw_one(rng, side) for _ in range(n)]
+        # Subgroups: one patch side each (an image may limit it), and the
+        # scenes apart from the natural images, so that 1- and 3-band samples
+        # are not padded to a scene's hundreds of bands.
         subs = {}
         for dr in draws:
-            subs.setdefault(dr["p"], []).append(dr)
+            subs.setdefault((dr["p"], dr["im"].hsi), []).append(dr)
         return list(subs.values()), s
 
 
@@ -337,6 +342,7 @@ class Trainer:
         self.step = 0
         self.wall = 0.0
         self.steps = opt.steps
+        self.stop = False
         if opt.resume:
             st = torch.load(self.ck, map_location=dev)
             self.m = M.OmniHSR(st["config"]).to(dev)
@@ -379,6 +385,10 @@ class Trainer:
 
     def log(self, msg):
         print("train: " + msg, flush=True)
+
+    def request_stop(self):
+        """Stop after the current step (SIGTERM): the run saves as at its end."""
+        self.stop = True
 
     def train_step(self):
         """One optimizer step over --batch samples; returns the mean loss parts and the gradient norm."""
@@ -480,6 +490,9 @@ class Trainer:
             if time.time() >= deadline - o.reserve_s:
                 stopped = "time"
                 break
+            if self.stop:
+                stopped = "signal"
+                break
             parts, gn, lr = self.train_step()
             self.wall = wall0 + time.time() - start
             n_win += o.batch
@@ -555,6 +568,31 @@ class Trainer:
         return run
 
 
+def golden_check(device):
+    """The largest difference between this device's forward pass of the
+    shipped weights and the Go goldens (testdata/): the equivalence check
+    on the training device (float32, TF32 off)."""
+    d = os.path.join(HERE, "testdata")
+    with open(os.path.join(d, "manifest.json")) as f:
+        cases = json.load(f)
+    root = os.path.normpath(os.path.join(HERE, "..", ".."))
+    models, worst = {}, 0.0
+    for c in cases:
+        if c["weights"] not in models:
+            models[c["weights"]] = M.load_omw(os.path.join(root, c["weights"]), device)[0].eval()
+        m = models[c["weights"]]
+
+        def gold(s, ch, big):
+            h, w = (c["out_h"], c["out_w"]) if big else (c["h"], c["w"])
+            a = np.fromfile(os.path.join(d, "%s.%s.f32" % (c["name"], s)), dtype="<f4").reshape(h, w, ch)
+            return torch.from_numpy(a.transpose(2, 0, 1).copy()).unsqueeze(0).to(device)
+
+        with torch.no_grad():
+            y = m(gold("lr", c["b"], False), c["out_h"], c["out_w"], nf=c["noise_feature"] if m.film_inputs == 2 else None)
+        worst = max(worst, float((y - gold("out", c["b"], True)).abs().max()))
+    return worst
+
+
 def parse(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pack", required=True, help="training pack (pack.py)")
@@ -591,6 +629,8 @@ def parse(argv=None):
     ap.add_argument("--log-every", type=int, default=50)
     ap.add_argument("--checkpoint-minutes", type=float, default=2)
     ap.add_argument("--threads", type=int, default=0, help="CPU threads for torch (0 = torch's default)")
+    ap.add_argument("--golden-check", type=int, default=-1,
+                    help="check the forward pass against the Go goldens on the device first and stop if it is off by more than 1e-5 (-1: on a GPU only)")
     o = ap.parse_args(argv)
     if o.steps < 1 or o.batch < 1 or o.group < 1:
         ap.error("--steps, --batch and --group must be positive")
@@ -609,7 +649,16 @@ def main(argv=None):
         # Full float32 everywhere: TF32 would break the 1e-5 equivalence with Go.
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
+    if o.golden_check == 1 or (o.golden_check < 0 and o.device.startswith("cuda")):
+        t0 = time.time()
+        worst = golden_check(torch.device(o.device))
+        print("train: golden check on %s: largest difference from the Go forward pass %.2e (%.1f s)" % (o.device, worst, time.time() - t0), flush=True)
+        if not worst <= 1e-5:
+            print("train: the forward pass on this device differs from Go by more than 1e-5; not training", file=sys.stderr)
+            return 3
+        o.golden_max_diff = worst
     t = Trainer(o)
+    signal.signal(signal.SIGTERM, lambda *_: t.request_stop())
     t.run()
     return 0
 
