@@ -15,7 +15,8 @@
 //	NAME.out.f32      the model's output, the inference path (model.Model.Upscale) (H x W x B)
 //
 // and manifest.json, which lists the cases with their sizes, the weight file,
-// the effective factor, the input scale and the noise feature given to FiLM.
+// the effective factor, the input scale, the noise feature given to FiLM and
+// the training loss terms (train.Loss) of the output against bicubic.
 //
 //	go run ./scripts/torchgolden            # rewrites train/torch/testdata
 //	go run ./scripts/torchgolden -out DIR
@@ -37,6 +38,7 @@ import (
 	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/nn"
 	"github.com/omnihsr/omnihsr/resample"
+	"github.com/omnihsr/omnihsr/train"
 )
 
 // Case is one golden input: a weight file, an input size and band count,
@@ -64,6 +66,10 @@ type Result struct {
 	NoiseFeature float64 `json:"noise_feature"` // 0 for a model without noise input
 	M            int     `json:"m"`
 	C            int     `json:"c"`
+	// Loss is train.Loss (the paper's weights) of the output against the
+	// bicubic image as the target, with the input as the low-res image:
+	// the training loss terms on golden arrays.
+	Loss train.LossParts `json:"loss"`
 	// arrays holds the files' contents by suffix (lr, z, feat, raw, bicubic, out).
 	arrays map[string][]float32
 }
@@ -175,6 +181,9 @@ func Compute(root string, c Case) (Result, error) {
 	y, err := m.Upscale(lr, c.OutH, c.OutW)
 	if err != nil {
 		return Result{}, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	if res.Loss, _, err = train.Loss(y, bic, lr, train.PaperLoss); err != nil {
+		return Result{}, fmt.Errorf("case %s: loss: %w", c.Name, err)
 	}
 	for k, v := range map[string][]float32{"lr": lr.Data, "z": z.Data, "feat": feat.Data, "raw": raw.Data, "bicubic": bic.Data, "out": y.Data} {
 		for i, x := range v {

@@ -26,6 +26,7 @@
 #   RESUME   1: continue $RUNDIR/checkpoint.pt (carry it in) instead of starting
 #   RUNDIR   where a resumed run's checkpoint lies (default: $OUT/run)
 #   EXTRA    more train.py flags
+#   DEVICE   torch device (default cuda; cpu only to try the script)
 #
 #   run: bash train/torch/device.sh            (carry train/torch/pack)
 set -euo pipefail
@@ -37,6 +38,7 @@ PACK=${PACK:-train/torch/pack/pack.zip}
 RUNDIR=${RUNDIR:-$OUT/run}
 LIMIT_S=${LIMIT_S:-$(python3 -c "print(int(${MINUTES}*60 + 50))")}
 PY=${PY:-python3}
+DEVICE=${DEVICE:-cuda}
 
 if python3 -c "import sys; sys.exit(0 if float('${MINUTES}') <= 9 else 1)"; then :; else
   echo "device.sh: MINUTES=${MINUTES}: at most 9" >&2; exit 2
@@ -69,7 +71,7 @@ if [ "${RESUME:-0}" = 1 ]; then ARGS=(--resume); fi
 # the learning rate halves at 30/60/80 % of the steps this call can take.
 # Validation on the pack's 40 held-out samples every 200 steps.
 set -x
-timeout -s TERM -k 20 "$LIMIT_S" $PY train/torch/train.py --pack "$PACK" --out "$RUNDIR" --device cuda \
+timeout -s TERM -k 20 "$LIMIT_S" $PY train/torch/train.py --pack "$PACK" --out "$RUNDIR" --device "$DEVICE" \
   --minutes "$MINUTES" --steps 1000000 --batch "$BATCH" --group "$GROUP" --val-every 200 --log-every 20 \
   --checkpoint-minutes 3 "${ARGS[@]}" ${EXTRA:-} 2>&1 | tee "$OUT/train.log"
 set +x

@@ -182,3 +182,22 @@ def test_render_gradients_finite_difference():
         return M.render(x, M.primitives(raw), 11, 13, 7, checkpoint=True, weight_dtype=torch.float64)
 
     assert torch.autograd.gradcheck(f, (x, raw), eps=1e-6, atol=1e-6, rtol=1e-4, fast_mode=True)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_loss_matches_go(case):
+    """train.py's loss terms against Go's train.Loss (the paper's weights) on
+    the golden output, with bicubic as the target and the input as the
+    low-res image."""
+    import train as T
+
+    b = case["b"]
+    y, hr, lr = golden(case, "out", b), golden(case, "bicubic", b), golden(case, "lr", b)
+    parts = T.sample_losses(y, hr, lr, [b], {"consistency": 0.1, "angle": 0.1, "curvature": 0.05})
+    go = case["loss"]
+    for k, gk in (("total", "Total"), ("charbonnier", "Charbonnier"), ("consistency", "Consistency"),
+                  ("angle", "Angle"), ("curvature", "Curvature")):
+        if k not in parts:
+            assert go[gk] == 0
+            continue
+        assert float(parts[k][0]) == pytest.approx(go[gk], rel=1e-5, abs=1e-9), k

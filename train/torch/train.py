@@ -262,9 +262,7 @@ def sample_losses(y, hr, clean_lr, nbs, w):
         total = total + w["angle"] * ang
     if w["curvature"]:
         sd = d[:, 2:] - 2 * d[:, 1:-1] + d[:, :-2] if bmax >= 3 else d[:, :0]
-        cm = torch.zeros(n, max(bmax - 2, 0), device=y.device)
-        for k, b in enumerate(nbs):
-            cm[k, :max(b - 2, 0)] = 1
+        cm = (torch.arange(max(bmax - 2, 0), device=y.device).view(1, -1) < (cnt - 2).view(-1, 1)).float()
         ccount = (cnt - 2).clamp_min(0) * hh * ww
         csum = (sd.abs() * cm.view(n, -1, 1, 1)).double().sum((1, 2, 3))
         curv = torch.where(ccount > 0, csum / ccount.clamp_min(1), torch.zeros_like(csum))
@@ -344,7 +342,7 @@ class Trainer:
         self.steps = opt.steps
         self.stop = False
         if opt.resume:
-            st = torch.load(self.ck, map_location=dev)
+            st = torch.load(self.ck, map_location=dev, weights_only=False)
             self.m = M.OmniHSR(st["config"]).to(dev)
             self.m.load_state_dict(st["model"])
             self.adam = torch.optim.Adam(self.m.parameters(), lr=opt.lr, betas=(0.9, 0.999), eps=1e-8)
