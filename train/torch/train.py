@@ -516,7 +516,7 @@ class Trainer:
                 row = [self.step, "%.1f" % self.wall, "%.3g" % lr] + ["%.6f" % (acc.get(k, 0.0) / accn) for k in
                                                                        ("total", "charbonnier", "consistency", "angle", "curvature")]
                 row += ["%.4f" % gn, "%.2f" % rate]
-                msg = "step %d/%d loss %.5f lr %.3g %.1f samples/s" % (self.step, self.steps, acc["total"] / accn, lr, rate)
+                msg = "step %d/%d loss %.5f lr %.3g %.2f samples/s" % (self.step, self.steps, acc["total"] / accn, lr, rate)
                 if val_due:
                     v = validate(self.m, self.val)
                     v["step"] = self.step
@@ -562,7 +562,7 @@ class Trainer:
             run["max_memory_allocated_gib"] = round(torch.cuda.max_memory_allocated(self.dev) / 2**30, 2)
         with open(os.path.join(o.out, "run.json"), "w") as f:
             json.dump(run, f, indent=1)
-        self.log("stopped at step %d of %d (%s) after %.0f s; %.1f samples/s" % (self.step, self.steps, stopped, self.wall, rate))
+        self.log("stopped at step %d of %d (%s) after %.0f s; %.2f samples/s" % (self.step, self.steps, stopped, self.wall, rate))
         return run
 
 
