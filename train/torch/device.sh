@@ -22,7 +22,9 @@
 #   MINUTES  training budget of this call (default 8; at most 9)
 #   PACK     the training pack (default train/torch/pack/pack.zip)
 #   BATCH    samples per step; GROUP samples per batched forward pass
-#            (default: by GPU memory, 32/16 from 60 GiB, else 16/8)
+#            (default: by GPU memory, 16/16 from 60 GiB, else 8/8; a group
+#            runs as a few subgroups: natural images, scenes, limited sides)
+#   LR       base learning rate (default: the mode's)
 #   RESUME   1: continue $RUNDIR/checkpoint.pt (carry it in) instead of starting
 #   RUNDIR   where a resumed run's checkpoint lies (default: $OUT/run)
 #   EXTRA    more train.py flags
@@ -55,7 +57,7 @@ cat "$OUT/device.txt"
 
 MEM_GIB=$($PY -c "import torch; print(int(torch.cuda.get_device_properties(0).total_memory / 2**30) if torch.cuda.is_available() else 0)")
 if [ -z "${BATCH:-}" ]; then
-  if [ "$MEM_GIB" -ge 60 ]; then BATCH=32; GROUP=${GROUP:-16}; else BATCH=16; GROUP=${GROUP:-8}; fi
+  if [ "$MEM_GIB" -ge 60 ]; then BATCH=16; else BATCH=8; fi
 fi
 GROUP=${GROUP:-$BATCH}
 
@@ -65,6 +67,7 @@ case "$MODE" in
   noise)    ARGS=(--init model/weights/default.omw --noise-input --noise-prob 0.5 --lr 5e-5 --patch 128 --patch-min 32) ;;
   *) echo "device.sh: MODE=$MODE: want finetune, scratch or noise" >&2; exit 2 ;;
 esac
+if [ -n "${LR:-}" ]; then ARGS+=(--lr "$LR"); fi
 if [ "${RESUME:-0}" = 1 ]; then ARGS=(--resume); fi
 
 # The schedule is fitted to the measured speed after 30 steps (--fit-steps):
