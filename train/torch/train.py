@@ -497,11 +497,13 @@ class Trainer:
             for k, v in parts.items():
                 acc[k] = acc.get(k, 0.0) + v
             accn += 1
+            if not calibrated and self.step == min(5, o.calib_steps - 1):
+                sync()
+                t_cal = (self.step, time.time())  # after the first steps' warm-up (CUDA, allocator)
             if not calibrated and self.step == o.calib_steps:
                 # Fit the schedule to the time left: steps = done + rate * remaining.
                 sync()
-                el = time.time() - start
-                r = self.step / el
+                r = (self.step - t_cal[0]) / (time.time() - t_cal[1])
                 left = deadline - o.reserve_s - time.time()
                 self.steps = min(self.steps, self.step + int(r * left * 0.97))
                 end = o.stop_at if o.stop_at else self.steps
@@ -602,7 +604,7 @@ def parse(argv=None):
     ap.add_argument("--stop-at", type=int, default=0, help="end after this step, keeping the schedule of --steps")
     ap.add_argument("--minutes", type=float, default=0, help="wall-time budget of this call (0 = none)")
     ap.add_argument("--fit-steps", type=int, default=1, help="with --minutes: fit --steps to the measured speed after --calib-steps")
-    ap.add_argument("--calib-steps", type=int, default=30)
+    ap.add_argument("--calib-steps", type=int, default=30, help="steps after which --fit-steps measures the speed (from step 5 on)")
     ap.add_argument("--reserve-s", type=float, default=20, help="seconds kept for the final validation and saves")
     ap.add_argument("--batch", type=int, default=2)
     ap.add_argument("--group", type=int, default=1, help="samples per batched forward pass (sharing factor and patch side)")
@@ -632,6 +634,8 @@ def parse(argv=None):
     o = ap.parse_args(argv)
     if o.steps < 1 or o.batch < 1 or o.group < 1:
         ap.error("--steps, --batch and --group must be positive")
+    if o.calib_steps < 2:
+        ap.error("--calib-steps must be at least 2")
     if o.stop_at < 0 or o.stop_at > o.steps:
         ap.error("--stop-at must be 0 (the end) to --steps")
     if not (0 < o.min_scale <= o.max_scale):
