@@ -86,7 +86,7 @@ func (in Info) String() string {
 	fmt.Fprintf(&b, "module:   %s\n", in.Module)
 	rev := in.Revision
 	if rev == "" {
-		rev = "unknown (built without VCS information)"
+		rev = "unknown (the build recorded none: outside a git checkout, or -buildvcs=false)"
 	}
 	fmt.Fprintf(&b, "commit:   %s\n", rev)
 	if in.Time != "" {
