@@ -106,11 +106,17 @@ type ModelReport struct {
 	// NoiseInput is false when the model takes no noise input (trained on
 	// clean inputs): the input's noise was then not estimated.
 	NoiseInput bool
+	// Pair is true when the model is a pair: the model for clean inputs
+	// and a noise-aware one, chosen by the input's noise (the default).
+	Pair bool
 	// Sigma is the root mean square over the bands of the noise standard
 	// deviation, in the input's units; Estimated says whether it was
 	// estimated from the input (or given).
 	Sigma     float64
 	Estimated bool
+	// Net is Sigma over the input's mean absolute value; Feature the
+	// noise feature the model receives (log2(1 + Net/0.005)).
+	Net, Feature float64
 	// NoiseAware is true when the input's noise was above the gate
 	// (Gate) and the noise-aware model rendered it, keeping the share
 	// Gain of its operator field; false when the model for clean inputs
@@ -123,10 +129,65 @@ type ModelReport struct {
 	Screened []noise.Outlier
 }
 
+// ModelReportOf reports the model m that prepared the renderer r
+// (method.Method.PrepareContext); Used is false when m is nil (bicubic).
+func ModelReportOf(r method.Renderer, m *model.Model) ModelReport {
+	if m == nil {
+		return ModelReport{}
+	}
+	rep := ModelReport{Used: true}
+	nr, ok := r.(interface{ Noise() model.Noise })
+	if !ok {
+		return rep
+	}
+	nz := nr.Noise()
+	companion, gate := m.Noisy()
+	rep.Pair = companion != nil
+	rep.NoiseInput = rep.Pair || m.Cfg.NoiseInput
+	if rep.NoiseInput {
+		rep.Sigma, rep.Estimated, rep.Net, rep.Feature = nz.Sigma, nz.Estimated, nz.Net, nz.Feature
+		rep.NoiseAware, rep.Gain = nz.Routed, nz.Gain
+		if rep.Pair {
+			rep.Gate = gate
+		}
+	}
+	rep.Screened = nz.Outliers
+	return rep
+}
+
+// String describes the noise the model worked with and which model
+// rendered, in one line ("" for bicubic), as `omnihsr upscale` prints it.
+func (r ModelReport) String() string {
+	if !r.Used {
+		return ""
+	}
+	if !r.NoiseInput {
+		return "noise: this model takes no noise input (trained on clean inputs); the input's noise is not estimated"
+	}
+	src := "given"
+	if r.Estimated {
+		src = "estimated from the input"
+	}
+	what := "the noise-aware model conditions its operators on it"
+	if r.Pair {
+		if r.NoiseAware {
+			what = fmt.Sprintf("above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it, keeping %.0f %% of its operator field (measured on the input from half its size)", r.Gate, 100*r.Gain)
+		} else {
+			what = fmt.Sprintf("at or below the gate (%.2f): rendered by the model for clean inputs", r.Gate)
+		}
+	}
+	return fmt.Sprintf("noise %.4g (root mean square over the bands, %s; %.2f %% of the mean absolute value, feature %.2f): %s",
+		r.Sigma, src, 100*r.Net, r.Feature, what)
+}
+
 // Result is what an upscale did and what the user should know of it.
 type Result struct {
 	// Height, Width and Bands are the output's shape.
 	Height, Width, Bands int
+	// InHeight and InWidth are the input's size, InputMeta its metadata
+	// (as read by UpscaleFile, as given to Upscale).
+	InHeight, InWidth int
+	InputMeta         hsi.Meta
 	// Method is the method that rendered.
 	Method Method
 	// NoData counts the input samples that were no-data (the declared
@@ -263,7 +324,7 @@ type prepared struct {
 // prepare loads the model, sets the input's noise and encodes lr (which
 // it does not modify).
 func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options) (*prepared, error) {
-	res := Result{Method: Method(mt.Name), Bands: lr.B}
+	res := Result{Method: Method(mt.Name), Bands: lr.B, InHeight: lr.H, InWidth: lr.W, InputMeta: lr.Meta}
 	var mod *model.Model
 	if mt.Model {
 		var err error
@@ -296,21 +357,7 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options) 
 		return nil, err
 	}
 	res.NoData, res.BadBands = countNoData(lr)
-	if nr, ok := r.(interface{ Noise() model.Noise }); ok && mod != nil {
-		nz := nr.Noise()
-		companion, gate := mod.Noisy()
-		res.Model = ModelReport{Used: true, NoiseInput: companion != nil || mod.Cfg.NoiseInput}
-		if res.Model.NoiseInput {
-			res.Model.Sigma, res.Model.Estimated = nz.Sigma, nz.Estimated
-			res.Model.NoiseAware, res.Model.Gain = nz.Routed, nz.Gain
-			if companion != nil {
-				res.Model.Gate = gate
-			}
-		}
-		res.Model.Screened = nz.Outliers
-	} else if mod != nil {
-		res.Model.Used = true
-	}
+	res.Model = ModelReportOf(r, mod)
 	return &prepared{r: r, lr: lr, res: res}, nil
 }
 
