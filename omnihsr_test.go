@@ -224,3 +224,46 @@ func TestUpscaleFileDeadline(t *testing.T) {
 		}
 	}
 }
+
+// Cancelling while the output streams (after its first band of rows)
+// stops before the last band is written, for every streamed format and
+// for the model and bicubic, and leaves no file; Upscale stops too.
+func TestCancelWhileStreaming(t *testing.T) {
+	t.Setenv("OMNIHSR_MEM_LIMIT", "16M") // bands of rows of 1 MiB: several per output
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in", "lr.npy")
+	if err := os.MkdirAll(filepath.Dir(in), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lr := testCube(6, 64, 64, 4)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(dir, "out")
+	for _, mt := range []Method{MethodOmniHSR, MethodBicubic} {
+		for _, ext := range []string{".hdr", ".npy", ".tif"} {
+			ctx, cancel := context.WithCancel(context.Background())
+			last, all := 0, 0
+			opt := Options{Scale: 8, Method: mt, Progress: func(done, total int) {
+				last, all = done, total
+				if done < total {
+					cancel()
+				}
+			}}
+			_, err := UpscaleFile(ctx, in, filepath.Join(outDir, "sr"+ext), opt)
+			cancel()
+			if !errors.Is(err, context.Canceled) || last == 0 || last >= all {
+				t.Fatalf("%s %s: err %v after %d of %d rows, want context.Canceled before the last band", mt, ext, err, last, all)
+			}
+			if left, _ := os.ReadDir(outDir); len(left) > 0 {
+				t.Fatalf("%s %s: left %s in the output directory", mt, ext, left[0].Name())
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		_, _, err := Upscale(ctx, lr, Options{Scale: 8, Method: mt, Progress: func(done, total int) { cancel() }})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Upscale %s: err %v, want context.Canceled", mt, err)
+		}
+	}
+}
