@@ -362,16 +362,19 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options) 
 }
 
 // countNoData counts the no-data samples of c (its declared value, or
-// NaN) and its bands flagged bad.
+// NaN) and its bad bands: flagged bad, or no-data in every pixel.
 func countNoData(c *hsi.Cube) (samples, bad int) {
 	ign, hasIgn := c.Meta.IgnoreValue()
-	for _, v := range c.Data {
+	valid := make([]bool, c.B)
+	for i, v := range c.Data {
 		if v != v || (hasIgn && v == ign) {
 			samples++
+		} else {
+			valid[i%c.B] = true
 		}
 	}
-	for _, b := range c.Meta.BadBands {
-		if b {
+	for b, ok := range valid {
+		if !ok || (b < len(c.Meta.BadBands) && c.Meta.BadBands[b]) {
 			bad++
 		}
 	}

@@ -71,7 +71,7 @@ func TestUpscaleEqualsUpscaleFile(t *testing.T) {
 			t.Errorf("%s: output declares no NaN no-data", mt)
 		}
 		fres.File = res.File
-		if res.NoData != 1 || res.Height != 25 || res.Width != 33 || res.Method != mt {
+		if res.NoData != 1 || res.BadBands != 0 || res.Height != 25 || res.Width != 33 || res.Method != mt {
 			t.Errorf("%s: Result %+v", mt, res)
 		}
 		if res.Model.Used != (mt != MethodBicubic) || res.Model.Sigma != fres.Model.Sigma || res.Model.Gain != fres.Model.Gain {
@@ -264,6 +264,34 @@ func TestCancelWhileStreaming(t *testing.T) {
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Upscale %s: err %v, want context.Canceled", mt, err)
+		}
+	}
+}
+
+// Result counts the no-data samples and the bad bands: flagged, or
+// no-data in every pixel.
+func TestResultNoData(t *testing.T) {
+	lr := testCube(7, 9, 8, 6)
+	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -1, true
+	lr.Meta.BadBands = []bool{false, true, false, false, false, false}
+	for p := range lr.H * lr.W {
+		lr.Data[p*lr.B+4] = -1 // band 4: no-data everywhere
+	}
+	lr.Data[3*lr.B+0] = -1
+	lr.Data[5*lr.B+2] = float32(math.NaN())
+	sr, res, err := Upscale(context.Background(), lr, Options{Scale: 2, Method: MethodBicubic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := lr.H*lr.W + 2; res.NoData != want || res.BadBands != 2 {
+		t.Errorf("NoData %d, BadBands %d; want %d, 2", res.NoData, res.BadBands, want)
+	}
+	if !sr.Meta.HasDataIgnore || sr.Meta.DataIgnore != -1 {
+		t.Errorf("output no-data %v %v, want -1", sr.Meta.DataIgnore, sr.Meta.HasDataIgnore)
+	}
+	for p := range sr.H * sr.W {
+		if sr.Data[p*sr.B+4] != -1 {
+			t.Fatalf("output pixel %d of the band with no valid sample is %v, want -1", p, sr.Data[p*sr.B+4])
 		}
 	}
 }
