@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,10 +24,64 @@ import (
 // The returned warnings are for the user, one line each without a
 // trailing newline: a no-data value that the type cannot hold, metadata
 // the format cannot hold, fields of the input grid left out, and the count
-// of clamped samples.
+// of clamped samples (FileReport.Warnings of RenderFileContext's report).
 func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
+	rep, err := RenderFileContext(context.Background(), r, lr, info, h, w, path, wo, progress)
+	if err != nil {
+		return nil, err
+	}
+	return rep.Warnings(), nil
+}
+
+// RenderFileContext is RenderFile stopping when ctx is done: ctx is
+// checked before the file is created and before each band of rows is
+// written, the temporary is removed and ctx's error is returned (it
+// matches context.Canceled or context.DeadlineExceeded). It reports what
+// RenderFile's warnings say, typed.
+func RenderFileContext(ctx context.Context, r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
 	nd, hasND := hsi.NoDataValue(lr)
-	return renderFile(r, lr.H, lr.W, lr.B, lr.Meta, nd, hasND, info, h, w, path, wo, progress)
+	return renderFile(ctx, r, lr.H, lr.W, lr.B, lr.Meta, nd, hasND, info, h, w, path, wo, progress)
+}
+
+// FileReport is what RenderFileContext reports of one output file.
+type FileReport struct {
+	// Path is the output file; Type its sample type ("" = float32).
+	Path, Type string
+	// NoDataChanged is true when the no-data value NoDataFrom does not fit
+	// Type and was written as NoDataTo (the clamp's value).
+	NoDataChanged        bool
+	NoDataFrom, NoDataTo float64
+	// Dropped lists the metadata the format cannot hold (formats.Dropped).
+	Dropped []string
+	// GridFields lists the ENVI fields of the input that describe pixel
+	// positions of the input grid, not written.
+	GridFields []string
+	// Clamped counts the samples outside Type's range, clamped to it
+	// (ClampRange, "lo..hi") as gdal_translate -ot does.
+	Clamped    int64
+	ClampRange string
+}
+
+// Warnings returns the report as RenderFile's warning lines.
+func (rep FileReport) Warnings() []string {
+	var out []string
+	if rep.NoDataChanged {
+		out = append(out, noDataWarning(rep.Path, rep.NoDataFrom, rep.Type, rep.ClampRange, rep.NoDataTo))
+	}
+	for _, d := range rep.Dropped {
+		out = append(out, fmt.Sprintf("warning: %s: not written (the format cannot hold it): %s", rep.Path, d))
+	}
+	for _, k := range rep.GridFields {
+		out = append(out, fmt.Sprintf("warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q", rep.Path, k))
+	}
+	if rep.Clamped > 0 {
+		out = append(out, fmt.Sprintf("warning: %s: %d sample(s) outside the %s range %v clamped to it (as gdal_translate -ot does)", rep.Path, rep.Clamped, rep.Type, rep.ClampRange))
+	}
+	return out
+}
+
+func noDataWarning(path string, from float64, typ, rng string, to float64) string {
+	return fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, from, typ, rng, to)
 }
 
 // RenderFileRows is RenderFile for a renderer of an H x W x B input that is
@@ -34,7 +89,11 @@ func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path st
 // output declares meta's no-data value, if any (the renderer fails on a
 // sample that is no-data, so none needs declaring otherwise).
 func RenderFileRows(r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	return renderFile(r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
+	rep, err := renderFile(context.Background(), r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
+	if err != nil {
+		return nil, err
+	}
+	return rep.Warnings(), nil
 }
 
 // OutputMeta returns the metadata of an h x w output rendered from an H x W
@@ -54,50 +113,69 @@ func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ, pa
 	}
 	if clamp != nil && meta.HasDataIgnore {
 		if v, changed := clamp.NoData(); changed {
-			warning = fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, meta.DataIgnore, typ, clamp, v)
+			warning = noDataWarning(path, meta.DataIgnore, typ, clamp.String(), v)
 			meta.DataIgnore = v
 		}
 	}
 	return meta, clamp, warning, nil
 }
 
-func renderFile(r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	typ := wo.DataType
-	meta, clamp, warning, err := OutputMeta(inMeta, H, W, h, w, nd, hasND, typ, path)
+func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
+	rep := FileReport{Path: path, Type: wo.DataType}
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	meta, clamp, warning, err := OutputMeta(inMeta, H, W, h, w, nd, hasND, rep.Type, path)
 	if err != nil {
-		return nil, err
+		return rep, err
+	}
+	if clamp != nil {
+		rep.ClampRange = clamp.String()
 	}
 	if warning != "" {
-		warnings = append(warnings, warning)
+		rep.NoDataChanged, rep.NoDataFrom, rep.NoDataTo = true, nd, meta.DataIgnore
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
+		return rep, err
 	}
 	wo.Var = info.Variable
 	wr, err := formats.Create(path, h, w, B, meta, wo)
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
 	defer wr.Abort()
 	if progress == nil {
 		progress = func(int, int) {}
 	}
-	if err := r.RenderTo(h, w, clamp.Writer(wr), progress); err != nil {
-		return nil, err
+	if err := r.RenderTo(h, w, ctxSink{ctx, clamp.Writer(wr)}, progress); err != nil {
+		return rep, err
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
 	}
 	if err := wr.Commit(); err != nil {
-		return nil, err
+		return rep, err
 	}
-	for _, d := range formats.Dropped(path, &meta) {
-		warnings = append(warnings, fmt.Sprintf("warning: %s: not written (the format cannot hold it): %s", path, d))
-	}
+	rep.Dropped = formats.Dropped(path, &meta)
 	for _, f := range inMeta.Extra {
 		if slices.Contains(hsi.GridFields, f.Key) {
-			warnings = append(warnings, fmt.Sprintf("warning: %s: not written (it describes pixel positions of the input grid): ENVI field %q", path, f.Key))
+			rep.GridFields = append(rep.GridFields, f.Key)
 		}
 	}
-	if n := clamp.Clamped(); n > 0 {
-		warnings = append(warnings, fmt.Sprintf("warning: %s: %d sample(s) outside the %s range %v clamped to it (as gdal_translate -ot does)", path, n, typ, clamp))
+	rep.Clamped = clamp.Clamped()
+	return rep, nil
+}
+
+// ctxSink is a row sink that refuses rows once ctx is done, so that a
+// render stops between bands of rows.
+type ctxSink struct {
+	ctx  context.Context
+	sink formats.RowWriter
+}
+
+func (s ctxSink) WriteRows(data []float32) error {
+	if err := s.ctx.Err(); err != nil {
+		return err
 	}
-	return warnings, nil
+	return s.sink.WriteRows(data)
 }

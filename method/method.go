@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -95,6 +96,16 @@ type Renderer interface {
 // model: the encoder, so several factors cost one encoding) and returns
 // the renderer of the outputs. m is the model (nil for bicubic).
 func (mt Method) Prepare(m *model.Model, lr *hsi.Cube) (Renderer, error) {
+	return mt.PrepareContext(context.Background(), m, lr)
+}
+
+// PrepareContext is Prepare stopping early when ctx is done: the encoder
+// checks ctx between bands of rows (model.EncodeImageContext; the
+// self-ensemble only before it starts) and ctx's error is returned.
+func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cube) (Renderer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if !mt.Model {
 		return bicubic{lr}, nil
 	}
@@ -108,7 +119,7 @@ func (mt Method) Prepare(m *model.Model, lr *hsi.Cube) (Renderer, error) {
 		}
 		return e, nil
 	}
-	e, err := m.EncodeImage(lr)
+	e, err := m.EncodeImageContext(ctx, lr)
 	if err != nil {
 		return nil, err
 	}

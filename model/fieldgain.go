@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -30,8 +31,9 @@ const GainWindow = 256
 // the window, independent of F, adds the same error whatever g is, so the
 // noisy window is a fair target. A window that halves to fewer than 3 pixels on
 // a side (resample.OutSize) or a zero field gives 1. The noise draw has a fixed
-// seed, so the gain, like the output, is the same on every run.
-func (m *Model) fieldGain(x *hsi.Cube, sigmas []float64) (float64, error) {
+// seed, so the gain, like the output, is the same on every run. The
+// encoding and the rendering stop when ctx is done, returning its error.
+func (m *Model) fieldGain(ctx context.Context, x *hsi.Cube, sigmas []float64) (float64, error) {
 	h, w := min(x.H, GainWindow), min(x.W, GainWindow)
 	lh, lw := resample.OutSize(h, 2), resample.OutSize(w, 2)
 	if lh < 3 || lw < 3 || len(sigmas) != x.B {
@@ -66,7 +68,16 @@ func (m *Model) fieldGain(x *hsi.Cube, sigmas []float64) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("model: field gain: %w", err)
 	}
-	p, err := m.Upscale(d, h, w)
+	// m.Upscale(d, h, w), stopping when ctx is done.
+	e, err := m.EncodeImageContext(ctx, d)
+	if err != nil {
+		return 0, fmt.Errorf("model: field gain: %w", err)
+	}
+	o, err := e.OutputContext(ctx, h, w)
+	if err != nil {
+		return 0, fmt.Errorf("model: field gain: %w", err)
+	}
+	p, err := o.Render()
 	if err != nil {
 		return 0, fmt.Errorf("model: field gain: %w", err)
 	}

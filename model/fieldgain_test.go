@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -120,7 +121,7 @@ func TestFieldGainFollowsNoise(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := comp.fieldGain(c, s.bands)
+		g, err := comp.fieldGain(context.Background(), c, s.bands)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +133,7 @@ func TestFieldGainFollowsNoise(t *testing.T) {
 		t.Errorf("gain %.3f at noise 0.1, not below its %.3f at 0.005", heavy, light)
 	}
 	c := scene(4, 40, 8, 0.1, 1)
-	if g, err := comp.fieldGain(c, fill(8, 0.1)); err != nil || g != 1 {
+	if g, err := comp.fieldGain(context.Background(), c, fill(8, 0.1)); err != nil || g != 1 {
 		t.Errorf("4-row input: gain %v, %v; want 1", g, err)
 	}
 }

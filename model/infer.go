@@ -448,7 +448,7 @@ func (m *Model) encodeWithNoise(ctx context.Context, lr *hsi.Cube, usable []int,
 					return nil, fmt.Errorf("model: %w", err)
 				}
 			}
-			g, err := use.fieldGain(xg, nz.bands)
+			g, err := use.fieldGain(ctx, xg, nz.bands)
 			if err != nil {
 				return nil, err
 			}

@@ -257,7 +257,7 @@ func (o *upscaleOpts) checkOutputs(H, W, B int, factors []float64, paths []strin
 	return sizes, formats.CheckOutputs(outs)
 }
 
-func (o *upscaleOpts) run(_ context.Context, e env) error {
+func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if e.fs.NArg() > 0 {
 		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
 	}
@@ -315,6 +315,9 @@ func (o *upscaleOpts) run(_ context.Context, e env) error {
 	ro, err := o.rf.options(o.in, false)
 	if err != nil {
 		return err
+	}
+	if o.frontDoor(len(paths), m.Model) {
+		return o.upscaleFile(ctx, e, m.Name, paths[0], wo, ro)
 	}
 	// The outputs are checked from the input's header before the input is
 	// read, and again from the cube (formats without a readable header).

@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/products"
+	"github.com/omnihsr/omnihsr/method"
 	"github.com/omnihsr/omnihsr/model"
 )
 
@@ -200,30 +202,10 @@ func isBad(c *hsi.Cube, b int) bool {
 }
 
 // reportNoise writes one line saying what noise the model worked with and
-// which model rendered (nothing for bicubic).
-func reportNoise(w io.Writer, r any, m *model.Model) {
-	nr, ok := r.(interface{ Noise() model.Noise })
-	if !ok || m == nil {
+// which model rendered (nothing for bicubic): omnihsr.ModelReport.
+func reportNoise(w io.Writer, r method.Renderer, m *model.Model) {
+	if _, ok := r.(interface{ Noise() model.Noise }); !ok || m == nil {
 		return
 	}
-	nz := nr.Noise()
-	companion, gate := m.Noisy()
-	if companion == nil && !m.Cfg.NoiseInput {
-		fmt.Fprintln(w, "upscale: noise: this model takes no noise input (trained on clean inputs); the input's noise is not estimated")
-		return
-	}
-	src := "given"
-	if nz.Estimated {
-		src = "estimated from the input"
-	}
-	what := "the noise-aware model conditions its operators on it"
-	if companion != nil {
-		if nz.Routed {
-			what = fmt.Sprintf("above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it, keeping %.0f %% of its operator field (measured on the input from half its size)", gate, 100*nz.Gain)
-		} else {
-			what = fmt.Sprintf("at or below the gate (%.2f): rendered by the model for clean inputs", gate)
-		}
-	}
-	fmt.Fprintf(w, "upscale: noise %.4g (root mean square over the bands, %s; %.2f %% of the mean absolute value, feature %.2f): %s\n",
-		nz.Sigma, src, 100*nz.Net, nz.Feature, what)
+	fmt.Fprintln(w, "upscale: "+omnihsr.ModelReportOf(r, m).String())
 }

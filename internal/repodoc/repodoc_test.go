@@ -81,6 +81,18 @@ func goList(t *testing.T) (mod string, pkgs []listed, moduleOf map[string]string
 	return mod, pkgs, moduleOf
 }
 
+// rootPkg names the package at the module root in the table.
+const rootPkg = "omnihsr"
+
+// relPkg is a package's name in the table: its import path relative to
+// the module, rootPkg for the module root.
+func relPkg(mod, path string) string {
+	if path == mod {
+		return rootPkg
+	}
+	return strings.TrimPrefix(path, mod+"/")
+}
+
 // depCell is the "depends on" cell of a package: the module's packages it
 // imports, then other modules, then cgo; "nothing" when there are none.
 func depCell(mod string, p listed, moduleOf map[string]string) string {
@@ -91,7 +103,7 @@ func depCell(mod string, p listed, moduleOf map[string]string) string {
 		case imp == "C":
 			cgo = true
 		case m == mod:
-			own = append(own, strings.TrimPrefix(imp, mod+"/"))
+			own = append(own, relPkg(mod, imp))
 		case m != "":
 			if !slices.Contains(other, m) {
 				other = append(other, m)
@@ -165,7 +177,7 @@ func TestArchitectureTableMatchesGoList(t *testing.T) {
 	mod, pkgs, moduleOf := goList(t)
 	want := map[string]listed{}
 	for _, p := range pkgs {
-		want[strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, mod), "/")] = p
+		want[relPkg(mod, p.ImportPath)] = p
 	}
 	path := filepath.Join(root, archPath)
 	b, err := os.ReadFile(path)

@@ -1,0 +1,297 @@
+package omnihsr
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testrand"
+)
+
+// testCube returns an h x w x b cube with smooth structure and noise.
+func testCube(seed uint64, h, w, b int) *hsi.Cube {
+	c := testrand.Uniform(testrand.New(seed, 1), h, w, b, 0.4, 0.6)
+	for i := range c.Data {
+		p, k := i/c.B, i%c.B
+		y, x := p/c.W, p%c.W
+		c.Data[i] += float32(0.3 * math.Sin(0.7*float64(x)+0.2*float64(k)) * math.Cos(0.5*float64(y)))
+	}
+	return c
+}
+
+// Upscale gives, in memory, the values UpscaleFile writes as float32, for
+// every method, and the same Result apart from the file's report; it
+// leaves its input as it was.
+func TestUpscaleEqualsUpscaleFile(t *testing.T) {
+	dir := t.TempDir()
+	lr := testCube(1, 10, 13, 5)
+	lr.Data[7] = float32(math.NaN())
+	in := filepath.Join(dir, "lr.hdr")
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	orig := slices.Clone(lr.Data)
+	for _, mt := range []Method{MethodOmniHSR, MethodBicubic, MethodOmniHSRBP, MethodOmniHSRSE} {
+		opt := Options{Scale: 2.5, Method: mt, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{0.01}}}
+		out := filepath.Join(dir, string(mt)+".hdr")
+		fres, err := UpscaleFile(context.Background(), in, out, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", mt, err)
+		}
+		sr, res, err := Upscale(context.Background(), lr, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", mt, err)
+		}
+		if lr.Meta.Noise != nil || !slices.EqualFunc(lr.Data, orig, func(a, b float32) bool { return a == b || (a != a && b != b) }) {
+			t.Fatalf("%s: Upscale modified its input", mt)
+		}
+		got, _, err := formats.Read(out, hsi.ReadOptions{})
+		if err != nil && got == nil {
+			t.Fatal(err)
+		}
+		if sr.H != 25 || sr.W != 33 || sr.B != 5 || got.H != sr.H || got.W != sr.W {
+			t.Fatalf("%s: shapes %dx%dx%d and %dx%d", mt, sr.H, sr.W, sr.B, got.H, got.W)
+		}
+		for i := range sr.Data {
+			a, b := sr.Data[i], got.Data[i]
+			if a != b && !(a != a && b != b) {
+				t.Fatalf("%s: sample %d: memory %v, file %v", mt, i, a, b)
+			}
+		}
+		if !sr.Meta.HasDataIgnore || !math.IsNaN(sr.Meta.DataIgnore) {
+			t.Errorf("%s: output declares no NaN no-data", mt)
+		}
+		fres.File = res.File
+		if res.NoData != 1 || res.BadBands != 0 || res.Height != 25 || res.Width != 33 || res.Method != mt {
+			t.Errorf("%s: Result %+v", mt, res)
+		}
+		if res.Model.Used != (mt != MethodBicubic) || res.Model.Sigma != fres.Model.Sigma || res.Model.Gain != fres.Model.Gain {
+			t.Errorf("%s: Model %+v, file's %+v", mt, res.Model, fres.Model)
+		}
+		if res.Model.Used && (res.Model.Estimated || math.Abs(res.Model.Sigma-0.01) > 1e-9) {
+			t.Errorf("%s: given noise 0.01 reported as %+v", mt, res.Model)
+		}
+	}
+}
+
+// A noisy input is routed to the noise-aware model and says so; a clean
+// one is not.
+func TestResultModel(t *testing.T) {
+	lr := testCube(2, 24, 24, 8)
+	_, clean, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: Noise{Mode: NoiseClean}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, noisy, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{0.2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !clean.Model.NoiseInput {
+		t.Skip("the embedded model takes no noise input")
+	}
+	if clean.Model.NoiseAware || clean.Model.Sigma != 0 || clean.Model.Gain != 1 {
+		t.Errorf("clean input: %+v", clean.Model)
+	}
+	if !noisy.Model.NoiseAware || noisy.Model.Gate <= 0 || noisy.Model.Gain < 0 || noisy.Model.Gain > 1 {
+		t.Errorf("noisy input: %+v", noisy.Model)
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	if err := formats.Write(in, testCube(3, 6, 6, 3), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"nothing", Options{}},
+		{"scale and size", Options{Scale: 2, Size: [2]int{4, 4}}},
+		{"negative scale", Options{Scale: -1}},
+		{"NaN scale", Options{Scale: math.NaN()}},
+		{"infinite scale", Options{Scale: math.Inf(1)}},
+		{"zero width", Options{Size: [2]int{4, 0}}},
+		{"unknown method", Options{Scale: 2, Method: "lanczos"}},
+		{"weights with bicubic", Options{Scale: 2, Method: MethodBicubic, Weights: "m.omw"}},
+		{"sigma without NoiseGiven", Options{Scale: 2, Noise: Noise{Sigma: []float64{1}}}},
+		{"NoiseGiven without sigma", Options{Scale: 2, Noise: Noise{Mode: NoiseGiven}}},
+		{"negative sigma", Options{Scale: 2, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{-1}}}},
+		{"NaN sigma", Options{Scale: 2, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{math.NaN()}}}},
+		{"sigma per band, wrong count", Options{Scale: 2, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{1, 2}}}},
+		{"unknown noise mode", Options{Scale: 2, Noise: Noise{Mode: 7}}},
+		{"unknown type", Options{Scale: 2, Type: "uint7"}},
+		{"driver on npy", Options{Scale: 2, Driver: "COG"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "sr.npy")
+			if _, err := UpscaleFile(context.Background(), in, out, tc.opt); !errors.Is(err, ErrOption) {
+				t.Errorf("UpscaleFile: err %v, want ErrOption", err)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("an output was left: %v", err)
+			}
+		})
+	}
+	if _, _, err := Upscale(context.Background(), testCube(3, 6, 6, 3), Options{Scale: 2, Type: "uint8"}); !errors.Is(err, ErrOption) {
+		t.Errorf("Upscale with a Type: err %v, want ErrOption", err)
+	}
+	if _, _, err := Upscale(context.Background(), nil, Options{Scale: 2}); !errors.Is(err, ErrOption) {
+		t.Errorf("Upscale of nil: err %v, want ErrOption", err)
+	}
+}
+
+// An input that is the output is refused unless Overwrite; an infinite
+// sample is an error naming its position.
+func TestUpscaleFileInputs(t *testing.T) {
+	dir := t.TempDir()
+	lr := testCube(4, 6, 7, 3)
+	in := filepath.Join(dir, "lr.npy")
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The writers refuse infinite values: patch one into the file's data
+	// (NumPy, H x W x B little-endian float32 at the end of the file).
+	raw, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := len(raw) - 4*len(lr.Data) + 4*((2*lr.W+5)*lr.B+1)
+	binary.LittleEndian.PutUint32(raw[off:], math.Float32bits(float32(math.Inf(-1))))
+	bad := filepath.Join(dir, "inf.npy")
+	if err := os.WriteFile(bad, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = UpscaleFile(context.Background(), bad, filepath.Join(dir, "sr.npy"), Options{Scale: 2})
+	if err == nil || !strings.Contains(err.Error(), "row 2, column 5, band 1") {
+		t.Errorf("infinite sample: err %v", err)
+	}
+	if _, err := UpscaleFile(context.Background(), in, in, Options{Scale: 2}); err == nil {
+		t.Error("the input as output was accepted without Overwrite")
+	}
+	if _, err := UpscaleFile(context.Background(), in, in, Options{Scale: 2, Overwrite: true}); err != nil {
+		t.Errorf("Overwrite: %v", err)
+	}
+}
+
+// A context that ends 0.3 s into a 256 x 256 x 64 x3 job makes UpscaleFile
+// return context.DeadlineExceeded soon after and leave no file.
+func TestUpscaleFileDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 256 x 256 x 64 job")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in", "lr.npy")
+	if err := os.MkdirAll(filepath.Dir(in), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := formats.Write(in, testCube(5, 256, 256, 64), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(dir, "out")
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".hdr", ".npy", ".tif"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start := time.Now()
+		_, err := UpscaleFile(ctx, in, filepath.Join(outDir, "sr"+ext), Options{Scale: 3})
+		took := time.Since(start)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("%s: err %v after %v, want context.DeadlineExceeded", ext, err, took)
+		}
+		t.Logf("%s: returned %v after the start (deadline 300ms)", ext, took)
+		if took > 1500*time.Millisecond {
+			t.Errorf("%s: returned after %v, want under 1.5 s", ext, took)
+		}
+		left, err := os.ReadDir(outDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left) > 0 {
+			t.Fatalf("%s: left %d file(s) in the output directory, e.g. %s", ext, len(left), left[0].Name())
+		}
+	}
+}
+
+// Cancelling while the output streams (after its first band of rows)
+// stops before the last band is written, for every streamed format and
+// for the model and bicubic, and leaves no file; Upscale stops too.
+func TestCancelWhileStreaming(t *testing.T) {
+	t.Setenv("OMNIHSR_MEM_LIMIT", "16M") // bands of rows of 1 MiB: several per output
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in", "lr.npy")
+	if err := os.MkdirAll(filepath.Dir(in), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lr := testCube(6, 64, 64, 4)
+	if err := formats.Write(in, lr, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(dir, "out")
+	for _, mt := range []Method{MethodOmniHSR, MethodBicubic} {
+		for _, ext := range []string{".hdr", ".npy", ".tif"} {
+			ctx, cancel := context.WithCancel(context.Background())
+			last, all := 0, 0
+			opt := Options{Scale: 8, Method: mt, Progress: func(done, total int) {
+				last, all = done, total
+				if done < total {
+					cancel()
+				}
+			}}
+			_, err := UpscaleFile(ctx, in, filepath.Join(outDir, "sr"+ext), opt)
+			cancel()
+			if !errors.Is(err, context.Canceled) || last == 0 || last >= all {
+				t.Fatalf("%s %s: err %v after %d of %d rows, want context.Canceled before the last band", mt, ext, err, last, all)
+			}
+			if left, _ := os.ReadDir(outDir); len(left) > 0 {
+				t.Fatalf("%s %s: left %s in the output directory", mt, ext, left[0].Name())
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		_, _, err := Upscale(ctx, lr, Options{Scale: 8, Method: mt, Progress: func(done, total int) { cancel() }})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Upscale %s: err %v, want context.Canceled", mt, err)
+		}
+	}
+}
+
+// Result counts the no-data samples and the bad bands: flagged, or
+// no-data in every pixel.
+func TestResultNoData(t *testing.T) {
+	lr := testCube(7, 9, 8, 6)
+	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -1, true
+	lr.Meta.BadBands = []bool{false, true, false, false, false, false}
+	for p := range lr.H * lr.W {
+		lr.Data[p*lr.B+4] = -1 // band 4: no-data everywhere
+	}
+	lr.Data[3*lr.B+0] = -1
+	lr.Data[5*lr.B+2] = float32(math.NaN())
+	sr, res, err := Upscale(context.Background(), lr, Options{Scale: 2, Method: MethodBicubic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := lr.H*lr.W + 2; res.NoData != want || res.BadBands != 2 {
+		t.Errorf("NoData %d, BadBands %d; want %d, 2", res.NoData, res.BadBands, want)
+	}
+	if !sr.Meta.HasDataIgnore || sr.Meta.DataIgnore != -1 {
+		t.Errorf("output no-data %v %v, want -1", sr.Meta.DataIgnore, sr.Meta.HasDataIgnore)
+	}
+	for p := range sr.H * sr.W {
+		if sr.Data[p*sr.B+4] != -1 {
+			t.Fatalf("output pixel %d of the band with no valid sample is %v, want -1", p, sr.Data[p*sr.B+4])
+		}
+	}
+}
