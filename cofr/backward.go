@@ -129,7 +129,7 @@ func (r *Renderer) backwardItem(wk *worker, fs *fieldState, it item, dY []float3
 				copy(wk.dyc[(u-g.fa)*seg:(u-g.fa+1)*seg], dY[(u*W+g.va)*B:(u*W+g.vb)*B])
 			}
 			// dL/dr_n += sum_p w_n(p) dY(p)
-			gemmB(false, false, kc, B, P, wk.wt, P, wk.dyc, B, 1, wk.dnb[off:], B)
+			sgemm(false, false, kc, B, P, 1, wk.wt, P, wk.dyc, B, 1, wk.dnb[off:], B)
 			if r.zeroK {
 				continue // r = 0: no gradient reaches the weights
 			}

@@ -15,11 +15,6 @@ import (
 // runs its own small products, so a single-threaded GEMM is what fits).
 var sgemm = gemm.SgemmSerial
 
-// gemmB is sgemm for products whose n is the band count, with alpha 1.
-func gemmB(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	sgemm(transA, transB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
-}
-
 // gemmRows is the largest number of target pixels per product: bigger cells
 // are split (measured: see the package documentation).
 var gemmRows = 64
@@ -721,11 +716,11 @@ func (r *Renderer) groupField(wk *worker, fs *fieldState, blk *neighbours, g gro
 		for c0 := pA / gemmRows * gemmRows; c0 < pB; c0 += gemmRows {
 			c1 := min(P, c0+gemmRows)
 			if c0 >= pA && c1 <= pB {
-				gemmB(true, false, c1-c0, B, kc, wk.wt[c0:], P, nbm, B, 0, out[(c0-pA)*B:], B)
+				sgemm(true, false, c1-c0, B, kc, 1, wk.wt[c0:], P, nbm, B, 0, out[(c0-pA)*B:], B)
 				continue
 			}
 			wk.chunk = grow(wk.chunk, (c1-c0)*B)
-			gemmB(true, false, c1-c0, B, kc, wk.wt[c0:], P, nbm, B, 0, wk.chunk, B)
+			sgemm(true, false, c1-c0, B, kc, 1, wk.wt[c0:], P, nbm, B, 0, wk.chunk, B)
 			lo, hi := max(c0, pA), min(c1, pB)
 			copy(out[(lo-pA)*B:(hi-pA)*B], wk.chunk[(lo-c0)*B:(hi-c0)*B])
 		}

@@ -71,8 +71,7 @@ func phi(x float32) float32 { return (1 + erf32(x*invSqrt2)) * 0.5 }
 
 // geluGrad is d gelu / dx = Phi(x) + x phi(x).
 func geluGrad(x float32) float32 {
-	cdf := 0.5 * (1 + erf32(x*invSqrt2))
-	return cdf + x*invSqrt2Pi*exp32(-0.5*x*x)
+	return phi(x) + x*invSqrt2Pi*exp32(-0.5*x*x)
 }
 
 // phiSliceGo is phiSlice in Go: dst[i] = Phi(src[i]), times src[i] when mulx.
