@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/omnihsr/omnihsr/internal/fma"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -65,7 +66,7 @@ func TestUpscaleGolden(t *testing.T) {
 		lo, hi = min(lo, float64(want[i])), max(hi, float64(want[i]))
 	}
 	tol := 0.0
-	if compilerFuses {
+	if fma.Native {
 		tol = 1e-4 * (hi - lo)
 	}
 	differ, worst := 0, 0.0

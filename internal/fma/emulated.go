@@ -4,6 +4,10 @@ package fma
 
 import "math"
 
+// Native reports that F32 is the compiler's fused instruction here (see
+// fused.go); in this build it is emulated, and the compiler fuses nothing.
+const Native = false
+
 // F32 returns a*b + c rounded once to float32 (round to nearest, ties to
 // even), as VFMADD231SS or FMADD does, including infinities, NaNs, signed
 // zeros and subnormals.
