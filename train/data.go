@@ -73,14 +73,11 @@ func DefaultDataOptions(shared string) DataOptions {
 	}
 }
 
-// LoadDataset reads the natural images and the training scenes. Scenes of
-// split "eval" are never read.
-func LoadDataset(opt DataOptions) (*Dataset, error) {
-	if opt.ValEvery <= 1 {
-		return nil, fmt.Errorf("train: ValEvery must be at least 2, got %d", opt.ValEvery)
-	}
+// NaturalImages lists the natural images under dir (PNG and TIFF, any
+// depth), sorted: the order HeldOut numbers them in.
+func NaturalImages(dir string) ([]string, error) {
 	var paths []string
-	err := filepath.WalkDir(opt.RGBDir, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -94,9 +91,26 @@ func LoadDataset(opt DataOptions) (*Dataset, error) {
 		return nil, fmt.Errorf("train: list natural images: %w", err)
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("train: no natural images under %s", opt.RGBDir)
+		return nil, fmt.Errorf("train: no natural images under %s", dir)
 	}
 	sort.Strings(paths)
+	return paths, nil
+}
+
+// HeldOut reports whether the i-th natural image of NaturalImages is held
+// out for validation (every ValEvery-th, from the middle of the first run).
+func (o DataOptions) HeldOut(i int) bool { return i%o.ValEvery == o.ValEvery/2 }
+
+// LoadDataset reads the natural images and the training scenes. Scenes of
+// split "eval" are never read.
+func LoadDataset(opt DataOptions) (*Dataset, error) {
+	if opt.ValEvery <= 1 {
+		return nil, fmt.Errorf("train: ValEvery must be at least 2, got %d", opt.ValEvery)
+	}
+	paths, err := NaturalImages(opt.RGBDir)
+	if err != nil {
+		return nil, err
+	}
 	ds := &Dataset{}
 	var valNat []*Image
 	for i, p := range paths {
@@ -106,7 +120,7 @@ func LoadDataset(opt DataOptions) (*Dataset, error) {
 		}
 		rel, _ := filepath.Rel(opt.RGBDir, p)
 		im := newImage(rel, c, false, c.H)
-		if i%opt.ValEvery == opt.ValEvery/2 {
+		if opt.HeldOut(i) {
 			valNat = append(valNat, im)
 			continue
 		}

@@ -29,8 +29,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
@@ -106,28 +104,14 @@ func export(shared, out string, log io.Writer) error {
 	}
 	idx := Index{Version: 1, Options: opt, Scenes: opt.ScenesTSV, RGBDir: opt.RGBDir, Sizes: map[string]float64{}}
 	// Natural images: the listing and hold-out rule of train.LoadDataset.
-	var paths []string
-	err := filepath.WalkDir(opt.RGBDir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		ext := strings.ToLower(filepath.Ext(p))
-		if !d.IsDir() && (ext == ".png" || ext == ".tif" || ext == ".tiff") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
+	paths, err := train.NaturalImages(opt.RGBDir)
 	if err != nil {
-		return fmt.Errorf("list natural images: %w", err)
+		return err
 	}
-	if len(paths) == 0 {
-		return fmt.Errorf("no natural images under %s", opt.RGBDir)
-	}
-	sort.Strings(paths)
 	var natBytes, hsiBytes, valBytes int
 	for i, p := range paths {
 		rel, _ := filepath.Rel(opt.RGBDir, p)
-		if i%opt.ValEvery == opt.ValEvery/2 {
+		if opt.HeldOut(i) {
 			idx.Held = append(idx.Held, rel)
 			continue
 		}
