@@ -237,15 +237,14 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 	var buf []float64
 	err = o.Read(func(start uint64, raw []byte) error {
 		k := uint64(len(raw) / o.Type.Size)
-		if start > total || k > total-start {
-			return fmt.Errorf("hdf5: dataset %s: run outside the dataset", o.Path)
+		p, err := runAt(o, start, k, total, d1, d2)
+		if err != nil {
+			return err
 		}
-		i0, r := start/(d1*d2), start%(d1*d2)
-		i1, i2 := r/d2, r%d2
 		if fast {
 			// float32 little-endian, no value map: decode in place
-			dst := int(i0)*stride[0] + int(i1)*stride[1] + int(i2)*stride[2]
 			if contiguous {
+				dst := p.at(&stride)
 				out := c.Data[dst : dst+int(k)]
 				for j := range out {
 					out[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
@@ -253,14 +252,8 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 				return nil
 			}
 			for j := 0; j < int(k); j++ {
-				c.Data[int(i0)*stride[0]+int(i1)*stride[1]+int(i2)*stride[2]] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
-				if i2++; i2 == d2 {
-					i2 = 0
-					if i1++; i1 == d1 {
-						i1 = 0
-						i0++
-					}
-				}
+				c.Data[p.at(&stride)] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+				p = p.next(d1, d2)
 			}
 			return nil
 		}
@@ -269,19 +262,12 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 		}
 		v := buf[:k]
 		o.Type.Decode(raw, v)
-		for j := range v {
-			x := v[j]
+		for _, x := range v {
 			if fn != nil {
 				x = fn(x)
 			}
-			c.Data[int(i0)*stride[0]+int(i1)*stride[1]+int(i2)*stride[2]] = float32(x)
-			if i2++; i2 == d2 {
-				i2 = 0
-				if i1++; i1 == d1 {
-					i1 = 0
-					i0++
-				}
-			}
+			c.Data[p.at(&stride)] = float32(x)
+			p = p.next(d1, d2)
 		}
 		return nil
 	})
@@ -289,6 +275,39 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	return c, nil
+}
+
+// storedIndex is a position (i0, i1, i2) in the stored, C-order index of
+// a dataset, as the chunk reader hands out runs of it. (Three fields keep
+// it in registers in the decoding loops.)
+type storedIndex struct{ i0, i1, i2 uint64 }
+
+// runAt checks that the run of k elements starting at start lies inside a
+// dataset of total elements whose last two dimensions are d1 and d2, and
+// returns the index of its first element.
+func runAt(o *hdf5.Object, start, k, total, d1, d2 uint64) (storedIndex, error) {
+	if start > total || k > total-start {
+		return storedIndex{}, fmt.Errorf("hdf5: dataset %s: run outside the dataset", o.Path)
+	}
+	r := start % (d1 * d2)
+	return storedIndex{start / (d1 * d2), r / d2, r % d2}, nil
+}
+
+// next is the following element in C order.
+func (p storedIndex) next(d1, d2 uint64) storedIndex {
+	if p.i2++; p.i2 == d2 {
+		p.i2 = 0
+		if p.i1++; p.i1 == d1 {
+			p.i1 = 0
+			p.i0++
+		}
+	}
+	return p
+}
+
+// at is the element's offset in a cube with the given strides per stored axis.
+func (p storedIndex) at(stride *[3]int) int {
+	return int(p.i0)*stride[0] + int(p.i1)*stride[1] + int(p.i2)*stride[2]
 }
 
 // statsOf is cubeOf with statistics: the samples of o, mapped by fn and
@@ -313,8 +332,9 @@ func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float
 	var buf []float64
 	err := o.Read(func(start uint64, raw []byte) error {
 		k := uint64(len(raw) / o.Type.Size)
-		if start > total || k > total-start {
-			return fmt.Errorf("hdf5: dataset %s: run outside the dataset", o.Path)
+		p, err := runAt(o, start, k, total, d1, d2)
+		if err != nil {
+			return err
 		}
 		seen += k
 		if cap(buf) < int(k) {
@@ -322,22 +342,14 @@ func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float
 		}
 		v := buf[:k]
 		o.Type.Decode(raw, v)
-		i0, r := start/(d1*d2), start%(d1*d2)
-		i1, i2 := r/d2, r%d2
 		for _, x := range v {
 			if fn != nil {
 				x = fn(x)
 			}
 			var pos [3]int
-			pos[to[0]], pos[to[1]], pos[to[2]] = int(i0), int(i1), int(i2)
+			pos[to[0]], pos[to[1]], pos[to[2]] = int(p.i0), int(p.i1), int(p.i2)
 			st.Add(float32(x), pos[0], pos[1], pos[2])
-			if i2++; i2 == d2 {
-				i2 = 0
-				if i1++; i1 == d1 {
-					i1 = 0
-					i0++
-				}
-			}
+			p = p.next(d1, d2)
 		}
 		return nil
 	})
