@@ -141,16 +141,7 @@ func TestViewServes(t *testing.T) {
 	var out, errb syncBuffer
 	done := make(chan int)
 	go func() { done <- runContext(ctx, []string{"view", "-addr", "127.0.0.1:0", in}, &out, &errb) }()
-	var url string
-	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if _, rest, ok := strings.Cut(out.String(), "http://"); ok {
-			url = "http://" + strings.Fields(rest)[0]
-		}
-	}
-	if url == "" {
-		cancel()
-		t.Fatalf("no URL printed: %q %q", out.String(), errb.String())
-	}
+	url := waitURL(t, &out, &errb, cancel)
 	res, err := http.Get(url + "api/scenes")
 	if err != nil {
 		t.Fatal(err)
@@ -192,16 +183,7 @@ func TestViewRemoteAddr(t *testing.T) {
 	go func() {
 		done <- runContext(ctx, []string{"view", "-addr", "0.0.0.0:0", "-allow-remote", in}, &out, &errb)
 	}()
-	var url string
-	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if _, rest, ok := strings.Cut(out.String(), "http://"); ok {
-			url = "http://" + strings.Fields(rest)[0]
-		}
-	}
-	if url == "" {
-		cancel()
-		t.Fatalf("no URL printed: %q %q", out.String(), errb.String())
-	}
+	url := waitURL(t, &out, &errb, cancel)
 	if !strings.HasPrefix(url, "http://localhost:") {
 		t.Errorf("URL %s: want localhost at the port", url)
 	}
@@ -241,4 +223,18 @@ func TestViewBadWeights(t *testing.T) {
 	if code == 0 || !strings.Contains(errb.String(), "-weights") || strings.Contains(out.String(), "http://") {
 		t.Errorf("exit %d, stdout %q, stderr %q: want a failure naming -weights before serving", code, out.String(), errb.String())
 	}
+}
+
+// waitURL waits up to 10 s for `omnihsr view` to print its URL on out and
+// returns it; without one it cancels the command and fails the test.
+func waitURL(t *testing.T, out, errb *syncBuffer, cancel context.CancelFunc) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, rest, ok := strings.Cut(out.String(), "http://"); ok {
+			return "http://" + strings.Fields(rest)[0]
+		}
+	}
+	cancel()
+	t.Fatalf("no URL printed: %q %q", out.String(), errb.String())
+	return ""
 }
