@@ -28,7 +28,7 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	}
 	nt := Threads()
 	if nt <= 1 || 2*float64(m)*float64(n)*float64(k) < parallelMinFlops {
-		run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		blocked.Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	parallel(nt, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -41,14 +41,6 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkArgs(transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
 	if m == 0 || n == 0 {
-		return
-	}
-	run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func run(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if k == 0 || alpha == 0 {
-		scaleC(m, n, beta, c, ldc)
 		return
 	}
 	blocked.Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -112,21 +104,6 @@ func Use(kernel string) error {
 
 var threads atomic.Int32 // 0: runtime.GOMAXPROCS(0)
 
-func scaleC(m, n int, beta float32, c []float32, ldc int) {
-	for i := 0; i < m; i++ {
-		row := c[i*ldc : i*ldc+n]
-		if beta == 0 {
-			clear(row)
-			continue
-		}
-		if beta != 1 {
-			for j := range row {
-				row[j] *= beta
-			}
-		}
-	}
-}
-
 // parallel splits C into nt blocks of rows (when m >= n) or of columns and
 // runs the single-threaded kernel on the blocks concurrently.
 func parallel(nt int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
@@ -142,7 +119,7 @@ func parallel(nt int, transA, transB bool, m, n, k int, alpha float32, a []float
 		align = 24
 	}
 	if size < 2*align {
-		run(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		blocked.Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	if nt > size/align {
@@ -176,7 +153,7 @@ func parallel(nt int, transA, transB bool, m, n, k int, alpha float32, a []float
 			}
 			sc = c[lo:]
 		}
-		run(transA, transB, mm, nn, k, alpha, sa, lda, sb, ldb, beta, sc, ldc)
+		blocked.Sgemm(transA, transB, mm, nn, k, alpha, sa, lda, sb, ldb, beta, sc, ldc)
 	}
 	par.Run(blocks, block)
 }

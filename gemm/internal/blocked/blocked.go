@@ -95,7 +95,8 @@ func Kernel() string {
 }
 
 // Sgemm is C = alpha*op(A)*op(B) + beta*C on row-major matrices (arguments
-// checked by the caller, m, n > 0), on the calling goroutine only.
+// checked by the caller, m, n > 0; k or alpha zero scales C by beta), on
+// the calling goroutine only.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	// The wide kernel wastes work on edge tiles of small products; use it
 	// when C holds at least two of its row tiles and one column tile (its
