@@ -9,12 +9,11 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
-	"github.com/omnihsr/omnihsr/method"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -301,7 +300,7 @@ func (n Noise) bands(B int) ([]float64, error) {
 // its position.
 func ReadFile(path string, ro hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	c, info, err := formats.Read(path, ro)
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if !errors.As(err, &nf) || c == nil {
 		return c, info, err
 	}

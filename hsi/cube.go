@@ -3,10 +3,11 @@ package hsi
 import (
 	"errors"
 	"fmt"
-	"github.com/omnihsr/omnihsr/internal/simd"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/omnihsr/omnihsr/internal/simd"
 )
 
 // Cube is a float32 hyperspectral image of H rows, W columns and B bands in

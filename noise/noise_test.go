@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/internal/scenes"
 )
 
 // scene is a synthetic h x w x b cube with edges, texture and smooth

@@ -10,7 +10,6 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
 // A one-column no-data hole in 4 of 16 bands and an all-NaN band, upscaled
@@ -36,7 +35,7 @@ func TestNoDataColumnAgainstGDAL(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _, err := envi.Read(filepath.Join(dir, "column.hdr"), hsi.ReadOptions{})
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if err != nil && !(errors.As(err, &nf) && c != nil) {
 		t.Fatal(err)
 	}

@@ -30,8 +30,8 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
-	"github.com/omnihsr/omnihsr/method"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 const usage = `Usage: omnihsr-batch (-in GLOB | -manifest FILE) -out DIR (-scale S | -scales S1,S2,...)

@@ -18,10 +18,9 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
-	"github.com/omnihsr/omnihsr/method"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -370,7 +369,7 @@ func processLocal(in string, o Options, mod *model.Model) (Result, error) {
 		}
 	}
 	lr, info, err := formats.Read(in, hsi.ReadOptions{})
-	if nf := (*raw.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
+	if nf := (*hsi.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
 		err = nil // NaN is no-data; an infinite value stops the upscaling
 	}
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/omnihsr/omnihsr/ablation"
-	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/internal/ablation"
+	"github.com/omnihsr/omnihsr/internal/eval"
 )
 
 // `omnihsr ablation` wires its flags to package ablation.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omnihsr/omnihsr/ablation"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/ablation"
+	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 // writeVariantWeights saves a small randomised model of the given variant

@@ -7,8 +7,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/omnihsr/omnihsr/eval"
-	"github.com/omnihsr/omnihsr/method"
+	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/method"
 )
 
 type banddefOpts struct {

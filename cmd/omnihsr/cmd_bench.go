@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/omnihsr/omnihsr/bench"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/bench"
+	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 var benchCmd = &command{

@@ -12,12 +12,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/method"
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/nn"
-	"github.com/omnihsr/omnihsr/report"
+	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/nn"
+	"github.com/omnihsr/omnihsr/internal/report"
 )
 
 // evalSceneFlags are the flags that choose the scenes (shared by eval and prior).

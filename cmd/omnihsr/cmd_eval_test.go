@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omnihsr/omnihsr/eval"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/scenes"
 )
 
 // writeTestCube writes a smooth 70x130x6 cube as .npy and returns its path.

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi/formats"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
@@ -87,7 +87,7 @@ func TestInfoNaN(t *testing.T) {
 		t.Fatalf("convert of NaN: exit %d: %s", code, errs)
 	}
 	o, _, err := formats.Read(filepath.Join(dir, "o.hdr"), hsi.ReadOptions{})
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if err != nil && !errors.As(err, &nf) {
 		t.Fatal(err)
 	}

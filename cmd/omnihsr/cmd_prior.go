@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/omnihsr/omnihsr/eval"
+	"github.com/omnihsr/omnihsr/internal/eval"
 )
 
 type priorOpts struct {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/omnihsr/omnihsr/gemm"
-	"github.com/omnihsr/omnihsr/hsi/scenes"
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/train"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/scenes"
+	"github.com/omnihsr/omnihsr/internal/train"
 )
 
 var trainCmd = &command{
@@ -73,7 +73,7 @@ hyperspectral training scenes. The variant is stored in the weight files;
 		fs.BoolVar(&o.resume, "resume", false, "continue from DIR/checkpoint.ckpt")
 		fs.IntVar(&o.stopAt, "stop-at", 0, "end the run after this step, keeping the schedule of -steps (0 = at -steps)")
 		fs.IntVar(&o.snapEvery, "snapshot-every", 0, "also write the weights every N steps to DIR/snapshots (0 = never)")
-		fs.StringVar(&o.initW, "init", "", "start from the weights of this file (e.g. model/weights/default.omw) with a fresh optimizer and schedule")
+		fs.StringVar(&o.initW, "init", "", "start from the weights of this file (e.g. internal/model/weights/default.omw) with a fresh optimizer and schedule")
 		fs.BoolVar(&o.naturalOnly, "natural-only", false, "train on natural images only (ablation)")
 		fs.StringVar(&o.variant, "variant", "", "ablation variant: free-kernel, lowres, spectral (default: OmniHSR)")
 		fs.Float64Var(&o.noiseProb, "noise-prob", 0, "probability of synthetic sensor noise on a training input (white, signal-dependent, band profile, striping; 0 = clean inputs only)")

@@ -16,9 +16,9 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/stac"
+	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/progress"
-	"github.com/omnihsr/omnihsr/method"
-	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 

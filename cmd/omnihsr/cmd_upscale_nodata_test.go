@@ -11,7 +11,6 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -19,7 +18,7 @@ import (
 func readNaN(t *testing.T, path string) (*hsi.Cube, hsi.SourceInfo) {
 	t.Helper()
 	c, info, err := formats.Read(path, hsi.ReadOptions{})
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if err != nil && !(errors.As(err, &nf) && c != nil) {
 		t.Fatal(err)
 	}

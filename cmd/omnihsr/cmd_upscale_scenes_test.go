@@ -8,7 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/internal/scenes"
 )
 
 // evalScenes returns the evaluation scenes of ../shared, or skips.

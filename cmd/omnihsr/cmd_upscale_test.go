@@ -8,8 +8,8 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/testrand"
-	"github.com/omnihsr/omnihsr/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/view"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/view"
 )
 
 var viewCmd = &command{

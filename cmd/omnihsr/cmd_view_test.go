@@ -14,9 +14,9 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/testrand"
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/view"
+	"github.com/omnihsr/omnihsr/internal/view"
 )
 
 // The viewer's spectra at a pixel equal the outputs of upscale (OmniHSR

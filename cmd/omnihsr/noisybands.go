@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/noise"
 )
 

@@ -10,9 +10,8 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/progress"
-	"github.com/omnihsr/omnihsr/method"
 )
 
 // bicubicRows runs upscale -method bicubic on an ENVI input read a band of
@@ -80,7 +79,7 @@ func rowSource(rr *envi.RowReader) func(y0, y1 int, dst []float32) error {
 	ign, hasIgn := rr.Meta.IgnoreValue()
 	return func(y0, y1 int, dst []float32) error {
 		err := rr.ReadRows(y0, y1, dst)
-		var nf *raw.NonFiniteError
+		var nf *hsi.NonFiniteError
 		if errors.As(err, &nf) {
 			for i, v := range dst {
 				if math.IsInf(float64(v), 0) {

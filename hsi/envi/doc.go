@@ -26,7 +26,7 @@
 // The reader streams: it allocates the float32 cube once, after checking
 // that it fits in the memory available, and converts the file into it
 // through buffers of a few MiB, so its peak memory is the cube plus a
-// constant. NaN or infinite samples are an error (*raw.NonFiniteError,
+// constant. NaN or infinite samples are an error (*hsi.NonFiniteError,
 // returned together with the cube) naming the first one's row, column and
 // band, even when the header's data ignore value is NaN; a caller that
 // treats NaN as no-data (omnihsr upscale, hsi.FillNoData) takes the cube.

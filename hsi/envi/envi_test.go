@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
@@ -200,7 +199,7 @@ func TestReadErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), filepath.Dir(p)) {
 				t.Fatalf("error %q does not name the file", err)
 			}
-			var nf *raw.NonFiniteError
+			var nf *hsi.NonFiniteError
 			if errors.As(err, &nf) {
 				if c == nil || nf.Count != 2 || nf.Row != 1 || nf.Col != 0 || nf.Band != 2 {
 					t.Fatalf("NonFiniteError %+v, cube %v", nf, c != nil)
@@ -238,7 +237,7 @@ func TestNaNPositionEveryInterleave(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, "n.img"), data, 0o644)
 		_, _, err := Read(p, hsi.ReadOptions{})
-		var nf *raw.NonFiniteError
+		var nf *hsi.NonFiniteError
 		if !errors.As(err, &nf) || nf.Row != 2 || nf.Col != 3 || nf.Band != 1 || nf.Count != 2 {
 			t.Fatalf("%s: %v", il, err)
 		}
@@ -376,7 +375,7 @@ func TestReadBSQBlocks(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "b.img"), data, 0o644)
 	_, _, err = Read(p, hsi.ReadOptions{})
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if !errors.As(err, &nf) || nf.Row != 200 || nf.Col != 5 || nf.Band != 1 || nf.Count != 3 {
 		t.Fatalf("%v (%+v)", err, nf)
 	}

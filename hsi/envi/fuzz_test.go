@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 )
 
 // FuzzRead feeds arbitrary header text and data bytes through the header

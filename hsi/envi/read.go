@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/par"
 )
@@ -93,7 +93,7 @@ func Pair(path string) (hdrPath, dataPath string, err error) {
 
 // Read reads an ENVI image given its header or data file. See the package
 // documentation for what it accepts. On NaN or infinite samples it returns
-// the cube together with a *raw.NonFiniteError.
+// the cube together with a *hsi.NonFiniteError.
 func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	var info hsi.SourceInfo
 	hdrPath, dataPath, err := Pair(path)
@@ -195,7 +195,7 @@ func parseHeaderFile(hdrPath string) (*header, hsi.Meta, error) {
 
 // readData converts the samples of r (size bytes, the data file name, with
 // header hdrName) into a new cube. On non-finite samples it returns the
-// cube and a *raw.NonFiniteError.
+// cube and a *hsi.NonFiniteError.
 func readData(r io.ReaderAt, size int64, h *header, name, hdrName string) (*hsi.Cube, error) {
 	H, W, B := h.lines, h.samples, h.bands
 	if err := checkDataSize(size, h, name, hdrName); err != nil {

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 )
 
 // RowReader reads an ENVI image a range of lines at a time, for callers
@@ -58,7 +58,7 @@ func OpenRows(path string) (*RowReader, error) {
 
 // ReadRows reads lines [y0, y1) into dst ((y1-y0) x W x B values,
 // pixel-interleaved, as hsi.Cube.Data). On NaN or infinite samples it
-// fills dst and returns a *raw.NonFiniteError whose row is the image's.
+// fills dst and returns a *hsi.NonFiniteError whose row is the image's.
 func (r *RowReader) ReadRows(y0, y1 int, dst []float32) error {
 	if y0 < 0 || y1 > r.H || y0 >= y1 {
 		return fmt.Errorf("envi: %s: lines [%d, %d) outside an image of %d", r.dataPath, y0, y1, r.H)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
 // RowReader returns, for any range of lines, exactly the samples Read
@@ -91,7 +90,7 @@ func TestRowReaderNonFinite(t *testing.T) {
 		t.Fatalf("rows without the infinite value: %v", err)
 	}
 	err = r.ReadRows(3, 6, make([]float32, 3*w*b))
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if !errors.As(err, &nf) || nf.Row != 4 || nf.Col != 2 || nf.Band != 1 || !math.IsInf(float64(nf.Value), 1) {
 		t.Fatalf("rows [3, 6): %v, want the infinite value at row 4, column 2, band 1", err)
 	}

@@ -11,7 +11,7 @@
 // none, is read as ENVI when a header lies beside it (x.hdr or x.ext.hdr).
 //
 // Read applies one policy to every format: a NaN or infinite sample is an
-// error, a *raw.NonFiniteError naming the file and the first sample's row,
+// error, a *hsi.NonFiniteError naming the file and the first sample's row,
 // column and band, returned together with the cube so that a caller that
 // only inspects the file (omnihsr info) or treats NaN as no-data (omnihsr
 // upscale) can still use it. Writers write NaN to float types (the usual

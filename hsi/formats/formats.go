@@ -11,7 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/matfile"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/png"
@@ -42,7 +42,7 @@ type Format struct {
 	// Note says what the format keeps or how it writes, for help text.
 	Note string
 	// checksFinite is true when Read already reports NaN and infinite
-	// samples with a *raw.NonFiniteError.
+	// samples with a *hsi.NonFiniteError.
 	checksFinite bool
 }
 
@@ -157,7 +157,7 @@ func ForWrite(path string) (*Format, error) {
 }
 
 // Read reads a cube from path in the format its extension names. A NaN or
-// infinite sample gives the cube together with a *raw.NonFiniteError.
+// infinite sample gives the cube together with a *hsi.NonFiniteError.
 func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	if err := checkRegular(path); err != nil {
 		return nil, hsi.SourceInfo{}, err
@@ -168,7 +168,7 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	}
 	c, info, err := f.Read(path, opt)
 	if err != nil {
-		var nf *raw.NonFiniteError
+		var nf *hsi.NonFiniteError
 		if c != nil && !errors.As(err, &nf) {
 			c = nil // only a non-finite error comes with a cube
 		}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 )
 
 func cube() *hsi.Cube {
@@ -132,7 +131,7 @@ func TestNaNPolicyEveryFormat(t *testing.T) {
 		copy(b[i:], []byte{0, 0, 0xc0, 0x7f})
 		os.WriteFile(strings.Replace(p, ".hdr", ".img", 1), b, 0o644)
 		got, _, err := Read(p, hsi.ReadOptions{})
-		var nf *raw.NonFiniteError
+		var nf *hsi.NonFiniteError
 		if !errors.As(err, &nf) || got == nil || !math.IsNaN(float64(nf.Value)) || !strings.Contains(err.Error(), strings.TrimSuffix(name, filepath.Ext(name))+".") {
 			t.Fatalf("%s: err = %v, cube %v", name, err, got != nil)
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/hsi/products"
 )
 
@@ -37,7 +36,7 @@ func Info(path string, opt hsi.ReadOptions) (c *hsi.Cube, info hsi.SourceInfo, s
 		return c, info, hsi.StatsOf(c), nil
 	}
 	c, info, err = Read(path, opt)
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if err != nil && !(errors.As(err, &nf) && c != nil) {
 		return nil, info, st, err
 	}

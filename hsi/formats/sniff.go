@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 )
 
 // Sniff names the format of a file from its first bytes: "HDF5" (the

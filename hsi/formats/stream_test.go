@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
@@ -139,7 +138,7 @@ func TestCreateNaNEveryFormat(t *testing.T) {
 			t.Fatalf("%s: NaN: %v", name, err)
 		}
 		got, _, err := Read(p, hsi.ReadOptions{})
-		var nf *raw.NonFiniteError
+		var nf *hsi.NonFiniteError
 		if !errors.As(err, &nf) || nf.Count != 1 || nf.Row != 4 || nf.Col != 1 || nf.Band != 2 || got == nil {
 			t.Fatalf("%s: read back: %v", name, err)
 		}

@@ -6,7 +6,7 @@
 // Read accepts MAT v5 files (the format of MATLAB's -v6 and -v7: every
 // element compressed (miCOMPRESSED) or not, little- or big-endian) and MAT
 // v7.3 files (HDF5 with a 512-byte header, read by the pure-Go reader of
-// hsi/hdf5). Every real numeric class loads: double, single, int8 to
+// hsi/internal/hdf5). Every real numeric class loads: double, single, int8 to
 // int64, uint8 to uint64 and logical, whatever smaller type MATLAB chose to
 // store the values in. Cell, struct, char, sparse, object and complex
 // variables are listed but cannot be loaded.

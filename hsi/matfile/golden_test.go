@@ -76,7 +76,7 @@ func TestGoldens(t *testing.T) {
 	n := 0
 	for _, key := range keys {
 		if key == "plain" || key == "latest_index" {
-			continue // HDF5 files that are not MAT files: tested in hsi/hdf5
+			continue // HDF5 files that are not MAT files: tested in hsi/internal/hdf5
 		}
 		path := goldenFile(key)
 		for name, g := range exp[key] {

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 )
 
 var numericClasses = map[string]bool{

@@ -7,7 +7,7 @@
 // uint16, int32, uint32, int64, uint64, float16, float32 and float64
 // (integers beyond +-2^24 and float64 values are rounded to float32). A
 // file shorter than its header promises is an error; NaN or infinite values
-// are an error (*raw.NonFiniteError, returned with the cube). The reader
+// are an error (*hsi.NonFiniteError, returned with the cube). The reader
 // streams the file into the cube through a buffer of a few MiB after
 // checking that the cube fits in memory.
 //

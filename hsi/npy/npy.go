@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
@@ -275,7 +275,7 @@ func (h *header) dims() (H, W, B int) {
 }
 
 // Read reads a .npy file into a cube. On NaN or infinite values it returns
-// the cube together with a *raw.NonFiniteError.
+// the cube together with a *hsi.NonFiniteError.
 func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	var info hsi.SourceInfo
 	f, err := os.Open(path)

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
@@ -211,7 +211,7 @@ func TestReadErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), p) {
 				t.Fatalf("error %q does not name the file", err)
 			}
-			var nf *raw.NonFiniteError
+			var nf *hsi.NonFiniteError
 			if errors.As(err, &nf) != (c != nil) {
 				t.Fatalf("cube returned: %v, error %v", c != nil, err)
 			}
@@ -228,7 +228,7 @@ func TestFortranNaNPosition(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f.npy")
 	os.WriteFile(p, npyBytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 2), }", vals), 0o644)
 	_, _, err := Read(p, hsi.ReadOptions{})
-	var nf *raw.NonFiniteError
+	var nf *hsi.NonFiniteError
 	if !errors.As(err, &nf) || nf.Row != 0 || nf.Col != 1 || nf.Band != 1 || nf.Count != 2 {
 		t.Fatalf("err = %v", err)
 	}

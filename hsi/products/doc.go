@@ -1,5 +1,5 @@
 // Package products reads the HDF5 and NetCDF-4 files that imaging
-// spectrometer missions deliver, through the pure-Go reader of hsi/hdf5.
+// spectrometer missions deliver, through the pure-Go reader of hsi/internal/hdf5.
 //
 // ReadHDF5 reads any HDF5 or NetCDF-4 cube: ReadOptions.Var selects the
 // dataset ("/group/dataset"; default the largest numeric 3-D dataset) and

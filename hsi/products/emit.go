@@ -11,7 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
-	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
-	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 )
 
 // NEON AOP reflectance (DP3.30006 mosaic tiles, DP1.30006 flight lines):

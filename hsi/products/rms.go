@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 

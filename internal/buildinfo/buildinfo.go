@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/gemm"
-	"github.com/omnihsr/omnihsr/model"
+	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 // stamp is the version a release build sets with

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The digests are those of the files in model/weights, and every field
+// The digests are those of the files in internal/model/weights, and every field
 // appears in String.
 func TestRead(t *testing.T) {
 	in := Read()
@@ -22,7 +22,7 @@ func TestRead(t *testing.T) {
 	}
 	s := in.String()
 	for _, w := range in.Weights {
-		data, err := os.ReadFile(filepath.Join("..", "..", "model", "weights", w.Name))
+		data, err := os.ReadFile(filepath.Join("..", "..", "internal", "model", "weights", w.Name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -262,7 +262,7 @@ func layering(mod string, rows []row, pkgs map[string]listed) []string {
 		}
 		for _, imp := range p.Imports {
 			name, own := strings.CutPrefix(imp, mod+"/")
-			if own && !core[name] && !strings.HasPrefix(name, "internal/") {
+			if own && !core[name] && !strings.HasPrefix(name, "internal/") && !strings.Contains(name, "/internal/") {
 				out = append(out, fmt.Sprintf("core package `%s` imports `%s`, which is not in the core", r.pkg, name))
 			}
 		}

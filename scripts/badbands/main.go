@@ -17,7 +17,7 @@ import (
 	"slices"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/scenes"
+	"github.com/omnihsr/omnihsr/internal/scenes"
 	"github.com/omnihsr/omnihsr/noise"
 )
 

@@ -15,9 +15,9 @@
 //
 // With -write FILE it also writes the noise-aware weights with the
 // recommended gate in their configuration (model.Config.NoiseGate), ready to
-// ship as model/weights/noise.omw.
+// ship as internal/model/weights/noise.omw.
 //
-//	go run ./scripts/noisegate -clean model/weights/default.omw -noisy runs/noise1/best.omw -write model/weights/noise.omw
+//	go run ./scripts/noisegate -clean internal/model/weights/default.omw -noisy runs/noise1/best.omw -write internal/model/weights/noise.omw
 package main
 
 import (
@@ -28,12 +28,12 @@ import (
 	"os"
 	"sort"
 
-	"github.com/omnihsr/omnihsr/hsi/scenes"
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/nn"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/nn"
+	"github.com/omnihsr/omnihsr/internal/scenes"
+	"github.com/omnihsr/omnihsr/internal/train"
 	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
-	"github.com/omnihsr/omnihsr/train"
 )
 
 type score struct {
@@ -54,7 +54,7 @@ func (s score) at(g float64) (psnr, sam float64) {
 }
 
 func main() {
-	cleanPath := flag.String("clean", "model/weights/default.omw", "weights for clean inputs")
+	cleanPath := flag.String("clean", "internal/model/weights/default.omw", "weights for clean inputs")
 	noisyPath := flag.String("noisy", "", "noise-aware weights")
 	shared := flag.String("shared", "", "shared data directory (default ../shared)")
 	tol := flag.Float64("tol", 0.02, "largest loss of clean validation gain (dB) the gate may cost")

@@ -1,7 +1,7 @@
 // Command torchgolden writes the equivalence goldens of the PyTorch port
-// (train/torch): the Go forward pass of the shipped weights on small fixed
+// (internal/train/torch): the Go forward pass of the shipped weights on small fixed
 // inputs, with its intermediate results, so that the Python tests can check
-// that train/torch/model.py computes the same thing (within 1e-5), and the
+// that internal/train/torch/model.py computes the same thing (within 1e-5), and the
 // Go test beside this file keeps the files true without Python.
 //
 // For every case it writes, as raw little-endian float32 in the cube's
@@ -18,7 +18,7 @@
 // the effective factor, the input scale, the noise feature given to FiLM and
 // the training loss terms (train.Loss) of the output against bicubic.
 //
-//	go run ./scripts/torchgolden            # rewrites train/torch/testdata
+//	go run ./scripts/torchgolden            # rewrites internal/train/torch/testdata
 //	go run ./scripts/torchgolden -out DIR
 package main
 
@@ -34,11 +34,11 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/nn"
 	"github.com/omnihsr/omnihsr/internal/testrand"
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/nn"
+	"github.com/omnihsr/omnihsr/internal/train"
 	"github.com/omnihsr/omnihsr/resample"
-	"github.com/omnihsr/omnihsr/train"
 )
 
 // Case is one golden input: a weight file, an input size and band count,
@@ -81,11 +81,11 @@ var Suffixes = []string{"lr", "z", "feat", "raw", "bicubic", "out"}
 // from x1.5 to x8, fractional and unequal per axis, an input smaller than
 // the 7 x 7 neighbourhood, and the noise-aware weights on a noisy input.
 var Cases = []Case{
-	{Name: "b5_frac", Weights: "model/weights/default.omw", H: 9, W: 11, B: 5, OutH: 23, OutW: 27, Seed: 1},
-	{Name: "b1_x4", Weights: "model/weights/default.omw", H: 8, W: 8, B: 1, OutH: 32, OutW: 32, Seed: 2},
-	{Name: "b16_x3p7", Weights: "model/weights/default.omw", H: 7, W: 6, B: 16, OutH: 26, OutW: 22, Seed: 3},
-	{Name: "b3_x8_small", Weights: "model/weights/default.omw", H: 5, W: 5, B: 3, OutH: 40, OutW: 40, Seed: 4},
-	{Name: "b8_noise_x1p5", Weights: "model/weights/noise.omw", H: 10, W: 10, B: 8, OutH: 15, OutW: 15, Seed: 5, Noise: 0.02},
+	{Name: "b5_frac", Weights: "internal/model/weights/default.omw", H: 9, W: 11, B: 5, OutH: 23, OutW: 27, Seed: 1},
+	{Name: "b1_x4", Weights: "internal/model/weights/default.omw", H: 8, W: 8, B: 1, OutH: 32, OutW: 32, Seed: 2},
+	{Name: "b16_x3p7", Weights: "internal/model/weights/default.omw", H: 7, W: 6, B: 16, OutH: 26, OutW: 22, Seed: 3},
+	{Name: "b3_x8_small", Weights: "internal/model/weights/default.omw", H: 5, W: 5, B: 3, OutH: 40, OutW: 40, Seed: 4},
+	{Name: "b8_noise_x1p5", Weights: "internal/model/weights/noise.omw", H: 10, W: 10, B: 8, OutH: 15, OutW: 15, Seed: 5, Noise: 0.02},
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -93,7 +93,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("torchgolden", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "train/torch/testdata", "output directory")
+	out := fs.String("out", "internal/train/torch/testdata", "output directory")
 	root := fs.String("root", ".", "repository root (weight files are read relative to it)")
 	if err := fs.Parse(args); err != nil {
 		return 2

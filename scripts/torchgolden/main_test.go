@@ -10,7 +10,7 @@ import (
 )
 
 // goldenDir is the committed goldens, relative to this package.
-const goldenDir = "../../train/torch/testdata"
+const goldenDir = "../../internal/train/torch/testdata"
 
 // tol bounds the difference between the Go forward pass now and the
 // committed goldens, relative to an array's largest value (at least 1):

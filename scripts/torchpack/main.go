@@ -1,5 +1,5 @@
 // Command torchpack exports the training data exactly as the Go trainer
-// (package train) sees it, for train/torch/pack.py, which compresses it into
+// (package train) sees it, for internal/train/torch/pack.py, which compresses it into
 // the training pack that travels to a GPU machine.
 //
 // It reads what train.LoadDataset reads, with the same rules: the natural
@@ -32,8 +32,8 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/scenes"
-	"github.com/omnihsr/omnihsr/train"
+	"github.com/omnihsr/omnihsr/internal/scenes"
+	"github.com/omnihsr/omnihsr/internal/train"
 )
 
 // Image is one exported training image.

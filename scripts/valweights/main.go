@@ -6,9 +6,9 @@
 // bicubic, and the PSNR gain. A weight file whose model takes the noise
 // feature is also scored on the same samples with the trainer's fixed
 // noise (train.Dataset.NoisyVal). It is how weights trained elsewhere (the
-// PyTorch port, train/torch) are judged with the code that ships them.
+// PyTorch port, internal/train/torch) are judged with the code that ships them.
 //
-//	go run ./scripts/valweights model/weights/default.omw runs/torch1/last.omw
+//	go run ./scripts/valweights internal/model/weights/default.omw runs/torch1/last.omw
 package main
 
 import (
@@ -18,8 +18,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/train"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/train"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

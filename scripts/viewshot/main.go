@@ -28,8 +28,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
-	"github.com/omnihsr/omnihsr/model"
-	"github.com/omnihsr/omnihsr/view"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/view"
 )
 
 // The viewport and the two pinned canvas pixels (the canvas is 800 x 600

@@ -1,5 +1,5 @@
 """Writes nn/winograd_amd64.s, the AVX2 + FMA transforms of Winograd's
-F(4x4, 3x3) (see nn/winograd.go): python3 gen.py ../../nn/winograd_amd64.s
+F(4x4, 3x3) (see internal/nn/winograd.go): python3 gen.py ../../internal/nn/winograd_amd64.s
 
 The two transforms are straight-line code over the 36 positions of a tile,
 so they are written out here rather than by hand.

@@ -1,0 +1,219 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// Method is one method of the registry.
+type Method struct {
+	// Name is the name on the command line (-method, -methods).
+	Name string
+	// Doc is a one-line description for the command help.
+	Doc string
+	// Model reports whether the method runs the OmniHSR model (and so
+	// takes a weight file).
+	Model bool
+	// Ensemble is the number of orientations of the self-ensemble (0 =
+	// none); BackProject the number of back-projection steps (0 = none).
+	Ensemble, BackProject int
+}
+
+// Default is the name of the method used when none is given.
+const Default = "omnihsr"
+
+// registry holds the methods, sorted by name.
+var registry = []Method{
+	{Name: "bicubic", Doc: "bicubic interpolation U_s, PyTorch F.interpolate(mode='bicubic', align_corners=False)"},
+	{Name: "omnihsr", Model: true, Doc: "the OmniHSR model (CSM + COFR); -weights FILE or the embedded default model"},
+	{Name: "omnihsr-bp", Model: true, BackProject: model.BackProjectSteps,
+		Doc: "OmniHSR, then one back-projection step: adds the bicubic upsampling of LR - D(SR), D the antialiased bicubic downsampling; better than omnihsr on clean or blurred inputs, worse on noisy ones (output held in memory)"},
+	{Name: "omnihsr-se", Model: true, Ensemble: 8,
+		Doc: "OmniHSR with the self-ensemble: the mean over the 8 flips and rotations of the input (8x the time, output held in memory)"},
+}
+
+// All returns the methods of the registry, sorted by name.
+func All() []Method { return slices.Clone(registry) }
+
+// Names returns the names of the methods, sorted.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, m := range registry {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// Lookup returns the method called name (case-insensitive, surrounding
+// spaces ignored).
+func Lookup(name string) (Method, error) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	for _, m := range registry {
+		if m.Name == key {
+			return m, nil
+		}
+	}
+	return Method{}, fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Eval returns the method as an evaluation method running the model m (m
+// is not used by bicubic and may be nil there).
+func (mt Method) Eval(m *model.Model) (eval.Method, error) {
+	if !mt.Model {
+		return eval.Bicubic{}, nil
+	}
+	if m == nil {
+		return nil, fmt.Errorf("method %s: no model", mt.Name)
+	}
+	return OmniHSR{M: m, Ensemble: mt.Ensemble, BackProject: mt.BackProject}, nil
+}
+
+// Eval looks up the method called name and returns it as an evaluation
+// method running the model m (see Method.Eval).
+func Eval(name string, m *model.Model) (eval.Method, error) {
+	mt, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return mt.Eval(m)
+}
+
+// Renderer renders one prepared low-resolution image at any output size
+// into a row sink (whole rows, in order).
+type Renderer interface {
+	RenderTo(outH, outW int, sink model.RowSink, progress func(done, total int)) error
+}
+
+// Prepare does the work that every output size of lr shares (for the
+// model: the encoder, so several factors cost one encoding) and returns
+// the renderer of the outputs. m is the model (nil for bicubic).
+func (mt Method) Prepare(m *model.Model, lr *hsi.Cube) (Renderer, error) {
+	return mt.PrepareContext(context.Background(), m, lr)
+}
+
+// PrepareContext is Prepare stopping early when ctx is done: the encoder
+// checks ctx between bands of rows (model.EncodeImageContext; the
+// self-ensemble only before it starts) and ctx's error is returned.
+func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cube) (Renderer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !mt.Model {
+		return bicubic{lr}, nil
+	}
+	if m == nil {
+		return nil, fmt.Errorf("method %s: no model", mt.Name)
+	}
+	if mt.Ensemble > 0 {
+		e, err := m.EncodeEnsemble(lr, mt.Ensemble)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	e, err := m.EncodeImageContext(ctx, lr)
+	if err != nil {
+		return nil, err
+	}
+	if mt.BackProject > 0 {
+		return model.BackProjected{E: e, Iters: mt.BackProject}, nil
+	}
+	return e, nil
+}
+
+type bicubic struct{ lr *hsi.Cube }
+
+// RenderTo streams the bicubic upsampling a band of rows at a time
+// (resample.Upsampler, model.StreamRows), with Upsample's values. As the
+// model does, the no-data value never enters the interpolation.
+func (b bicubic) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	lr, nd, err := hsi.FillNoData(b.lr)
+	if err != nil {
+		return err
+	}
+	up, err := resample.NewUpsampler(lr, h, w)
+	if err != nil {
+		return err
+	}
+	return model.StreamRows(h, w, lr.B, func(u0, u1 int, dst []float32) error {
+		if err := up.RenderRows(u0, u1, dst); err != nil {
+			return err
+		}
+		nd.Apply(u0, u1, h, w, lr.B, dst)
+		return nil
+	}, sink, progress)
+}
+
+// ErrNoDataSample is returned (wrapped) by a row source of BicubicRows
+// that meets a no-data sample: such an input needs its no-data filled
+// (hsi.FillNoData), which needs the whole image.
+var ErrNoDataSample = errors.New("no-data sample")
+
+// BicubicRows is the bicubic renderer of an H x W x B input that is read
+// a band of rows at a time from read (resample.NewRowUpsampler), never held
+// whole: the values of the bicubic method for an input without no-data.
+// read must fail on a NaN, infinite or no-data sample.
+func BicubicRows(H, W, B int, read func(y0, y1 int, dst []float32) error) Renderer {
+	return bicubicRows{H, W, B, read}
+}
+
+type bicubicRows struct {
+	H, W, B int
+	read    func(y0, y1 int, dst []float32) error
+}
+
+func (b bicubicRows) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	up, err := resample.NewRowUpsampler(b.H, b.W, b.B, h, w, b.read)
+	if err != nil {
+		return err
+	}
+	return model.StreamRows(h, w, b.B, up.RenderRows, sink, progress)
+}
+
+// OmniHSR is an OmniHSR model as an evaluation method (eval.Method). A model
+// of an ablation variant is labelled "OmniHSR-VARIANT". Ensemble > 0 runs
+// the self-ensemble of that many orientations (model.EnsembleSizes),
+// labelled "+SEn". BackProject > 0 adds that many back-projection steps
+// (model.BackProjected), labelled "+BP".
+type OmniHSR struct {
+	M           *model.Model
+	Ensemble    int
+	BackProject int
+}
+
+// Name is "OmniHSR" (or "OmniHSR-VARIANT"), with "+SEn" for an ensemble
+// and "+BP" with back-projection.
+func (o OmniHSR) Name() string {
+	n := "OmniHSR"
+	if v := o.M.Cfg.Variant; v != model.VariantOmniHSR {
+		n += "-" + v
+	}
+	if o.Ensemble > 0 {
+		n += fmt.Sprintf("+SE%d", o.Ensemble)
+	}
+	if o.BackProject > 0 {
+		n += "+BP"
+	}
+	return n
+}
+
+// Upscale runs the model.
+func (o OmniHSR) Upscale(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
+	switch {
+	case o.Ensemble > 0 && o.BackProject > 0:
+		return nil, fmt.Errorf("method: %s: the self-ensemble and back-projection are not combined", o.Name())
+	case o.Ensemble > 0:
+		return o.M.UpscaleEnsemble(lr, h, w, o.Ensemble)
+	case o.BackProject > 0:
+		return o.M.UpscaleBackProjected(lr, h, w, o.BackProject)
+	}
+	return o.M.Upscale(lr, h, w)
+}
