@@ -7,6 +7,9 @@
 //     rewrite the column and to append rows for new packages, then describe
 //     and place those rows by hand), and the core packages import no package
 //     outside the core but internal ones;
+//   - the public surface (every package outside internal/, cmd/ and
+//     scripts/) has at most 400 exported identifiers, and no exported
+//     declaration names a type of an internal package;
 //   - every reference to a numbered section of docs/CONVENTIONS.md in the
 //     code and the docs names a section that exists;
 //   - no tracked file speaks of work periods or open issues, or points to
