@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"path/filepath"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
@@ -110,6 +111,8 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
+	bar := newBar(e.stderr, "degrade "+filepath.Base(o.out), 3) // read, degraded, written
+	bar.Set(1)
 	// As upscale does: the no-data value (NaN included) never enters the
 	// filters, and the output declares it.
 	lr, err := hsi.KeepNoData(hr, func(c *hsi.Cube) (*hsi.Cube, error) { return resample.Degrade(c, d) })
@@ -119,9 +122,11 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	if v, ok := hsi.NoDataValue(hr); ok {
 		lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = v, true
 	}
+	bar.Set(2)
 	if err := writeCube(o.out, lr, info, o.typ); err != nil {
 		return err
 	}
+	bar.Done()
 	fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (from %d x %d, factors %.4g x %.4g)\n",
 		o.out, lr.H, lr.W, lr.B, hr.H, hr.W, float64(hr.H)/float64(lr.H), float64(hr.W)/float64(lr.W))
 	return nil

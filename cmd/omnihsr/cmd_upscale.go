@@ -18,7 +18,6 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/stac"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
-	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -420,8 +419,7 @@ func removeOutputs(paths []string) string {
 // progress line on stderr when it is a terminal, and writes the warnings
 // to stderr.
 func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
-	tty := terminal(stderr)
-	bar := progress.NewTo(tty, "upscale "+filepath.Base(path), int64(h), tty != nil)
+	bar := newBar(stderr, "upscale "+filepath.Base(path), int64(h))
 	warnings, err := method.RenderFile(r, lr, info, h, w, path, wo, func(done, total int) { bar.Set(int64(done)) })
 	if err != nil {
 		return err

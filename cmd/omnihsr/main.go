@@ -127,6 +127,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return 2
 	}
+	if _, err := machineProgress(); err != nil {
+		fmt.Fprintf(stderr, "omnihsr: %v\n", err)
+		return 2
+	}
 	if err := r.run(ctx, env{fs: fs, stdout: stdout, stderr: stderr}); err != nil {
 		fmt.Fprintf(stderr, "omnihsr %s: %v\n", name, err)
 		if errors.Is(err, errUsage) {

@@ -47,11 +47,10 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, name, path string,
 		v, _ := strconv.ParseFloat(l, 64) // checked by noiseFlags.check
 		opt.Noise = omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{v}}
 	}
-	tty := terminal(e.stderr)
 	var bar *progress.Bar
 	opt.Progress = func(done, total int) {
 		if bar == nil {
-			bar = progress.NewTo(tty, "upscale "+filepath.Base(path), int64(total), tty != nil)
+			bar = newBar(e.stderr, "upscale "+filepath.Base(path), int64(total))
 		}
 		bar.Set(int64(done))
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/method"
-	"github.com/omnihsr/omnihsr/internal/progress"
 )
 
 // bicubicRows runs upscale -method bicubic on an ENVI input read a band of
@@ -47,7 +46,7 @@ func (o *upscaleOpts) bicubicRows(e env, name string, factors []float64, paths [
 	read := rowSource(rr)
 	var written []string
 	for i, sz := range sizes {
-		bar := progress.NewTo(terminal(e.stderr), "upscale "+filepath.Base(paths[i]), int64(sz.h), terminal(e.stderr) != nil)
+		bar := newBar(e.stderr, "upscale "+filepath.Base(paths[i]), int64(sz.h))
 		warnings, err := method.RenderFileRows(method.BicubicRows(rr.H, rr.W, rr.B, read), rr.H, rr.W, rr.B, rr.Meta, rr.Info,
 			sz.h, sz.w, paths[i], wo, func(done, total int) { bar.Set(int64(done)) })
 		if errors.Is(err, method.ErrNoDataSample) && len(written) == 0 {

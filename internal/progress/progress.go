@@ -1,7 +1,8 @@
 // Package progress reports the progress of long work (training, evaluation,
 // large scenes) with a rate and an ETA. On a terminal it redraws one line;
 // when the output is not a terminal (a log file, CI) it stays quiet, except
-// for an optional final summary.
+// for an optional final summary. For a program that runs a command and
+// reads its output through a pipe, NewMachine writes "progress F" lines.
 package progress
 
 import (
@@ -25,6 +26,10 @@ type Bar struct {
 	last    time.Time
 	enabled bool
 	extra   string
+	// machine: "progress F" lines (NewMachine) instead of the terminal
+	// line; lastFrac is the fraction last written (-1 before the first).
+	machine  bool
+	lastFrac float64
 }
 
 // NewTo returns a bar writing to w when enabled (w may be nil when not).
@@ -63,6 +68,10 @@ func (b *Bar) Set(done int64) {
 		return
 	}
 	now := time.Now()
+	if b.machine {
+		b.setMachineLocked(now)
+		return
+	}
 	if now.Sub(b.last) < 200*time.Millisecond && done < b.total {
 		return
 	}
@@ -99,6 +108,10 @@ func (b *Bar) lineLocked(now time.Time) string {
 func (b *Bar) Done() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.machine {
+		b.doneMachineLocked(time.Now())
+		return
+	}
 	if b.enabled {
 		fmt.Fprintf(b.w, "\r\033[K%s\n", b.lineLocked(time.Now()))
 	}
