@@ -1,0 +1,215 @@
+"""Tests of the Processing algorithms inside a headless QGIS (python3-qgis):
+each algorithm gives the bytes the command line gives for the same options,
+outputs load as layers with their CRS, bad input is a clear error and
+cancelling stops omnihsr and leaves no output."""
+
+import glob
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import SAMPLE, omnihsr_bin
+
+qgis_core = pytest.importorskip("qgis.core", reason="python3-qgis is not installed")
+from qgis.core import (  # noqa: E402
+    QgsApplication,
+    QgsProcessingContext,
+    QgsProcessingFeedback,
+    QgsProcessingOutputLayerDefinition,
+    QgsProject,
+    QgsRasterLayer,
+)
+
+
+class Feedback(QgsProcessingFeedback):
+    """Records progress, messages and the error; cancels on request."""
+
+    def __init__(self, cancel_at=None):
+        super().__init__()
+        self.progress, self.info, self.errors = [], [], []
+        self.cancel_at, self.cancelled_at = cancel_at, None
+        self.progressChanged.connect(self._progress)
+
+    def _progress(self, p):
+        self.progress.append(p)
+        if self.cancel_at is not None and p >= self.cancel_at and self.cancelled_at is None:
+            self.cancelled_at = time.monotonic()
+            self.cancel()
+
+    def pushInfo(self, s):  # noqa: N802
+        self.info.append(s)
+
+    def reportError(self, s, fatalError=False):  # noqa: N802, N803
+        self.errors.append(s)
+
+
+def run_alg(alg_id, params, feedback=None):
+    """Runs a registered algorithm; returns (results, ok, feedback, context)."""
+    alg = QgsApplication.processingRegistry().createAlgorithmById(alg_id)
+    assert alg is not None, alg_id + " is not registered"
+    fb = feedback or Feedback()
+    ctx = QgsProcessingContext()
+    ctx.setProject(QgsProject.instance())
+    ok, msg = alg.checkParameterValues(params, ctx)
+    if not ok:
+        return {}, False, fb, msg
+    res, ok = alg.run(params, ctx, fb)
+    return res, ok, fb, ctx
+
+
+def cli(*args):
+    subprocess.run([omnihsr_bin()] + list(args), check=True, capture_output=True)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def test_provider_registered(qgis_app):
+    reg = QgsApplication.processingRegistry()
+    p = reg.providerById("omnihsr")
+    assert p is not None and p.name() == "OmniHSR"
+    ids = sorted(a.id() for a in p.algorithms())
+    assert ids == ["omnihsr:degrade", "omnihsr:info", "omnihsr:upscale"]
+    assert reg.algorithmById("omnihsr:upscale").displayName() == "Super-resolve raster"
+
+
+def test_upscale_loads_as_layer_with_crs(qgis_app, tmp_path):
+    out = str(tmp_path / "q.tif")
+    dest = QgsProcessingOutputLayerDefinition(out, QgsProject.instance())
+    res, ok, fb, ctx = run_alg("omnihsr:upscale", {"INPUT": SAMPLE, "SCALE": 2, "OUTPUT": dest})
+    assert ok, fb.errors
+    assert res["OUTPUT"] == out
+    assert fb.progress and fb.progress[-1] == 100.0
+    assert ctx.willLoadLayerOnCompletion(out)  # the GUI adds it to the map
+    inp, lay = QgsRasterLayer(SAMPLE, "in"), QgsRasterLayer(out, "out")
+    assert lay.isValid()
+    assert lay.crs().authid() == "EPSG:31985" == inp.crs().authid()
+    assert (lay.width(), lay.height(), lay.bandCount()) == (2 * inp.width(), 2 * inp.height(), inp.bandCount())
+    assert lay.rasterUnitsPerPixelX() == pytest.approx(inp.rasterUnitsPerPixelX() / 2, rel=1e-12)
+    assert lay.extent().toString(6) == inp.extent().toString(6)
+    want = str(tmp_path / "cli.tif")
+    cli("upscale", "-in", SAMPLE, "-out", want, "-scale", "2")
+    assert read(out) == read(want)
+
+
+@pytest.mark.parametrize(
+    "params, flags",
+    [
+        ({"SCALE": 3, "METHOD": 3, "NOISE": "clean"}, ["-scale", "3", "-method", "bicubic", "-noise", "clean"]),
+        ({"SCALE": 1.5, "METHOD": 1, "NOISE": "2.5"}, ["-scale", "1.5", "-method", "omnihsr-bp", "-noise", "2.5"]),
+    ],
+)
+def test_upscale_options_match_cli(qgis_app, tmp_path, params, flags):
+    out = str(tmp_path / "q.tif")
+    res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, INPUT=SAMPLE, OUTPUT=out))
+    assert ok, fb.errors
+    want = str(tmp_path / "cli.tif")
+    cli("upscale", "-in", SAMPLE, "-out", want, *flags)
+    assert read(out) == read(want)
+
+
+def test_degrade_matches_cli(qgis_app, tmp_path):
+    out = str(tmp_path / "d.tif")
+    params = {"INPUT": SAMPLE, "SCALE": 2.5, "BLUR": 0.4, "NOISE": 1.5, "SEED": 7, "AREA": False, "OUTPUT": out}
+    res, ok, fb, _ = run_alg("omnihsr:degrade", params)
+    assert ok, fb.errors
+    assert fb.progress[-1] == 100.0
+    want = str(tmp_path / "cli.tif")
+    cli("degrade", "-in", SAMPLE, "-out", want, "-scale", "2.5", "-blur", "0.4", "-noise", "1.5", "-seed", "7")
+    assert read(out) == read(want)
+    lay = QgsRasterLayer(out, "d")
+    assert lay.crs().authid() == "EPSG:31985" and lay.width() == round(349 / 2.5)
+
+
+def test_info(qgis_app, tmp_path):
+    page = str(tmp_path / "info.html")
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE, "OUTPUT": page})
+    assert ok, fb.errors
+    assert "352 x 349 x 6" in res["INFO"] and "EPSG:31985" in res["INFO"]
+    html = open(page, encoding="utf-8").read()
+    assert "<th align='left'>crs</th><td>SIRGAS_2000_UTM_Zone_25S (EPSG:31985)</td>" in html
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE})  # no page asked: the string only
+    assert ok and "OUTPUT" not in res and "uint8" in res["INFO"]
+
+
+def test_bad_input_is_a_clear_error(qgis_app, tmp_path):
+    gdal = pytest.importorskip("osgeo.gdal", reason="python3-gdal is not installed")
+    import numpy as np
+
+    bad = str(tmp_path / "inf.tif")
+    ds = gdal.GetDriverByName("GTiff").Create(bad, 8, 6, 2, gdal.GDT_Float32)
+    ds.SetGeoTransform((500000, 30, 0, 9000000, 0, -30))
+    a = np.arange(48, dtype=np.float32).reshape(6, 8)
+    ds.GetRasterBand(1).WriteArray(a)
+    a[3, 4] = np.inf
+    ds.GetRasterBand(2).WriteArray(a)
+    ds = None
+    out = str(tmp_path / "q.tif")
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": bad, "SCALE": 2, "OUTPUT": out})
+    assert not ok
+    msg = "\n".join(fb.errors)
+    assert "omnihsr upscale: " + bad in msg and "infinite" in msg, msg
+    assert not os.path.exists(out)
+    # A NOISE that is neither auto, clean nor a number is refused before running.
+    res, ok, fb, msg = run_alg("omnihsr:upscale", {"INPUT": SAMPLE, "SCALE": 2, "NOISE": "loud", "OUTPUT": out})
+    assert not ok and "NOISE 'loud': want auto, clean or" in msg
+    # info on a file that is no hyperspectral file.
+    junk = tmp_path / "notes.hdr"
+    junk.write_text("not a header\n")
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": str(junk)})
+    assert not ok and "omnihsr info: " in "\n".join(fb.errors) and str(junk) in "\n".join(fb.errors)
+
+
+def test_setting_comes_before_env(qgis_app, tmp_path, monkeypatch):
+    from processing.core.ProcessingConfig import ProcessingConfig
+
+    from omnihsr.config import BIN_SETTING
+
+    real = omnihsr_bin()
+    monkeypatch.setenv("OMNIHSR_BIN", "/no/such/omnihsr")
+    ProcessingConfig.setSettingValue(BIN_SETTING, real)
+    try:
+        res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE})
+        assert ok, fb.errors
+        ProcessingConfig.setSettingValue(BIN_SETTING, "")
+        res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE})
+        assert not ok and "OMNIHSR_BIN names '/no/such/omnihsr'" in "\n".join(fb.errors)
+    finally:
+        ProcessingConfig.setSettingValue(BIN_SETTING, "")
+
+
+def leftovers(d):
+    return sorted(os.path.basename(p) for p in glob.glob(os.path.join(d, "*")) + glob.glob(os.path.join(d, ".*")))
+
+
+@pytest.mark.parametrize("when", ["at the first progress", "while encoding"])
+def test_cancel_leaves_no_output(qgis_app, tmp_path, when):
+    # x8 of the sample: about 1 s of encoding, then 2816 rows rendered in
+    # bands of about 500 (progress lines 0.176, 0.352, ...), 4-5 s in all.
+    d = tmp_path / "out"
+    d.mkdir()
+    out = str(d / "q8.tif")
+    if when == "at the first progress":
+        fb = Feedback(cancel_at=0.001)
+    else:
+        fb = Feedback()
+
+        def cancel():
+            fb.cancelled_at = time.monotonic()
+            fb.cancel()
+
+        threading.Timer(0.3, cancel).start()
+    t0 = time.monotonic()
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": SAMPLE, "SCALE": 8, "OUTPUT": out}, fb)
+    t1 = time.monotonic()
+    assert not ok and fb.cancelled_at is not None
+    assert "cancelled: omnihsr stopped" in "\n".join(fb.errors)
+    assert leftovers(str(d)) == [], "left in the output folder: %s" % leftovers(str(d))
+    stop = t1 - fb.cancelled_at
+    print("cancel %s: %.2f s after the start, returned %.3f s after cancel" % (when, fb.cancelled_at - t0, stop))
+    assert stop < 2, "returned %.2f s after cancel" % stop

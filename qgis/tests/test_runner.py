@@ -1,0 +1,150 @@
+"""Tests of omnihsr.runner (no QGIS): progress, messages, errors, cancel and
+the executable's lookup, against small stand-in commands."""
+
+import os
+import stat
+import sys
+import threading
+import time
+
+import pytest
+
+from omnihsr import runner
+
+
+class Feedback:
+    """The QgsProcessingFeedback methods runner calls, recorded."""
+
+    def __init__(self, cancel_at=None):
+        self.progress, self.info, self.commands = [], [], []
+        self.cancel_at = cancel_at  # cancel once progress reaches this
+        self.cancelled = False
+
+    def isCanceled(self):  # noqa: N802
+        return self.cancelled
+
+    def cancel(self):
+        self.cancelled = True
+
+    def setProgress(self, p):  # noqa: N802
+        self.progress.append(p)
+        if self.cancel_at is not None and p >= self.cancel_at:
+            self.cancelled = True
+
+    def pushInfo(self, s):  # noqa: N802
+        self.info.append(s)
+
+    def pushCommandInfo(self, s):  # noqa: N802
+        self.commands.append(s)
+
+
+def script(tmp_path, body, name="fake-omnihsr"):
+    """Writes an executable Python script standing in for omnihsr."""
+    p = tmp_path / name
+    p.write_text("#!%s\nimport os, sys, time, signal\n%s\n" % (sys.executable, body))
+    p.chmod(p.stat().st_mode | stat.S_IXUSR)
+    return str(p)
+
+
+def test_progress_and_messages(tmp_path):
+    fake = script(tmp_path, r"""
+assert os.environ["OMNIHSR_PROGRESS"] == "1"
+sys.stderr.write("upscale: noise 1.7\nprogress 0.250\nprogress 0.500\n"); sys.stderr.flush()
+print("wrote %s: 4 x 4 x 1" % sys.argv[2])
+sys.stderr.write("progress 1.000\n")
+""")
+    fb = Feedback()
+    out = runner.run(fake, ["upscale", "x y.tif"], fb)
+    assert out == "wrote x y.tif: 4 x 4 x 1"
+    assert fb.progress == [25.0, 50.0, 100.0]
+    assert sorted(fb.info) == sorted(["upscale: noise 1.7", "wrote x y.tif: 4 x 4 x 1"])
+    assert fb.commands == [fake + " upscale 'x y.tif'"]
+
+
+def test_failure_gives_the_commands_message(tmp_path):
+    fake = script(tmp_path, r"""
+sys.stderr.write("progress 0.100\nomnihsr upscale: in.tif: infinite value at row 3, column 4, band 2\n")
+sys.exit(1)
+""")
+    with pytest.raises(runner.CliError) as e:
+        runner.run(fake, ["upscale"], Feedback())
+    assert str(e.value) == "omnihsr upscale: in.tif: infinite value at row 3, column 4, band 2 (exit 1)"
+    assert not isinstance(e.value, runner.Cancelled)
+
+
+def test_cancel_stops_and_removes_new_outputs(tmp_path):
+    # The stand-in writes its output before finishing and dies on SIGTERM
+    # without cleaning up (as a crash or a kill would): the runner removes
+    # what the run created, ENVI header included, and keeps what was there.
+    new, hdr, old = tmp_path / "new.img", tmp_path / "new.hdr", tmp_path / "old.tif"
+    old.write_bytes(b"kept")
+    fake = script(tmp_path, r"""
+for p in sys.argv[1:]:
+    open(p, "ab").write(b"partial")
+open(sys.argv[1][:-4] + ".hdr", "w").write("ENVI")
+sys.stderr.write("progress 0.300\n"); sys.stderr.flush()
+time.sleep(60)
+""")
+    fb = Feedback(cancel_at=30)
+    t0 = time.monotonic()
+    with pytest.raises(runner.Cancelled) as e:
+        runner.run(fake, [str(new), str(old)], fb, outputs=[str(new), str(old)])
+    took = time.monotonic() - t0
+    assert took < 5, "cancel took %.2f s" % took
+    assert not new.exists() and not hdr.exists()
+    assert old.read_bytes() == b"keptpartial"  # existed before: not the runner's to remove
+    assert "removed" in str(e.value) and str(new) in str(e.value)
+
+
+def test_cancel_kills_a_command_ignoring_sigterm(tmp_path):
+    fake = script(tmp_path, r"""
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.stderr.write("progress 0.500\n"); sys.stderr.flush()
+time.sleep(60)
+""")
+    fb = Feedback(cancel_at=50)
+    t0 = time.monotonic()
+    with pytest.raises(runner.Cancelled):
+        runner.run(fake, [], fb, kill_after_s=0.5)
+    took = time.monotonic() - t0
+    assert 0.5 <= took < 5, "took %.2f s" % took
+
+
+def test_cancel_from_another_thread_before_any_progress(tmp_path):
+    fake = script(tmp_path, "time.sleep(60)")
+    fb = Feedback()
+    threading.Timer(0.3, fb.cancel).start()
+    t0 = time.monotonic()
+    with pytest.raises(runner.Cancelled) as e:
+        runner.run(fake, [], fb)
+    assert time.monotonic() - t0 < 5
+    assert "no output was left" in str(e.value)
+
+
+def test_find_binary(tmp_path, monkeypatch):
+    a = script(tmp_path, "", "a")
+    b = script(tmp_path, "", "b")
+    pathdir = tmp_path / "bin"
+    pathdir.mkdir()
+    onpath = script(pathdir, "", "omnihsr")
+    monkeypatch.setenv("PATH", str(pathdir))
+    monkeypatch.setenv(runner.ENV_BIN, b)
+    assert runner.find_binary(a) == a  # the setting first
+    assert runner.find_binary("") == b  # then OMNIHSR_BIN
+    monkeypatch.delenv(runner.ENV_BIN)
+    assert runner.find_binary("") == onpath  # then PATH
+    with pytest.raises(runner.CliError, match="provider setting.*'/no/such/omnihsr', which is not an executable"):
+        runner.find_binary("/no/such/omnihsr")
+    monkeypatch.setenv(runner.ENV_BIN, str(tmp_path))
+    with pytest.raises(runner.CliError, match="OMNIHSR_BIN names"):
+        runner.find_binary("")
+    monkeypatch.delenv(runner.ENV_BIN)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(runner.CliError, match="omnihsr executable was not found"):
+        runner.find_binary("")
+
+
+def test_output_files():
+    assert runner.output_files("/d/x.tif") == ["/d/x.tif"]
+    assert runner.output_files("/d/x.IMG") == ["/d/x.IMG", "/d/x.hdr"]
+    assert os.path.basename(runner.output_files("x.dat")[1]) == "x.hdr"
