@@ -7,6 +7,7 @@ Run with Debian's python3 and python3-qgis (qgis/ci.sh does):
 """
 
 import os
+import shutil
 import sys
 
 import pytest
@@ -25,6 +26,16 @@ def omnihsr_bin():
     if not (path and os.access(path, os.X_OK)):
         pytest.skip("OMNIHSR_BIN does not name the omnihsr executable (go build -o ... ./cmd/omnihsr)")
     return path
+
+
+@pytest.fixture
+def sample(tmp_path):
+    """A copy of the bundled sample (QGIS and GDAL may write a .aux.xml
+    beside the rasters they open: never beside the repository's)."""
+    p = tmp_path / "in" / "L7_ETMs.tif"
+    p.parent.mkdir()
+    shutil.copyfile(SAMPLE, p)
+    return str(p)
 
 
 @pytest.fixture(scope="session")

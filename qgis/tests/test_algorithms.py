@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import SAMPLE, omnihsr_bin
+from conftest import omnihsr_bin
 
 qgis_core = pytest.importorskip("qgis.core", reason="python3-qgis is not installed")
 from qgis.core import (  # noqa: E402
@@ -78,22 +78,22 @@ def test_provider_registered(qgis_app):
     assert reg.algorithmById("omnihsr:upscale").displayName() == "Super-resolve raster"
 
 
-def test_upscale_loads_as_layer_with_crs(qgis_app, tmp_path):
+def test_upscale_loads_as_layer_with_crs(qgis_app, tmp_path, sample):
     out = str(tmp_path / "q.tif")
     dest = QgsProcessingOutputLayerDefinition(out, QgsProject.instance())
-    res, ok, fb, ctx = run_alg("omnihsr:upscale", {"INPUT": SAMPLE, "SCALE": 2, "OUTPUT": dest})
+    res, ok, fb, ctx = run_alg("omnihsr:upscale", {"INPUT": sample, "SCALE": 2, "OUTPUT": dest})
     assert ok, fb.errors
     assert res["OUTPUT"] == out
     assert fb.progress and fb.progress[-1] == 100.0
     assert ctx.willLoadLayerOnCompletion(out)  # the GUI adds it to the map
-    inp, lay = QgsRasterLayer(SAMPLE, "in"), QgsRasterLayer(out, "out")
+    inp, lay = QgsRasterLayer(sample, "in"), QgsRasterLayer(out, "out")
     assert lay.isValid()
     assert lay.crs().authid() == "EPSG:31985" == inp.crs().authid()
     assert (lay.width(), lay.height(), lay.bandCount()) == (2 * inp.width(), 2 * inp.height(), inp.bandCount())
     assert lay.rasterUnitsPerPixelX() == pytest.approx(inp.rasterUnitsPerPixelX() / 2, rel=1e-12)
     assert lay.extent().toString(6) == inp.extent().toString(6)
     want = str(tmp_path / "cli.tif")
-    cli("upscale", "-in", SAMPLE, "-out", want, "-scale", "2")
+    cli("upscale", "-in", sample, "-out", want, "-scale", "2")
     assert read(out) == read(want)
 
 
@@ -104,40 +104,40 @@ def test_upscale_loads_as_layer_with_crs(qgis_app, tmp_path):
         ({"SCALE": 1.5, "METHOD": 1, "NOISE": "2.5"}, ["-scale", "1.5", "-method", "omnihsr-bp", "-noise", "2.5"]),
     ],
 )
-def test_upscale_options_match_cli(qgis_app, tmp_path, params, flags):
+def test_upscale_options_match_cli(qgis_app, tmp_path, sample, params, flags):
     out = str(tmp_path / "q.tif")
-    res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, INPUT=SAMPLE, OUTPUT=out))
+    res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, INPUT=sample, OUTPUT=out))
     assert ok, fb.errors
     want = str(tmp_path / "cli.tif")
-    cli("upscale", "-in", SAMPLE, "-out", want, *flags)
+    cli("upscale", "-in", sample, "-out", want, *flags)
     assert read(out) == read(want)
 
 
-def test_degrade_matches_cli(qgis_app, tmp_path):
+def test_degrade_matches_cli(qgis_app, tmp_path, sample):
     out = str(tmp_path / "d.tif")
-    params = {"INPUT": SAMPLE, "SCALE": 2.5, "BLUR": 0.4, "NOISE": 1.5, "SEED": 7, "AREA": False, "OUTPUT": out}
+    params = {"INPUT": sample, "SCALE": 2.5, "BLUR": 0.4, "NOISE": 1.5, "SEED": 7, "AREA": False, "OUTPUT": out}
     res, ok, fb, _ = run_alg("omnihsr:degrade", params)
     assert ok, fb.errors
     assert fb.progress[-1] == 100.0
     want = str(tmp_path / "cli.tif")
-    cli("degrade", "-in", SAMPLE, "-out", want, "-scale", "2.5", "-blur", "0.4", "-noise", "1.5", "-seed", "7")
+    cli("degrade", "-in", sample, "-out", want, "-scale", "2.5", "-blur", "0.4", "-noise", "1.5", "-seed", "7")
     assert read(out) == read(want)
     lay = QgsRasterLayer(out, "d")
     assert lay.crs().authid() == "EPSG:31985" and lay.width() == round(349 / 2.5)
 
 
-def test_info(qgis_app, tmp_path):
+def test_info(qgis_app, tmp_path, sample):
     page = str(tmp_path / "info.html")
-    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE, "OUTPUT": page})
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": sample, "OUTPUT": page})
     assert ok, fb.errors
     assert "352 x 349 x 6" in res["INFO"] and "EPSG:31985" in res["INFO"]
     html = open(page, encoding="utf-8").read()
     assert "<th align='left'>crs</th><td>SIRGAS_2000_UTM_Zone_25S (EPSG:31985)</td>" in html
-    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE})  # no page asked: the string only
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": sample})  # no page asked: the string only
     assert ok and "OUTPUT" not in res and "uint8" in res["INFO"]
 
 
-def test_bad_input_is_a_clear_error(qgis_app, tmp_path):
+def test_bad_input_is_a_clear_error(qgis_app, tmp_path, sample):
     gdal = pytest.importorskip("osgeo.gdal", reason="python3-gdal is not installed")
     import numpy as np
 
@@ -156,7 +156,7 @@ def test_bad_input_is_a_clear_error(qgis_app, tmp_path):
     assert "omnihsr upscale: " + bad in msg and "infinite" in msg, msg
     assert not os.path.exists(out)
     # A NOISE that is neither auto, clean nor a number is refused before running.
-    res, ok, fb, msg = run_alg("omnihsr:upscale", {"INPUT": SAMPLE, "SCALE": 2, "NOISE": "loud", "OUTPUT": out})
+    res, ok, fb, msg = run_alg("omnihsr:upscale", {"INPUT": sample, "SCALE": 2, "NOISE": "loud", "OUTPUT": out})
     assert not ok and "NOISE 'loud': want auto, clean or" in msg
     # info on a file that is no hyperspectral file.
     junk = tmp_path / "notes.hdr"
@@ -165,7 +165,7 @@ def test_bad_input_is_a_clear_error(qgis_app, tmp_path):
     assert not ok and "omnihsr info: " in "\n".join(fb.errors) and str(junk) in "\n".join(fb.errors)
 
 
-def test_setting_comes_before_env(qgis_app, tmp_path, monkeypatch):
+def test_setting_comes_before_env(qgis_app, tmp_path, sample, monkeypatch):
     from processing.core.ProcessingConfig import ProcessingConfig
 
     from omnihsr.config import BIN_SETTING
@@ -174,10 +174,10 @@ def test_setting_comes_before_env(qgis_app, tmp_path, monkeypatch):
     monkeypatch.setenv("OMNIHSR_BIN", "/no/such/omnihsr")
     ProcessingConfig.setSettingValue(BIN_SETTING, real)
     try:
-        res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE})
+        res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": sample})
         assert ok, fb.errors
         ProcessingConfig.setSettingValue(BIN_SETTING, "")
-        res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": SAMPLE})
+        res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": sample})
         assert not ok and "OMNIHSR_BIN names '/no/such/omnihsr'" in "\n".join(fb.errors)
     finally:
         ProcessingConfig.setSettingValue(BIN_SETTING, "")
@@ -188,7 +188,7 @@ def leftovers(d):
 
 
 @pytest.mark.parametrize("when", ["at the first progress", "while encoding"])
-def test_cancel_leaves_no_output(qgis_app, tmp_path, when):
+def test_cancel_leaves_no_output(qgis_app, tmp_path, sample, when):
     # x8 of the sample: about 1 s of encoding, then 2816 rows rendered in
     # bands of about 500 (progress lines 0.176, 0.352, ...), 4-5 s in all.
     d = tmp_path / "out"
@@ -205,7 +205,7 @@ def test_cancel_leaves_no_output(qgis_app, tmp_path, when):
 
         threading.Timer(0.3, cancel).start()
     t0 = time.monotonic()
-    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": SAMPLE, "SCALE": 8, "OUTPUT": out}, fb)
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": sample, "SCALE": 8, "OUTPUT": out}, fb)
     t1 = time.monotonic()
     assert not ok and fb.cancelled_at is not None
     assert "cancelled: omnihsr stopped" in "\n".join(fb.errors)
