@@ -2,7 +2,8 @@
 # Headless test of the QGIS Processing provider (qgis/omnihsr) with Debian's
 # qgis 3.22 and python3-qgis; run from anywhere, as root where packages are
 # missing (it installs them). Prints the time of every step.
-#   1. installs qgis, python3-qgis, python3-pytest, python3-gdal, gdal-bin if missing;
+#   1. installs qgis, python3-qgis, python3-pytest, python3-gdal, python3-netcdf4,
+#      gdal-bin if missing;
 #   2. builds omnihsr and a small GeoTIFF (the sample degraded x2, 176 x 175 x 6);
 #   3. qgis_process.bin (not the /usr/bin/qgis_process wrapper, whose
 #      --noversioncheck 3.22 rejects): plugins enable omnihsr, then
@@ -21,7 +22,7 @@ now() { date +%s.%N; }
 
 t=$(now)
 need=""
-for p in qgis python3-qgis python3-pytest python3-gdal gdal-bin; do
+for p in qgis python3-qgis python3-pytest python3-gdal python3-netcdf4 gdal-bin; do
 	dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then

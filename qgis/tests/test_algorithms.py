@@ -213,3 +213,32 @@ def test_cancel_leaves_no_output(qgis_app, tmp_path, sample, when):
     stop = t1 - fb.cancelled_at
     print("cancel %s: %.2f s after the start, returned %.3f s after cancel" % (when, fb.cancelled_at - t0, stop))
     assert stop < 2, "returned %.2f s after cancel" % stop
+
+
+def test_netcdf_subdataset_layer(qgis_app, tmp_path):
+    # A NetCDF-4 file with two variables: QGIS opens one as the layer
+    # NETCDF:"file":reflectance, which omnihsr reads as the file with -var.
+    netCDF4 = pytest.importorskip("netCDF4", reason="python3-netcdf4 is not installed")
+    import numpy as np
+
+    nc = str(tmp_path / "two.nc")
+    d = netCDF4.Dataset(nc, "w")
+    for name, n in (("bands", 5), ("y", 12), ("x", 10)):
+        d.createDimension(name, n)
+    d.createVariable("reflectance", "f4", ("bands", "y", "x"))[:] = np.arange(600, dtype=np.float32).reshape(5, 12, 10) % 17
+    d.createVariable("mask", "f4", ("y", "x"))[:] = 1
+    d.close()
+    layer = QgsRasterLayer('NETCDF:"%s":reflectance' % nc, "refl", "gdal")
+    assert layer.isValid() and layer.bandCount() == 5
+    QgsProject.instance().addMapLayer(layer)
+    try:
+        out = str(tmp_path / "q.tif")
+        res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": layer.id(), "SCALE": 2, "METHOD": 3, "OUTPUT": out})
+        assert ok, fb.errors
+        want = str(tmp_path / "cli.tif")
+        cli("upscale", "-in", nc, "-var", "/reflectance", "-out", want, "-scale", "2", "-method", "bicubic")
+        assert read(out) == read(want)
+        lay = QgsRasterLayer(out, "q")
+        assert (lay.width(), lay.height(), lay.bandCount()) == (20, 24, 5)
+    finally:
+        QgsProject.instance().removeMapLayer(layer.id())
