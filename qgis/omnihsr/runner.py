@@ -6,6 +6,7 @@ methods of QgsProcessingFeedback it calls (isCanceled, setProgress,
 pushInfo, pushCommandInfo), so it is tested without QGIS.
 """
 
+import glob
 import os
 import queue
 import re
@@ -67,6 +68,17 @@ def output_files(path):
     if ext.lower() in ENVI_DATA_EXTS:
         files.append(stem + ".hdr")
     return files
+
+
+def temporaries(files, pid):
+    """Returns the temporary files process pid left for files: omnihsr
+    writes each output to .NAME.omnihsr-tmp-PID-N beside it and removes it
+    on SIGTERM, but not when killed (or terminated on Windows)."""
+    found = []
+    for f in files:
+        d, name = os.path.split(f)
+        found += glob.glob(os.path.join(glob.escape(d), glob.escape("." + name + ".omnihsr-tmp-%d-" % pid) + "*"))
+    return sorted(set(found))
 
 
 def _pump(stream, name, q):
@@ -139,6 +151,7 @@ def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0):
     rc = proc.wait()
     if stop_at is not None or feedback.isCanceled():
         removed = [f for f in files if f not in existed and os.path.lexists(f)]
+        removed += temporaries(files, proc.pid)
         for f in removed:
             os.remove(f)
         raise Cancelled(

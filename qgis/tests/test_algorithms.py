@@ -113,6 +113,18 @@ def test_upscale_options_match_cli(qgis_app, tmp_path, sample, params, flags):
     assert read(out) == read(want)
 
 
+def test_envi_output(qgis_app, tmp_path, sample):
+    # An .img output is ENVI: omnihsr writes q.img and q.hdr, QGIS opens
+    # q.img with the map info and CRS of the header.
+    out = str(tmp_path / "q.img")
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": sample, "SCALE": 2, "METHOD": 3, "OUTPUT": out})
+    assert ok, fb.errors
+    assert os.path.exists(str(tmp_path / "q.hdr"))
+    lay = QgsRasterLayer(out, "q")
+    assert lay.isValid() and lay.crs().authid() == "EPSG:31985"
+    assert (lay.width(), lay.height(), lay.bandCount()) == (698, 704, 6)
+
+
 def test_degrade_matches_cli(qgis_app, tmp_path, sample):
     out = str(tmp_path / "d.tif")
     params = {"INPUT": sample, "SCALE": 2.5, "BLUR": 0.4, "NOISE": 1.5, "SEED": 7, "AREA": False, "OUTPUT": out}

@@ -97,17 +97,25 @@ time.sleep(60)
 
 
 def test_cancel_kills_a_command_ignoring_sigterm(tmp_path):
+    # Killed, the command cannot remove its temporary: the runner removes
+    # the one of this process (by its PID) and leaves another process's.
+    out = tmp_path / "q.tif"
+    other = tmp_path / ".q.tif.omnihsr-tmp-1-0"
+    other.write_bytes(b"another run's")
     fake = script(tmp_path, r"""
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
+open(os.path.join(os.path.dirname(sys.argv[1]), ".q.tif.omnihsr-tmp-%d-1" % os.getpid()), "w").write("rows")
 sys.stderr.write("progress 0.500\n"); sys.stderr.flush()
 time.sleep(60)
 """)
     fb = Feedback(cancel_at=50)
     t0 = time.monotonic()
-    with pytest.raises(runner.Cancelled):
-        runner.run(fake, [], fb, kill_after_s=0.5)
+    with pytest.raises(runner.Cancelled) as e:
+        runner.run(fake, [str(out)], fb, outputs=[str(out)], kill_after_s=0.5)
     took = time.monotonic() - t0
     assert 0.5 <= took < 5, "took %.2f s" % took
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "fake-omnihsr"]
+    assert ".omnihsr-tmp-" in str(e.value)
 
 
 def test_cancel_from_another_thread_before_any_progress(tmp_path):
