@@ -23,7 +23,8 @@ func realDir(t *testing.T, sub string) string {
 
 // The reader's XML mapping reads a real EnMAP L2A METADATA.XML of the
 // pre-launch schema 00-02-00: 218 bands (88 VNIR + 130 SWIR) with centre,
-// FWHM, gain 0.0001 and offset 0, in band number order.
+// FWHM, gain 0.0001 and offset 0, in band number order, and its background
+// value 0.
 func TestRealEnMAPMetadata(t *testing.T) {
 	d := realDir(t, "enmap")
 	var m enmapMeta
@@ -41,6 +42,10 @@ func TestRealEnMAPMetadata(t *testing.T) {
 		if b.Number != strings.TrimSpace(b.Number) || b.FWHM == "" || b.Gain == "" {
 			t.Fatalf("band %d: %+v", i+1, b)
 		}
+	}
+	// specific/backgroundValue 0: read as no-data (TestEnMAPBackground).
+	if v, ok, err := backgroundValue(filepath.Join(d, "ENMAP01-____L2A-DT0000326721_20170626T102020Z_001_V000204_20200406T201930Z-METADATA.XML"), "EnMAP"); err != nil || !ok || v != 0 {
+		t.Errorf("backgroundValue %v %v %v, want 0", v, ok, err)
 	}
 }
 
