@@ -32,6 +32,34 @@ type Sampler struct {
 	sum                 []float64 // each band's sum of |v| over its valid samples
 	nd                  []int64   // each band's no-data samples (the ignore value, NaN)
 	inf                 []int64   // each band's infinite samples
+
+	// The grid positions near the last row and column Add was given:
+	// samples arrive in runs along one axis, so most lookups repeat.
+	lastRow, lastCol int
+	rowHits, colHits hits
+}
+
+// hits lists the grid positions (their index on the axis) whose 3 x 3
+// neighbourhood holds a position on that axis, with the mask's weight there.
+type hits struct {
+	n int
+	k [3]int
+	w [3]float64
+}
+
+// hitsOf returns the grid positions 1, 1+st, ... (at most n-2) within one
+// of position i.
+func (s *Sampler) hitsOf(i, n int) hits {
+	var h hits
+	for d := -1; d <= 1; d++ {
+		g := i + d // the grid position whose neighbourhood holds i
+		if g < 1 || g > n-2 || (g-1)%s.st != 0 {
+			continue
+		}
+		h.k[h.n], h.w[h.n] = (g-1)/s.st, maskWeight(d)
+		h.n++
+	}
+	return h
 }
 
 // samplerBudget bounds the residuals a Sampler holds (8 bytes each).
@@ -63,6 +91,7 @@ func NewSampler(h, w, b int, m hsi.Meta) (*Sampler, error) {
 	s.sum = make([]float64, b)
 	s.nd = make([]int64, b)
 	s.inf = make([]int64, b)
+	s.lastRow, s.lastCol = -1, -1
 	return s, nil
 }
 
@@ -90,36 +119,29 @@ func (s *Sampler) Add(v float32, row, col, band int) {
 	default:
 		s.sum[band] += math.Abs(float64(v))
 	}
-	if s.st == 0 || !s.near(row) || !s.near(col) {
+	if s.st == 0 {
 		return
+	}
+	if row != s.lastRow {
+		s.lastRow, s.rowHits = row, s.hitsOf(row, s.h)
+	}
+	if s.rowHits.n == 0 {
+		return
+	}
+	if col != s.lastCol {
+		s.lastCol, s.colHits = col, s.hitsOf(col, s.w)
 	}
 	x := float64(v)
 	if s.hasFill && v == s.fill {
 		x = math.NaN()
 	}
-	for dy := -1; dy <= 1; dy++ {
-		gy := row + dy // the grid row whose neighbourhood holds the sample
-		if gy < 1 || gy > s.h-2 || (gy-1)%s.st != 0 {
-			continue
-		}
-		ky := (gy - 1) / s.st
-		for dx := -1; dx <= 1; dx++ {
-			gx := col + dx
-			if gx < 1 || gx > s.w-2 || (gx-1)%s.st != 0 {
-				continue
-			}
-			i := (ky*s.nx+(gx-1)/s.st)*s.b + band
-			s.r[i] += maskWeight(dy) * maskWeight(dx) * x
+	for a := 0; a < s.rowHits.n; a++ {
+		ky, wy := s.rowHits.k[a], s.rowHits.w[a]
+		for c := 0; c < s.colHits.n; c++ {
+			i := (ky*s.nx+s.colHits.k[c])*s.b + band
+			s.r[i] += wy * s.colHits.w[c] * x
 		}
 	}
-}
-
-// near reports whether position i (a row or a column) is within one of
-// the grid's positions 1, 1+st, 1+2st, ... (a quick test; Add checks the
-// ends of the grid).
-func (s *Sampler) near(i int) bool {
-	m := (i - 1 + s.st) % s.st // i-1 mod st, i >= 0
-	return m == 0 || m == 1 || m == s.st-1
 }
 
 // Outliers returns the bands that Outliers judges unusable among the

@@ -361,9 +361,10 @@ func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float
 			}
 			var pos [3]int
 			pos[to[0]], pos[to[1]], pos[to[2]] = int(p.i0), int(p.i1), int(p.i2)
-			st.Add(float32(x), pos[0], pos[1], pos[2])
-			if ns != nil {
+			if ns != nil { // screening: the statistics are not asked for
 				ns.Add(float32(x), pos[0], pos[1], pos[2])
+			} else {
+				st.Add(float32(x), pos[0], pos[1], pos[2])
 			}
 			p = p.next(d1, d2)
 		}
