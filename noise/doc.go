@@ -11,5 +11,6 @@
 // Outliers judges the bands whose estimated noise is far above their
 // spectral neighbours' unusable (garbage bands nobody flagged: atmospheric
 // absorptions, detector edges), so that the model leaves them out of its
-// noise level.
+// noise level. Sampler does the same for a cube streamed sample by sample,
+// without holding it.
 package noise

@@ -75,21 +75,33 @@ func Bands(c *hsi.Cube, spectral bool) ([]float64, error) {
 	}
 	B := c.B
 	par.ForEach(B, runtime.GOMAXPROCS(0), func(b int) {
-		out[b] = median(sp[b]) / lapNorm
-		if !spectral {
-			return
-		}
-		// Gain of the spectral difference on white noise of equal sigma:
-		// sqrt(1 + 1/4 + 1/4) inside the band, sqrt(1 + 4 + 1) at the ends.
-		g := math.Sqrt(1.5)
-		if b == 0 || b == B-1 {
-			g = math.Sqrt(6)
-		}
-		if ss := median(sr[b]) / lapNorm / g; ss < out[b] || math.IsNaN(out[b]) {
-			out[b] = ss
+		if spectral {
+			out[b] = bandSigma(sp[b], sr[b], b, B)
+		} else {
+			out[b] = bandSigma(sp[b], nil, b, B)
 		}
 	})
 	return out, nil
+}
+
+// bandSigma is the noise estimate of band b of B from its absolute spatial
+// residuals sp and, when sr is not nil, those of its spectral second
+// difference: the smaller of the two scaled medians.
+func bandSigma(sp, sr []float32, b, B int) float64 {
+	s := median(sp) / lapNorm
+	if sr == nil {
+		return s
+	}
+	// Gain of the spectral difference on white noise of equal sigma:
+	// sqrt(1 + 1/4 + 1/4) inside the band, sqrt(1 + 4 + 1) at the ends.
+	g := math.Sqrt(1.5)
+	if b == 0 || b == B-1 {
+		g = math.Sqrt(6)
+	}
+	if ss := median(sr) / lapNorm / g; ss < s || math.IsNaN(s) {
+		s = ss
+	}
+	return s
 }
 
 // residuals returns the absolute spatial residuals of every band (sp) and,

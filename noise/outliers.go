@@ -53,8 +53,17 @@ func Outliers(c *hsi.Cube, sigmas []float64) []Outlier {
 // OutliersWith is Outliers with another factor and noise-to-signal ratio
 // (for choosing them: scripts/badbands).
 func OutliersWith(c *hsi.Cube, sigmas []float64, factor, minNSR float64) []Outlier {
+	if len(sigmas) != c.B {
+		return nil
+	}
+	return outliers(sigmas, func() []float64 { return meanAbs(c) }, factor, minNSR)
+}
+
+// outliers is OutliersWith with the bands' mean absolute values from
+// signal, called only when a band's noise is far above its neighbours'.
+func outliers(sigmas []float64, signal func() []float64, factor, minNSR float64) []Outlier {
 	B := len(sigmas)
-	if B < 8 || B != c.B {
+	if B < 8 {
 		return nil
 	}
 	var finite []float64
@@ -82,7 +91,7 @@ func OutliersWith(c *hsi.Cube, sigmas []float64, factor, minNSR float64) []Outli
 		}
 		return medianF64(v), true
 	}
-	var signal []float64
+	var sig []float64
 	var out []Outlier
 	// Bands are judged in passes, each leaving the outliers found so far
 	// out of the references, so that a block of garbage bands longer than
@@ -107,12 +116,12 @@ func OutliersWith(c *hsi.Cube, sigmas []float64, factor, minNSR float64) []Outli
 			if s <= factor*ref {
 				continue
 			}
-			if signal == nil {
-				signal = meanAbs(c)
+			if sig == nil {
+				sig = signal()
 			}
 			nsr := math.Inf(1)
-			if signal[b] > 0 {
-				nsr = s / signal[b]
+			if sig[b] > 0 {
+				nsr = s / sig[b]
 			}
 			if nsr >= minNSR {
 				found = append(found, Outlier{Band: b, Sigma: s, Ref: ref, NSR: nsr})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/noise"
 )
 
@@ -200,13 +201,24 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	} else {
 		p("bad bands", "none listed")
 	}
-	// A streamed HDF5 dataset (c.Data nil) is not screened here; upscale
-	// screens every input.
-	if c.Data == nil || st.NaN+st.Inf > 0 {
-	} else if out, err := noisyBands(c); err == nil {
-		if len(out) == 0 {
-			p("noisy bands", "none")
+	// The bands upscale's noise screen leaves out. A streamed HDF5 dataset
+	// (c.Data nil) is streamed again into the screen's residuals
+	// (products.ScreenHDF5), which hold at most 32,768 pixels a band.
+	if st.NaN+st.Inf == 0 {
+		var out []noise.Outlier
+		var err error
+		if c.Data == nil {
+			out, err = products.ScreenHDF5(path, opt)
 		} else {
+			out, err = noisyBands(c)
+		}
+		switch {
+		case err != nil && c.Data == nil:
+			p("noisy bands", "not screened (%v)", err)
+		case err != nil:
+		case len(out) == 0:
+			p("noisy bands", "none")
+		default:
 			p("noisy bands", "%d judged unusable, "+noisyBandsNote+" (upscale -keep-noisy-bands keeps them in): %s",
 				len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(m, out))
 		}

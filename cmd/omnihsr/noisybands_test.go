@@ -59,3 +59,23 @@ func TestNoisyBandsListed(t *testing.T) {
 		}
 	}
 }
+
+// info screens a streamed HDF5 dataset (read chunk by chunk, band first,
+// with fill values) as upscale screens the cube it reads: the same bands,
+// and a clear note when the screen's residuals do not fit in memory.
+func TestNoisyBandsStreamedHDF5(t *testing.T) {
+	in := filepath.Join("..", "..", "hsi", "products", "testdata", "noisy_bands.h5") // scripts/miniatures/noisy_hdf5.py
+	code, out, errs := runCmd(t, "info", in)
+	if code != 0 || !strings.Contains(out, "noisy bands:    2 judged unusable") || !strings.Contains(out, "8 (1350 Nanometers): noise") || !strings.Contains(out, "9 (1400 Nanometers)") {
+		t.Fatalf("info: exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = runCmd(t, "upscale", "-in", in, "-out", filepath.Join(t.TempDir(), "sr.hdr"), "-scale", "2")
+	if code != 0 || !strings.Contains(errs, "upscale: 2 band(s) judged unusable") || !strings.Contains(errs, "8 (1350 Nanometers): noise") || !strings.Contains(errs, "9 (1400 Nanometers)") {
+		t.Fatalf("upscale: exit %d: %s", code, errs)
+	}
+	t.Setenv("OMNIHSR_MEM_LIMIT", "64K")
+	code, out, errs = runCmd(t, "info", in)
+	if code != 0 || !strings.Contains(out, "noisy bands:    not screened (") || !strings.Contains(out, "does not fit in memory") {
+		t.Fatalf("info under a 64 KiB limit: exit %d\n%s%s", code, out, errs)
+	}
+}

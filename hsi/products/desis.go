@@ -36,9 +36,10 @@ type desisMeta struct {
 	} `xml:"specific>bandCharacterisation>band"`
 }
 
-// desisBackground returns the value of the first backgroundValue element
-// of a DESIS METADATA.xml, and whether it has one.
-func desisBackground(xmlPath string) (float64, bool, error) {
+// backgroundValue returns the value of the first backgroundValue element
+// of a DLR METADATA.xml (DESIS, EnMAP) of the mission named, and whether
+// it has one.
+func backgroundValue(xmlPath, mission string) (float64, bool, error) {
 	b, err := readMetaFile(xmlPath)
 	if err != nil {
 		return 0, false, err
@@ -50,7 +51,7 @@ func desisBackground(xmlPath string) (float64, bool, error) {
 			return 0, false, nil
 		}
 		if err != nil {
-			return 0, false, fmt.Errorf("%s: not DESIS product metadata: %w", xmlPath, err)
+			return 0, false, fmt.Errorf("%s: not %s product metadata: %w", xmlPath, mission, err)
 		}
 		se, ok := tok.(xml.StartElement)
 		if !ok || se.Name.Local != "backgroundValue" {
@@ -101,7 +102,7 @@ func readDESIS(path, tifPath, xmlPath string, opt hsi.ReadOptions) (*hsi.Cube, h
 	var wl, fwhm, gain, off []float64
 	nodata, hasNoData := c.Meta.DataIgnore, c.Meta.HasDataIgnore
 	if !hasNoData && xmlPath != "" {
-		if nodata, hasNoData, err = desisBackground(xmlPath); err != nil {
+		if nodata, hasNoData, err = backgroundValue(xmlPath, "DESIS"); err != nil {
 			return nil, info, err
 		}
 	}

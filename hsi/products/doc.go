@@ -22,7 +22,10 @@
 // datasets) is checked against internal/memlimit first: a small file that
 // declares a cube larger than memory gets an error naming it that wraps
 // memlimit.ErrTooLarge. StatHDF5 describes a file for omnihsr info by
-// streaming the dataset into hsi.Stats, without the cube.
+// streaming the dataset into hsi.Stats, without the cube; ScreenHDF5
+// streams it into the model's noise screen (noise.Sampler: the residuals
+// of at most 32,768 pixels a band, 32 MiB in all) to list the bands that
+// upscale would judge unusable by their noise.
 //
 // Product metadata is checked on read: EMIT wavelengths finite, positive
 // and increasing and its geotransform finite with a pixel size
@@ -53,7 +56,12 @@
 //     -var reads one cube as stored instead. L2C and L2B products (swaths
 //     PRS_L2C_HCO, PRS_L2B_HCO, the same layout) read the same way, not
 //     georeferenced; "Data_Fields" (SNAP's spelling) is accepted for
-//     "Data Fields".
+//     "Data Fields". L1 (swath PRS_L1_HCO, the co-registered cubes of the
+//     same layout) reads as radiance in W/(m2 sr um), DN / ScaleFactor_* -
+//     Offset_* per spectrometer (prismaread's formula), with the band lists
+//     of the List_Cw_* / List_Fwhm_* attributes (KDP_AUX's per-column
+//     matrices, the smile, are not applied), not georeferenced; its
+//     PRS_L1_HRC cubes, error matrices and panchromatic cubes read with -var.
 //   - NEON AOP reflectance (HDF5, DP3.30006 mosaic tiles and DP1 flight
 //     lines): the root group named after the site holds
 //     Reflectance/Reflectance_Data (int16, lines x samples x bands), read

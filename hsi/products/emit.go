@@ -65,7 +65,7 @@ func EMITUncertaintyPath(rfl string) (string, error) {
 // emitFill is the fill value of EMIT products (emit_tools' FILL_VALUE).
 const emitFill = -9999
 
-func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	info := hsi.SourceInfo{Format: "NetCDF-4", Variable: o.Path, DataType: o.Type.String()}
 	title := f.root.AttrString("title")
 	if title == "" {
@@ -90,11 +90,10 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, stats bool) (*hsi.Cu
 	if !v.hasFill {
 		v.fill, v.hasFill = emitFill, true
 	}
-	var st *hsi.Stats
-	if stats {
-		st = hsi.NewStats(hsi.Meta{DataIgnore: v.fill, HasDataIgnore: true})
+	if sm != nil {
+		sm.meta = hsi.Meta{DataIgnore: v.fill, HasDataIgnore: true}
 	}
-	c, err := f.cubeOf(o, layout, v.apply(), st)
+	c, err := f.cubeOf(o, layout, v.apply(), sm)
 	if err != nil {
 		return nil, info, nil, err
 	}
@@ -115,7 +114,7 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, stats bool) (*hsi.Cu
 	}
 	if !opt.Ortho {
 		info.Detail = strings.Join(append(det, "swath (downtrack x crosstrack), not georeferenced; -ortho applies the GLT"), ", ")
-		return c, info, st, nil
+		return c, info, sm.stats(), nil
 	}
 	oc, err := emitOrtho(f, c)
 	if err != nil {

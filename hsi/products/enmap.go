@@ -95,8 +95,12 @@ type enmapMeta struct {
 
 // ReadProduct reads an EnMAP or DESIS L2A product (see readDESIS for DESIS)
 // from its spectral image or its metadata file. EnMAP: reflectance = DN * gain + offset per band, wavelengths and
-// FWHM from the band characterisation, -32768 as no-data, bands that hold
-// no data anywhere flagged bad, georeferencing from the GeoTIFF.
+// FWHM from the band characterisation, georeferencing from the GeoTIFF.
+// The no-data value is the GeoTIFF's nodata tag, else -32768; the
+// METADATA.XML's backgroundValue (specific/backgroundValue, the DN of the
+// pixels outside the scene; 0 in the real pre-launch XML), when it states
+// one, is no-data too: its samples take the no-data value. Bands that
+// hold no data anywhere are flagged bad.
 func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "GeoTIFF + METADATA.XML"}
 	tifPath, xmlPath, ok := productParts(path)
@@ -161,6 +165,19 @@ func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, e
 	if c.Meta.HasDataIgnore {
 		nodata = c.Meta.DataIgnore
 	}
+	bg, hasBG, err := backgroundValue(xmlPath, "EnMAP")
+	if err != nil {
+		return nil, info, err
+	}
+	nbg := 0
+	if fb, nd := float32(bg), float32(nodata); hasBG && fb != nd {
+		for i, v := range c.Data {
+			if v == fb {
+				c.Data[i] = nd
+				nbg++
+			}
+		}
+	}
 	calibrate(c, wl, fwhm, gain, off, nodata, true)
 	meta := &c.Meta
 	level := m.Level
@@ -175,6 +192,9 @@ func ReadProduct(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, e
 	info.DataType = tinfo.DataType
 	info.Layout = tinfo.Layout
 	info.Detail = fmt.Sprintf("%s; %s; reflectance = DN x gain + offset per band", filepath.Base(tifPath), filepath.Base(xmlPath))
+	if hasBG && float32(bg) != float32(nodata) {
+		info.Detail += fmt.Sprintf("; background value %g: no-data (%d samples)", bg, nbg)
+	}
 	return c, info, nil
 }
 

@@ -2,6 +2,7 @@ package products
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/noise"
 )
 
 // file is an open HDF5 file with its objects indexed.
@@ -187,11 +189,12 @@ func (f *file) layoutOf(o *hdf5.Object, opt string) (string, string, error) {
 }
 
 // cubeOf reads a 2-D or 3-D numeric dataset into a cube. layout gives the
-// stored axes (H, W, B). fn, when not nil, maps each stored value. With st
-// set, the samples go to st instead and the cube has no Data: nothing is
+// stored axes (H, W, B). fn, when not nil, maps each stored value. With sm
+// set, the samples go to its statistics (and noise screen) instead and the
+// cube has no Data: nothing is
 // allocated from the declared size, and the elements the file never
 // wrote count as 0, the value they take in a cube.
-func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, st *hsi.Stats) (*hsi.Cube, error) {
+func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, sm *streamed) (*hsi.Cube, error) {
 	if o.Kind != hdf5.KindDataset || !o.Type.Numeric() {
 		return nil, fmt.Errorf("%s: %s is not a numeric dataset", f.path, o.Path)
 	}
@@ -211,8 +214,8 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 		}
 		size[strings.IndexByte("HWB", layout[k])] = int(dims[k])
 	}
-	if st != nil {
-		return f.statsOf(o, layout, size, fn, st)
+	if sm != nil {
+		return f.statsOf(o, layout, size, fn, sm)
 	}
 	// The cube is sized from the declared dimensions, which a small file
 	// may declare as large as it likes: the memory check comes first.
@@ -313,9 +316,19 @@ func (p storedIndex) at(stride *[3]int) int {
 // statsOf is cubeOf with statistics: the samples of o, mapped by fn and
 // converted to float32 as cubeOf stores them, go to st; the cube returned
 // has the size and no Data.
-func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float64) float64, st *hsi.Stats) (*hsi.Cube, error) {
+func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float64) float64, sm *streamed) (*hsi.Cube, error) {
 	if _, err := hsi.Elems(size[0], size[1], size[2]); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
+	}
+	st := hsi.NewStats(sm.meta)
+	sm.st = st
+	var ns *noise.Sampler
+	if sm.screen {
+		var err error
+		if ns, err = noise.NewSampler(size[0], size[1], size[2], sm.meta); err != nil {
+			sm.why = err
+		}
+		sm.ns = ns
 	}
 	dims := o.Dims
 	if len(dims) == 2 {
@@ -348,7 +361,11 @@ func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float
 			}
 			var pos [3]int
 			pos[to[0]], pos[to[1]], pos[to[2]] = int(p.i0), int(p.i1), int(p.i2)
-			st.Add(float32(x), pos[0], pos[1], pos[2])
+			if ns != nil { // screening: the statistics are not asked for
+				ns.Add(float32(x), pos[0], pos[1], pos[2])
+			} else {
+				st.Add(float32(x), pos[0], pos[1], pos[2])
+			}
 			p = p.next(d1, d2)
 		}
 		return nil
@@ -358,6 +375,11 @@ func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float
 	}
 	if seen < total {
 		st.AddRepeat(0, int64(total-seen)) // never written: 0 in a cube
+		// The screen counts samples never added as valid zeros, and wrong
+		// when 0 is the no-data value.
+		if ign, ok := sm.meta.IgnoreValue(); ns != nil && ok && ign == 0 {
+			sm.ns, sm.why = nil, errors.New("part of the dataset was never written, and 0 is its no-data value")
+		}
 	}
 	return &hsi.Cube{H: size[0], W: size[1], B: size[2]}, nil
 }
@@ -487,8 +509,27 @@ func unitsName(u string) string {
 // ReadHDF5 reads a cube from an HDF5 or NetCDF-4 file (see the package
 // documentation).
 func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
-	c, info, _, err := readHDF5(path, opt, false)
+	c, info, _, err := readHDF5(path, opt, nil)
 	return c, info, err
+}
+
+// streamed is what a read that streams a dataset instead of holding it
+// collects (readHDF5 with a non-nil *streamed): the statistics, and with
+// screen the noise screen's residuals (noise.Sampler).
+type streamed struct {
+	meta   hsi.Meta // the samples' no-data value
+	st     *hsi.Stats
+	screen bool
+	ns     *noise.Sampler
+	why    error // why ns is nil when screen
+}
+
+// stats returns the statistics, nil when nothing was streamed.
+func (sm *streamed) stats() *hsi.Stats {
+	if sm == nil {
+		return nil
+	}
+	return sm.st
 }
 
 // StatHDF5 is ReadHDF5 for a description of the file (omnihsr info): the
@@ -499,17 +540,48 @@ func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, erro
 // granule is read whole (through the memory check) and st is nil: the
 // caller takes the statistics of the cube (hsi.StatsOf).
 func StatHDF5(path string, opt hsi.ReadOptions) (c *hsi.Cube, info hsi.SourceInfo, st *hsi.Stats, err error) {
-	return readHDF5(path, opt, true)
+	return readHDF5(path, opt, &streamed{})
 }
 
-func readHDF5(path string, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+// ScreenHDF5 returns the bands of the cube that ReadHDF5 reads from path
+// with opt that the model's noise screen judges unusable (noise.Outliers
+// on the usable bands, numbered as in the cube; see noise.Sampler). The
+// datasets that StatHDF5 streams are streamed here too, into the screen's
+// residuals (8 bytes a band for each of at most 32,768 pixels, checked
+// against the memory limit: an error wrapping memlimit.ErrTooLarge); the
+// others are read whole, as ReadHDF5 reads them.
+func ScreenHDF5(path string, opt hsi.ReadOptions) ([]noise.Outlier, error) {
+	sm := &streamed{screen: true}
+	c, _, st, err := readHDF5(path, opt, sm)
+	if err != nil {
+		return nil, err
+	}
+	ns := sm.ns
+	if st == nil { // read whole
+		if ns, err = noise.NewSampler(c.H, c.W, c.B, c.Meta); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for i, v := range c.Data {
+			p := i / c.B
+			ns.Add(v, p/c.W, p%c.W, i%c.B)
+		}
+	} else if ns == nil {
+		return nil, fmt.Errorf("%s: %w", path, sm.why)
+	}
+	return ns.Outliers(c.Meta.BadBands), nil
+}
+
+func readHDF5(path string, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	f, err := open(path)
 	if err != nil {
 		return nil, hsi.SourceInfo{}, nil, err
 	}
 	defer f.close()
 	if o := emitCube(f); o != nil && (opt.Var == "" || strings.Trim(opt.Var, "/") == o.Name) {
-		return readEMIT(f, o, opt, stats && !opt.Ortho)
+		if opt.Ortho {
+			sm = nil // read whole: the GLT picks the swath's pixels
+		}
+		return readEMIT(f, o, opt, sm)
 	}
 	if isPRISMA(f) && opt.Var == "" {
 		c, info, err := readPRISMA(f, opt)
@@ -522,10 +594,10 @@ func readHDF5(path string, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.Sour
 	if opt.Ortho {
 		return nil, hsi.SourceInfo{}, nil, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
 	}
-	return readGeneric(f, opt, stats)
+	return readGeneric(f, opt, sm)
 }
 
-func readGeneric(f *file, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+func readGeneric(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	info := hsi.SourceInfo{Format: "HDF5"}
 	if f.root.Attrs["_NCProperties"].Parsed || hasNetCDFDims(f) {
 		info.Format = "NetCDF-4"
@@ -554,11 +626,10 @@ func readGeneric(f *file, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.Sourc
 	if err != nil {
 		return nil, info, nil, err
 	}
-	var st *hsi.Stats
-	if stats {
-		st = hsi.NewStats(hsi.Meta{DataIgnore: v.fill, HasDataIgnore: v.hasFill})
+	if sm != nil {
+		sm.meta = hsi.Meta{DataIgnore: v.fill, HasDataIgnore: v.hasFill}
 	}
-	c, err := f.cubeOf(o, layout, v.apply(), st)
+	c, err := f.cubeOf(o, layout, v.apply(), sm)
 	if err != nil {
 		return nil, info, nil, err
 	}
@@ -572,7 +643,7 @@ func readGeneric(f *file, opt hsi.ReadOptions, stats bool) (*hsi.Cube, hsi.Sourc
 	if err := f.bandMeta(c, o, bandAxis); err != nil {
 		return nil, info, nil, err
 	}
-	return c, info, st, nil
+	return c, info, sm.stats(), nil
 }
 
 // bandMeta fills wavelengths, FWHM and bad bands from per-band datasets.

@@ -22,13 +22,15 @@ const (
 
 func isPRISMA(f *file) bool { return prismaSwath(f) != "" }
 
-// prismaSwath returns the data fields group of a PRISMA L2 product's
+// prismaSwath returns the data fields group of a PRISMA product's
 // hyperspectral cubes: PRS_L2D_HCO (map-projected), PRS_L2C_HCO or
 // PRS_L2B_HCO (swaths of the same layout; ASI names the levels' swaths so,
-// as SNAP's expected content of real L2B/L2C/L2D products lists them), or
-// "". SNAP prints the HDF-EOS groups with "_" for " "; both are accepted.
+// as SNAP's expected content of real L2B/L2C/L2D products lists them),
+// PRS_L1_HCO (L1's co-registered radiance cubes, the same layout; its
+// PRS_L1_HRC cubes are read with -var), or "". SNAP prints the HDF-EOS
+// groups with "_" for " "; both are accepted.
 func prismaSwath(f *file) string {
-	for _, lvl := range []string{"L2D", "L2C", "L2B"} {
+	for _, lvl := range []string{"L2D", "L2C", "L2B", "L1"} {
 		for _, fields := range []string{"Data Fields", "Data_Fields"} {
 			d := "/HDFEOS/SWATHS/PRS_" + lvl + "_HCO/" + fields + "/"
 			if f.get(d+"VNIR_Cube") != nil && f.get(d+"SWIR_Cube") != nil {
@@ -39,12 +41,24 @@ func prismaSwath(f *file) string {
 	return ""
 }
 
-// prismaPart is one spectrometer's cube with its band lists.
+// prismaPart is one spectrometer's cube with its band lists and scaling:
+// L2 reflectance = min + DN (max - min) / 65535, L1 radiance = DN / scale -
+// offset.
 type prismaPart struct {
-	name     string // "Vnir", "Swir"
-	o        *hdf5.Object
-	cw, fwhm []float64
-	min, max float64
+	name          string // "Vnir", "Swir"
+	o             *hdf5.Object
+	cw, fwhm      []float64
+	min, max      float64
+	l1            bool
+	scale, offset float64
+}
+
+// value is the physical value of a DN.
+func (p *prismaPart) value(dn uint16) float32 {
+	if p.l1 {
+		return float32(float64(dn)/p.scale - p.offset)
+	}
+	return float32(p.min + float64(dn)*(p.max-p.min)/65535)
 }
 
 func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
@@ -74,6 +88,17 @@ func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
 			}
 		}
 	}
+	if strings.Contains(prismaSwath(f), "/PRS_L1_") {
+		sc, of := f.root.AttrNums("ScaleFactor_"+name), f.root.AttrNums("Offset_"+name)
+		if len(sc) != 1 || len(of) != 1 {
+			return nil, fmt.Errorf("%s: PRISMA L1 product without ScaleFactor_%s and Offset_%s", f.path, name, name)
+		}
+		p.l1, p.scale, p.offset = true, sc[0], of[0]
+		if !(p.scale > 0) || math.IsInf(p.scale, 0) || math.IsNaN(p.offset) || math.IsInf(p.offset, 0) {
+			return nil, fmt.Errorf("%s: ScaleFactor_%s %v / Offset_%s %v: want a finite scale factor above 0 and a finite offset", f.path, name, p.scale, name, p.offset)
+		}
+		return p, nil
+	}
 	mn, mx := f.root.AttrNums("L2Scale"+name+"Min"), f.root.AttrNums("L2Scale"+name+"Max")
 	if len(mn) != 1 || len(mx) != 1 {
 		return nil, fmt.Errorf("%s: PRISMA product without L2Scale%sMin/Max", f.path, name)
@@ -90,7 +115,8 @@ func (f *file) prismaPart(name, cube string) (*prismaPart, error) {
 }
 
 // readPRISMA reads a PRISMA L2D product: both spectrometers' cubes scaled to
-// reflectance, placeholders dropped, bands sorted by wavelength.
+// reflectance, placeholders dropped, bands sorted by wavelength; L2B and
+// L2C likewise as swaths, and L1 as a swath of radiance.
 func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "HDF-EOS5", DataType: "uint16", Layout: "HBW",
 		Variable: prismaSwath(f) + "VNIR_Cube + SWIR_Cube"}
@@ -100,7 +126,7 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 		info.Product += ", acquired " + t
 	}
 	if opt.Ortho {
-		return nil, info, fmt.Errorf("%s: -ortho applies to EMIT granules; PRISMA L2D is already map-projected", f.path)
+		return nil, info, fmt.Errorf("%s: -ortho applies to EMIT granules; a PRISMA product is read as delivered (L2D map-projected, L1, L2B and L2C swaths)", f.path)
 	}
 	vn, err := f.prismaPart("Vnir", "VNIR_Cube")
 	if err != nil {
@@ -193,7 +219,7 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 					nonzero[pix] = true
 				}
 				if k := idx[bi]; k >= 0 {
-					c.Data[pix*c.B+k] = float32(p.min + float64(dn)*(p.max-p.min)/65535)
+					c.Data[pix*c.B+k] = p.value(dn)
 				}
 			}
 			return nil
@@ -223,6 +249,9 @@ func readPRISMA(f *file, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error)
 	c.Meta.Geo = geo
 	info.Detail = fmt.Sprintf("VNIR %d + SWIR %d bands, %d placeholders dropped, sorted by wavelength, VNIR/SWIR overlap kept; %s",
 		vn.o.Dims[1], sw.o.Dims[1], int(vn.o.Dims[1]+sw.o.Dims[1])-len(bands), note)
+	if vn.l1 {
+		info.Detail += "; radiance W/(m2 sr um) = DN / ScaleFactor - Offset"
+	}
 	return c, info, nil
 }
 

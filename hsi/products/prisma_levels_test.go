@@ -1,6 +1,8 @@
 package products
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,5 +35,57 @@ func TestPRISMALevels(t *testing.T) {
 		if ok != tc.geo || (ok && gt != [6]float64(g.GT)) {
 			t.Errorf("%s: georeferenced %v %v, want %v", tc.file, ok, gt, tc.geo)
 		}
+	}
+}
+
+// PRISMA L1 reads the radiance of its co-registered cubes (PRS_L1_HCO, not
+// PRS_L1_HRC), DN / ScaleFactor - Offset per spectrometer, placeholders
+// dropped and bands sorted by wavelength, as a swath; against h5py
+// (scripts/miniatures/prisma_l1.py, written from SNAP's expected content of
+// a real L1 product). Without its scale attributes it names them.
+func TestPRISMAL1(t *testing.T) {
+	var g prismaGolden
+	loadJSON(t, "prisma_l1_golden.json", &g)
+	path := filepath.Join("testdata", g.File)
+	c, info, err := ReadHDF5(path, hsi.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCube(t, c, g.Cube)
+	for i := range g.Wavelengths {
+		if c.Meta.Wavelengths[i] != g.Wavelengths[i] || c.Meta.FWHM[i] != g.FWHM[i] {
+			t.Fatalf("wavelengths %v fwhm %v, want %v %v", c.Meta.Wavelengths, c.Meta.FWHM, g.Wavelengths, g.FWHM)
+		}
+	}
+	if !c.Meta.HasDataIgnore || c.Meta.DataIgnore != -9999 {
+		t.Errorf("no-data %v", c.Meta.DataIgnore)
+	}
+	if info.Product != "PRISMA L1, acquired 2024-04-02T10:28:37.932000" || !strings.Contains(info.Detail, "radiance") || !strings.Contains(info.Detail, "not georeferenced") {
+		t.Errorf("product %q, detail %q", info.Product, info.Detail)
+	}
+	if _, ok := c.Meta.Geo.Transform(); ok {
+		t.Error("an L1 swath georeferenced")
+	}
+	// The streamed statistics and noise screen take the whole-read path.
+	if _, _, st, err := StatHDF5(path, hsi.ReadOptions{}); err != nil || st != nil {
+		t.Errorf("StatHDF5: %v %v", st, err)
+	}
+	// Without ScaleFactor_Swir: an error naming the file and the attribute.
+	dir := t.TempDir()
+	bad := filepath.Join(dir, g.File)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte("ScaleFactor_Swir"))
+	if i < 0 {
+		t.Fatal("no ScaleFactor_Swir in the miniature")
+	}
+	copy(b[i:], "ScaleFactor_Sxir")
+	if err := os.WriteFile(bad, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadHDF5(bad, hsi.ReadOptions{}); err == nil || !strings.Contains(err.Error(), "ScaleFactor_Swir") || !strings.Contains(err.Error(), bad) {
+		t.Errorf("without ScaleFactor_Swir: %v", err)
 	}
 }

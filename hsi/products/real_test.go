@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,8 @@ func realDir(t *testing.T, sub string) string {
 
 // The reader's XML mapping reads a real EnMAP L2A METADATA.XML of the
 // pre-launch schema 00-02-00: 218 bands (88 VNIR + 130 SWIR) with centre,
-// FWHM, gain 0.0001 and offset 0, in band number order.
+// FWHM, gain 0.0001 and offset 0, in band number order, and its background
+// value 0.
 func TestRealEnMAPMetadata(t *testing.T) {
 	d := realDir(t, "enmap")
 	var m enmapMeta
@@ -41,6 +43,10 @@ func TestRealEnMAPMetadata(t *testing.T) {
 		if b.Number != strings.TrimSpace(b.Number) || b.FWHM == "" || b.Gain == "" {
 			t.Fatalf("band %d: %+v", i+1, b)
 		}
+	}
+	// specific/backgroundValue 0: read as no-data (TestEnMAPBackground).
+	if v, ok, err := backgroundValue(filepath.Join(d, "ENMAP01-____L2A-DT0000326721_20170626T102020Z_001_V000204_20200406T201930Z-METADATA.XML"), "EnMAP"); err != nil || !ok || v != 0 {
+		t.Errorf("backgroundValue %v %v %v, want 0", v, ok, err)
 	}
 }
 
@@ -157,6 +163,98 @@ func TestRealPRISMAPlaceholders(t *testing.T) {
 		}
 		if l, r := zeros(s); [2]int{l, r} != w {
 			t.Errorf("miniature %s has %d leading and %d trailing placeholders, real products %v", attr, l, r, w)
+		}
+	}
+}
+
+// Our PRISMA L1 miniature has the real L1 product's structure as SNAP's
+// expected content lists it: the swaths PRS_L1_HCO, PRS_L1_HRC, PRS_L1_PCO
+// and PRS_L1_PRC (SNAP's band name prefixes; its metadata paths name their
+// FrameNumber datasets), hyperspectral bands numbered VNIR 04-66 and SWIR
+// 001-171 (the first three VNIR and the last two SWIR bands are
+// placeholders), in decreasing wavelength within each cube, and
+// List_Fwhm_Swir ending 0, 0.
+func TestRealPRISMAL1Structure(t *testing.T) {
+	d := realDir(t, "prisma")
+	var real struct {
+		Expected struct {
+			Bands []struct {
+				Name       string `json:"name"`
+				Wavelength string `json:"spectralWavelength"`
+			} `json:"bands"`
+			Metadata []struct{ Path, Value string } `json:"metadata"`
+		} `json:"expectedContent"`
+	}
+	b, err := os.ReadFile(filepath.Join(d, "PRS_L1_STD_OFFL_20240402102837_20240402102842_0001_he5.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &real); err != nil {
+		t.Fatal(err)
+	}
+	swaths := map[string]bool{}
+	for _, m := range real.Expected.Metadata {
+		if p := strings.Split(m.Path, "/"); len(p) > 2 && p[0] == "HDFEOS" && p[1] == "SWATHS" {
+			swaths[p[2]] = true
+		}
+		if strings.HasSuffix(m.Path, "/List_Fwhm_Swir") && !strings.HasSuffix(m.Value, ",0.0,0.0") {
+			t.Errorf("real List_Fwhm_Swir ends %q", m.Value[len(m.Value)-12:])
+		}
+	}
+	for _, s := range []string{"PRS_L1_HCO", "PRS_L1_HRC", "PRS_L1_PCO", "PRS_L1_PRC"} {
+		if !swaths[s] {
+			t.Errorf("real product: no swath %s (have %v)", s, swaths)
+		}
+	}
+	num := map[string][]int{}
+	prev := map[string]float64{}
+	for _, bd := range real.Expected.Bands {
+		for _, k := range []string{"HCO_Vnir_Ltoa_", "HCO_Swir_Ltoa_"} {
+			if !strings.HasPrefix(bd.Name, k) {
+				continue
+			}
+			n, err := strconv.Atoi(strings.TrimPrefix(bd.Name, k))
+			wl, err2 := strconv.ParseFloat(bd.Wavelength, 64)
+			if err != nil || err2 != nil {
+				t.Fatalf("%s: %v %v", bd.Name, err, err2)
+			}
+			if p, ok := prev[k]; ok && !(wl < p) {
+				t.Errorf("%s at %v nm after %v nm: not decreasing", bd.Name, wl, p)
+			}
+			prev[k] = wl
+			num[k] = append(num[k], n)
+		}
+	}
+	v, s := num["HCO_Vnir_Ltoa_"], num["HCO_Swir_Ltoa_"]
+	if len(v) != 63 || v[0] != 4 || v[62] != 66 || len(s) != 171 || s[0] != 1 || s[170] != 171 {
+		t.Fatalf("real bands: VNIR %d (%v..), SWIR %d", len(v), v[:1], len(s))
+	}
+	f, err := open(filepath.Join("testdata", "PRS_L1_STD_OFFL_20240402102837_20240402102842_0001.he5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.close()
+	for _, s := range []string{"PRS_L1_HCO", "PRS_L1_HRC", "PRS_L1_PCO", "PRS_L1_PRC"} {
+		if f.get("/HDFEOS/SWATHS/"+s+"/Data Fields/FrameNumber") == nil && f.get("/HDFEOS/SWATHS/"+s+"/Data Fields/Cube") == nil {
+			t.Errorf("miniature: no swath %s", s)
+		}
+	}
+	for name, w := range map[string][2]int{"Vnir": {3, 0}, "Swir": {0, 2}} {
+		cw := f.root.AttrNums("List_Cw_" + name)
+		lead, trail := 0, 0
+		for lead < len(cw) && cw[lead] == 0 {
+			lead++
+		}
+		for trail < len(cw) && cw[len(cw)-1-trail] == 0 {
+			trail++
+		}
+		if [2]int{lead, trail} != w {
+			t.Errorf("miniature List_Cw_%s placeholders %d first, %d last; want %v", name, lead, trail, w)
+		}
+		for i := lead + 1; i < len(cw)-trail; i++ {
+			if !(cw[i] < cw[i-1]) {
+				t.Errorf("miniature List_Cw_%s not decreasing at %d", name, i)
+			}
 		}
 	}
 }

@@ -23,6 +23,14 @@ pixels, 224 bands):
 Values: band 3 is no-data everywhere (a bad band); pixel (0, 0) is no-data
 in every band.
 
+Background variants: the real METADATA.XML (pre-launch schema 00-02-00,
+../shared/data/products-real/enmap) states specific/backgroundValue 0, the
+DN of the pixels outside the scene. enmap_background/ has that element and
+a background edge (row 3, every band, DN 0) with the GeoTIFF's nodata tag
+-32768; enmap_background_notag/ the same without the nodata tag. Their
+goldens (enmap_background_golden.json): DN * gain + offset, -32768 where
+the DN is -32768 or the background value 0.
+
 goldens (enmap_golden.json): the cube (rows, cols, bands) as DN * gain +
 offset in float64 rounded to float32, -32768 kept where the DN is
 -32768; the wavelengths, FWHM, bad bands (all no-data) and the GDAL
@@ -41,12 +49,15 @@ H, W, B = 4, 5, 6
 NODATA = -32768
 
 
-def write(out, name, nbands_xml=B):
+def write(out, name, nbands_xml=B, background=None, tag=True):
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(3)
     dn = rng.integers(-200, 10000, (H, W, B)).astype(np.int16)
     dn[:, :, 3] = NODATA
     dn[0, 0, :] = NODATA
+    if background is not None:
+        dn[dn == background] = 1  # only the edge holds the background value
+        dn[H - 1, :, :] = background
     wl = [418.416, 423.874, 429.295, 434.749, 2438.6, 2445.2]
     fwhm = [6.995, 6.949, 6.908, 6.874, 7.9, 8.1]
     gain = [0.0001] * B
@@ -62,7 +73,8 @@ def write(out, name, nbands_xml=B):
     ds.SetProjection(srs.ExportToWkt())
     for b in range(B):
         band = ds.GetRasterBand(b + 1)
-        band.SetNoDataValue(NODATA)
+        if tag:
+            band.SetNoDataValue(NODATA)
         band.WriteArray(dn[:, :, b])
     ds = None
     chars = []
@@ -95,7 +107,8 @@ def write(out, name, nbands_xml=B):
         "      <stopTime>2022-11-03T10:23:20.000000Z</stopTime>\n"
         "    </temporalCoverage>\n"
         "  </base>\n"
-        "  <specific>\n"
+        "  <specific>\n" +
+        ("" if background is None else f"    <backgroundValue>{background}</backgroundValue>\n") +
         "    <bandCharacterisation>\n" + "".join(chars) +
         "    </bandCharacterisation>\n"
         "  </specific>\n"
@@ -128,6 +141,19 @@ def main():
     lone = os.path.join(OUT, "enmap_no_xml")
     write(lone, NAME)
     os.remove(os.path.join(lone, NAME + "-METADATA.XML"))
+    # The background value of the METADATA.XML, with and without the nodata tag.
+    bg = {}
+    for d, tag in [("enmap_background", True), ("enmap_background_notag", False)]:
+        tif, dn, wl, fwhm, gain, offset = write(os.path.join(OUT, d), NAME, background=0, tag=tag)
+        ds = gdal.Open(tif)
+        arr = np.stack([ds.GetRasterBand(b + 1).ReadAsArray() for b in range(B)], axis=-1).astype(np.float64)
+        assert (ds.GetRasterBand(1).GetNoDataValue() is not None) == tag
+        phys = arr * np.array(gain) + np.array(offset)
+        phys[(arr == NODATA) | (arr == 0)] = NODATA
+        bg[d] = {"cube": phys.astype(np.float32).tolist(),
+                 "bad": [bool(np.all((arr[:, :, b] == NODATA) | (arr[:, :, b] == 0))) for b in range(B)]}
+    with open(os.path.join(OUT, "enmap_background_golden.json"), "w") as fh:
+        json.dump(bg, fh)
 
 
 if __name__ == "__main__":
