@@ -232,7 +232,7 @@ func (o Options) methodName() string {
 // data file before its header.
 func processScene(ctx context.Context, in string, o Options, mod *model.Model) (Result, error) {
 	if !isRemote(in) && !isRemote(o.OutDir) {
-		return processLocal(in, o, mod)
+		return processLocal(ctx, in, o, mod)
 	}
 	start := time.Now()
 	res := Result{Outputs: outputPaths(o, in)}
@@ -285,7 +285,7 @@ func processScene(ctx context.Context, in string, o Options, mod *model.Model) (
 			return res, err
 		}
 	}
-	lres, err := processLocal(localIn, lo, mod)
+	lres, err := processLocal(ctx, localIn, lo, mod)
 	if err != nil {
 		// Name the scene and its outputs as the job knows them, not their
 		// scratch copies.
@@ -324,7 +324,7 @@ func processScene(ctx context.Context, in string, o Options, mod *model.Model) (
 // processLocal is processScene for a local scene and a local OUTDIR: the
 // outputs are written in place, each to a temporary file renamed when
 // complete.
-func processLocal(in string, o Options, mod *model.Model) (Result, error) {
+func processLocal(ctx context.Context, in string, o Options, mod *model.Model) (Result, error) {
 	start := time.Now()
 	res := Result{Outputs: outputPaths(o, in)}
 	m, err := method.Lookup(o.methodName())
@@ -384,16 +384,16 @@ func processLocal(in string, o Options, mod *model.Model) (Result, error) {
 	if sz, err = sizes(in, lr.H, lr.W, o.Factors); err != nil {
 		return res, err
 	}
-	r, err := m.Prepare(mod, lr)
+	r, err := m.PrepareContext(ctx, mod, lr)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", in, err)
 	}
 	for i, p := range res.Outputs {
-		warn, err := method.RenderFile(r, lr, info, sz[i][0], sz[i][1], p, wo, nil)
+		rep, err := method.RenderFileContext(ctx, r, lr, info, sz[i][0], sz[i][1], p, wo, nil)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", in, err)
 		}
-		res.Warnings = append(res.Warnings, warn...)
+		res.Warnings = append(res.Warnings, rep.Warnings()...)
 		res.Pixels += int64(sz[i][0]) * int64(sz[i][1])
 		for _, f := range formats.WriteFiles(p) {
 			if st, err := os.Stat(f); err == nil {

@@ -327,7 +327,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 		}
 	}
 	if !m.Model {
-		if done, err := o.bicubicRows(e, m.Name, factors, paths, wo, ro); done || err != nil {
+		if done, err := o.bicubicRows(ctx, e, m.Name, factors, paths, wo, ro); done || err != nil {
 			return err
 		}
 	}
@@ -356,7 +356,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 			return err
 		}
 	}
-	r, err := m.Prepare(mod, lr)
+	r, err := m.PrepareContext(ctx, mod, lr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.in, err)
 	}
@@ -364,7 +364,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	reportNoise(e.stderr, r, mod)
 	reportOutliers(e.stderr, r, lr)
 	for i, sz := range sizes {
-		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
+		if err := renderFile(ctx, e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
 			return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
 		}
 		written = append(written, paths[i])
@@ -419,15 +419,15 @@ func removeOutputs(paths []string) string {
 // renderFile renders one output size into path (method.RenderFile) with a
 // progress line on stderr when it is a terminal, and writes the warnings
 // to stderr.
-func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
+func renderFile(ctx context.Context, stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
 	tty := terminal(stderr)
 	bar := progress.NewTo(tty, "upscale "+filepath.Base(path), int64(h), tty != nil)
-	warnings, err := method.RenderFile(r, lr, info, h, w, path, wo, func(done, total int) { bar.Set(int64(done)) })
+	rep, err := method.RenderFileContext(ctx, r, lr, info, h, w, path, wo, func(done, total int) { bar.Set(int64(done)) })
 	if err != nil {
 		return err
 	}
 	bar.Done()
-	for _, s := range warnings {
+	for _, s := range rep.Warnings() {
 		fmt.Fprintln(stderr, s)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/internal/progress"
+	"github.com/omnihsr/omnihsr/internal/sigctx"
 )
 
 // command is one subcommand, each in its own cmd_*.go file. Every command
@@ -128,6 +129,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	if err := r.run(ctx, env{fs: fs, stdout: stdout, stderr: stderr}); err != nil {
+		if sigctx.Received(ctx) != nil {
+			return 1 // runSignals says what stopped it
+		}
 		fmt.Fprintf(stderr, "omnihsr %s: %v\n", name, err)
 		if errors.Is(err, errUsage) {
 			return 2
@@ -144,11 +148,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "omnihsr: OMNIHSR_GEMM: %v\n", err)
 		os.Exit(2)
 	}
-	// train stops at a signal itself, saving a checkpoint to resume from.
-	if len(os.Args) > 1 && lookup(os.Args[1]) != nil && os.Args[1] != "train" {
-		catchSignals(os.Args[1], os.Stderr)
-	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runSignals(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // terminal returns w when it is a terminal, for progress lines with an ETA,

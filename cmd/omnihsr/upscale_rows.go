@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -22,7 +23,7 @@ import (
 // ignore value), which needs the whole image to fill; the caller then reads
 // the input whole. An infinite sample is an error naming its position, as
 // readNaNAsNoData's.
-func (o *upscaleOpts) bicubicRows(e env, name string, factors []float64, paths []string, wo hsi.WriteOptions, ro hsi.ReadOptions) (done bool, err error) {
+func (o *upscaleOpts) bicubicRows(ctx context.Context, e env, name string, factors []float64, paths []string, wo hsi.WriteOptions, ro hsi.ReadOptions) (done bool, err error) {
 	if ro != (hsi.ReadOptions{}) {
 		return false, nil
 	}
@@ -48,7 +49,7 @@ func (o *upscaleOpts) bicubicRows(e env, name string, factors []float64, paths [
 	var written []string
 	for i, sz := range sizes {
 		bar := progress.NewTo(terminal(e.stderr), "upscale "+filepath.Base(paths[i]), int64(sz.h), terminal(e.stderr) != nil)
-		warnings, err := method.RenderFileRows(method.BicubicRows(rr.H, rr.W, rr.B, read), rr.H, rr.W, rr.B, rr.Meta, rr.Info,
+		rep, err := method.RenderFileRows(ctx, method.BicubicRows(rr.H, rr.W, rr.B, read), rr.H, rr.W, rr.B, rr.Meta, rr.Info,
 			sz.h, sz.w, paths[i], wo, func(done, total int) { bar.Set(int64(done)) })
 		if errors.Is(err, method.ErrNoDataSample) && len(written) == 0 {
 			return false, nil // every output reads the whole input: the first meets it
@@ -57,7 +58,7 @@ func (o *upscaleOpts) bicubicRows(e env, name string, factors []float64, paths [
 			return true, fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
 		}
 		bar.Done()
-		for _, s := range warnings {
+		for _, s := range rep.Warnings() {
 			fmt.Fprintln(e.stderr, s)
 		}
 		written = append(written, paths[i])

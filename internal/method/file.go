@@ -88,12 +88,9 @@ func noDataWarning(path string, from float64, typ, rng string, to float64) strin
 // not held in memory (BicubicRows), with the input's metadata meta; the
 // output declares meta's no-data value, if any (the renderer fails on a
 // sample that is no-data, so none needs declaring otherwise).
-func RenderFileRows(r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	rep, err := renderFile(context.Background(), r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
-	if err != nil {
-		return nil, err
-	}
-	return rep.Warnings(), nil
+// ctx is checked as by RenderFileContext.
+func RenderFileRows(ctx context.Context, r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
+	return renderFile(ctx, r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
 }
 
 // OutputMeta returns the metadata of an h x w output rendered from an H x W
