@@ -317,3 +317,52 @@ func BenchmarkCancel(b *testing.B) {
 	}
 	b.ReportMetric(float64(late.Milliseconds())/float64(b.N), "ms-after-deadline")
 }
+
+// BenchmarkCancel512 measures the time from cancel to return on the
+// issue's 512 x 512 x 102 x4 job (target under 1 s), for cancels 0.5 s
+// and 1.5 s after the start (reading, the noise estimate and the field
+// gain take about the first second of a 3 s encoding on 2 cores) and one
+// once the output streams (at the first rows written), reported as
+// ms-cancel-to-return.
+func BenchmarkCancel512(b *testing.B) {
+	dir := b.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	if err := formats.Write(in, testCube(6, 512, 512, 102), hsi.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, "sr.npy")
+	for _, stage := range []string{"0.5s", "1.5s", "rows"} {
+		b.Run(stage, func(b *testing.B) {
+			var worst, sum time.Duration
+			for i := 0; i < b.N; i++ {
+				ctx, cancel := context.WithCancel(context.Background())
+				var at time.Time
+				opt := Options{Scale: 4}
+				if after, err := time.ParseDuration(stage); err == nil {
+					t := time.AfterFunc(after, func() { at = time.Now(); cancel() })
+					defer t.Stop()
+				} else {
+					opt.Progress = func(done, total int) {
+						if at.IsZero() {
+							at = time.Now()
+							cancel()
+						}
+					}
+				}
+				_, err := UpscaleFile(ctx, in, out, opt)
+				d := time.Since(at)
+				cancel()
+				if !errors.Is(err, context.Canceled) || at.IsZero() {
+					b.Fatalf("err %v, want context.Canceled", err)
+				}
+				if _, err := os.Stat(out); !os.IsNotExist(err) {
+					b.Fatalf("the output is left: %v", err)
+				}
+				sum += d
+				worst = max(worst, d)
+			}
+			b.ReportMetric(float64(sum.Microseconds())/1e3/float64(b.N), "ms-cancel-to-return")
+			b.ReportMetric(float64(worst.Microseconds())/1e3, "ms-worst")
+		})
+	}
+}

@@ -226,7 +226,7 @@ Example (the committed bicubic tables):
 	},
 }
 
-func (f *evalOpts) run(_ context.Context, e env) error {
+func (f *evalOpts) run(ctx context.Context, e env) error {
 	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -278,7 +278,7 @@ func (f *evalOpts) run(_ context.Context, e env) error {
 			Workers: f.workers, Resamples: f.resamples, Seed: f.bootSeed,
 			Progress: terminal(e.stderr), Command: cmdline,
 		}
-		res, err := eval.Run(scenes, cfg)
+		res, err := eval.Run(ctx, scenes, cfg)
 		if err != nil {
 			return err
 		}
