@@ -70,7 +70,7 @@ func TestUpscaleEqualsUpscaleFile(t *testing.T) {
 		if !sr.Meta.HasDataIgnore || !math.IsNaN(sr.Meta.DataIgnore) {
 			t.Errorf("%s: output declares no NaN no-data", mt)
 		}
-		fres.File = res.File
+		fres.Files = res.Files
 		if res.NoData != 1 || res.BadBands != 0 || res.Height != 25 || res.Width != 33 || res.Method != mt {
 			t.Errorf("%s: Result %+v", mt, res)
 		}
@@ -364,5 +364,76 @@ func BenchmarkCancel512(b *testing.B) {
 			b.ReportMetric(float64(sum.Microseconds())/1e3/float64(b.N), "ms-cancel-to-return")
 			b.ReportMetric(float64(worst.Microseconds())/1e3, "ms-worst")
 		})
+	}
+}
+
+// Scales renders every factor from one encoding into the files out names
+// (a {scale} pattern, or a directory receiving STEM_xS.EXT), each with the
+// bytes of the factor made alone; bad Scales are ErrOption.
+func TestUpscaleFileScales(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.hdr")
+	if err := formats.Write(in, testCube(8, 12, 10, 4), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(dir, "alone.npy")
+	if _, err := UpscaleFile(context.Background(), in, alone, Options{Scale: 2.5}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ out, first string }{
+		{filepath.Join(dir, "p_x{scale}.npy"), filepath.Join(dir, "p_x2.5.npy")},
+		{filepath.Join(dir, "d") + string(os.PathSeparator), filepath.Join(dir, "d", "lr_x2.5.hdr")},
+	} {
+		res, err := UpscaleFile(context.Background(), in, tc.out, Options{Scales: []float64{2.5, 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != 2 || res.Files[0].Path != tc.first || res.Files[1].Height != 48 || res.Files[1].Width != 40 || res.Height != 30 {
+			t.Fatalf("%s: Files %+v", tc.out, res.Files)
+		}
+		if filepath.Ext(tc.first) == ".npy" {
+			got, err := os.ReadFile(tc.first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s differs from the factor made alone", tc.first)
+			}
+		}
+	}
+	for _, opt := range []Options{
+		{Scales: []float64{}},
+		{Scales: []float64{2, 2}},
+		{Scales: []float64{2, -1}},
+		{Scales: []float64{2}, Scale: 2},
+	} {
+		if _, err := UpscaleFile(context.Background(), in, filepath.Join(dir, "x{scale}.npy"), opt); !errors.Is(err, ErrOption) {
+			t.Errorf("%v: err %v, want ErrOption", opt.Scales, err)
+		}
+	}
+	if _, err := UpscaleFile(context.Background(), in, filepath.Join(dir, "one.npy"), Options{Scales: []float64{2, 3}}); !errors.Is(err, ErrOption) {
+		t.Errorf("several Scales into one file: err %v, want ErrOption", err)
+	}
+	if _, _, err := Upscale(context.Background(), testCube(8, 12, 10, 4), Options{Scales: []float64{2, 3}}); !errors.Is(err, ErrOption) {
+		t.Errorf("Upscale with Scales: err %v, want ErrOption", err)
+	}
+	// A failure at the second output removes the first.
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err = UpscaleFile(ctx, in, filepath.Join(dir, "c_x{scale}.npy"), Options{Scales: []float64{2, 3}, Progress: func(done, total int) {
+		if n++; total == 36 {
+			cancel()
+		}
+	}})
+	cancel()
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "removed the outputs already written") {
+		t.Errorf("cancelled at the second output: err %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "c_x*")); len(left) > 0 {
+		t.Errorf("left %v", left)
 	}
 }
