@@ -228,10 +228,10 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 			return err
 		}
 		opt.Size = [2]int{h, w}
-	case o.scales != "":
-		opt.Scales = factors
 	default:
-		opt.Scale = o.scale
+		// -scale S is -scales S: -out may be a directory or a {scale}
+		// pattern too.
+		opt.Scales = factors
 	}
 	return o.upscaleFile(ctx, e, opt, factors)
 }
