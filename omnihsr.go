@@ -429,20 +429,15 @@ func (n Noise) bands(B int) ([]float64, error) {
 }
 
 // ReadFile reads a hyperspectral file in the format its extension (or
-// content) names, as `omnihsr upscale` reads its input: NaN samples are
-// no-data (as GDAL takes them) and an infinite value is an error naming
-// its position.
+// content) names, as `omnihsr upscale` reads its input, with ro's
+// non-finite policy (hsi.ReadOptions.RefuseNaN): by default NaN samples
+// are no-data (as GDAL takes them) and an infinite value is a
+// *hsi.NonFiniteError naming its position; on an error no cube is
+// returned.
 func ReadFile(path string, ro hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	c, info, err := formats.Read(path, ro)
-	var nf *hsi.NonFiniteError
-	if !errors.As(err, &nf) || c == nil {
-		return c, info, err
-	}
-	for i, v := range c.Data {
-		if math.IsInf(float64(v), 0) {
-			p := i / c.B
-			return nil, info, fmt.Errorf("%s: infinite value %v at row %d, column %d, band %d (0-based): not accepted (NaN is read as no-data)", path, v, p/c.W, p%c.W, i%c.B)
-		}
+	if err != nil {
+		return nil, info, err
 	}
 	return c, info, nil
 }

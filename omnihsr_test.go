@@ -173,8 +173,9 @@ func TestUpscaleFileInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = UpscaleFile(context.Background(), bad, filepath.Join(dir, "sr.npy"), Options{Scale: 2})
-	if err == nil || !strings.Contains(err.Error(), "row 2, column 5, band 1") {
-		t.Errorf("infinite sample: err %v", err)
+	var nf *hsi.NonFiniteError
+	if !errors.As(err, &nf) || !nf.InfOnly || !strings.Contains(err.Error(), "row 2, column 5, band 1") {
+		t.Errorf("infinite sample: err %v, want a *hsi.NonFiniteError naming row 2, column 5, band 1", err)
 	}
 	if _, err := UpscaleFile(context.Background(), in, in, Options{Scale: 2}); err == nil {
 		t.Error("the input as output was accepted without Overwrite")

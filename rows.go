@@ -61,19 +61,29 @@ func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done 
 }
 
 // rowSource reads rows of rr for method.BicubicRows: an infinite sample is
-// an error naming its position, a NaN or data-ignore sample
-// method.ErrNoDataSample.
+// a *hsi.NonFiniteError naming its position (as formats.Read's, though it
+// counts the infinite samples of the rows read so far only), a NaN or
+// data-ignore sample method.ErrNoDataSample.
 func rowSource(rr *envi.RowReader) func(y0, y1 int, dst []float32) error {
 	ign, hasIgn := rr.Meta.IgnoreValue()
 	return func(y0, y1 int, dst []float32) error {
 		err := rr.ReadRows(y0, y1, dst)
 		var nf *hsi.NonFiniteError
 		if errors.As(err, &nf) {
-			for i, v := range dst {
+			// The policy of hsi.ReadOptions: infinite is an error, NaN
+			// no-data (which needs the whole image).
+			inf := &hsi.NonFiniteError{Path: nf.Path, InfOnly: true}
+			for i, v := range dst[:(y1-y0)*rr.W*rr.B] {
 				if math.IsInf(float64(v), 0) {
-					p := i / rr.B
-					return fmt.Errorf("infinite value %v at row %d, column %d, band %d (0-based): not accepted (NaN is read as no-data)", v, y0+p/rr.W, p%rr.W, i%rr.B)
+					if inf.Count == 0 {
+						p := i / rr.B
+						inf.Row, inf.Col, inf.Band, inf.Value = y0+p/rr.W, p%rr.W, i%rr.B, v
+					}
+					inf.Count++
 				}
+			}
+			if inf.Count > 0 {
+				return inf
 			}
 			return fmt.Errorf("row %d: %w", nf.Row, method.ErrNoDataSample)
 		}

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/stac"
@@ -104,11 +106,9 @@ func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo
 	if err != nil {
 		return err // before reading a large input
 	}
-	read := readNaNAsNoData
-	if f.Name == "PNG" {
-		read = formats.Read // a preview has no no-data value to write NaN as
-	}
-	c, info, err := read(in, ro)
+	// A preview has no no-data value to write NaN as: PNG refuses it.
+	ro.RefuseNaN = f.Name == "PNG"
+	c, info, err := omnihsr.ReadFile(in, ro)
 	if err != nil {
 		return err
 	}
@@ -151,4 +151,18 @@ func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	return nil
+}
+
+// declareNaNNoData makes c declare NaN as its no-data value when it has
+// NaN samples (read as no-data) and declares no other value.
+func declareNaNNoData(c *hsi.Cube) {
+	if c.Meta.HasDataIgnore {
+		return
+	}
+	for _, v := range c.Data {
+		if v != v {
+			c.Meta.DataIgnore, c.Meta.HasDataIgnore = math.NaN(), true
+			return
+		}
+	}
 }

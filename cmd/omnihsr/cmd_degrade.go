@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/resample"
@@ -106,7 +107,7 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	hr, info, err := readNaNAsNoData(o.in, ro)
+	hr, info, err := omnihsr.ReadFile(o.in, ro)
 	if err != nil {
 		return err
 	}
