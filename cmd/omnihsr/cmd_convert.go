@@ -17,6 +17,7 @@ import (
 
 var convertCmd = &command{
 	name:    "convert",
+	stops:   true,
 	summary: "convert a hyperspectral file between ENVI, MAT, NumPy, TIFF (and write PNG previews)",
 	usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C] [-of COG] [-co KEY=VALUE]...
 
@@ -63,7 +64,7 @@ type convertOpts struct {
 	in, out, typ, interleave, compress string
 }
 
-func (o *convertOpts) run(_ context.Context, e env) error {
+func (o *convertOpts) run(ctx context.Context, e env) error {
 	if e.fs.NArg() > 0 {
 		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
 	}
@@ -98,10 +99,12 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	if err := o.tf.apply(&wo, o.out); err != nil {
 		return err
 	}
-	return runConvert(e.stdout, e.stderr, o.in, o.out, ro, wo, o.sf)
+	return runConvert(ctx, e.stdout, e.stderr, o.in, o.out, ro, wo, o.sf)
 }
 
-func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions, sf stacFlags) error {
+// ctx is checked after the input is read (a signal stops the command
+// before it writes).
+func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions, sf stacFlags) error {
 	f, err := formats.ForWrite(out)
 	if err != nil {
 		return err // before reading a large input
@@ -110,6 +113,9 @@ func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo
 	ro.RefuseNaN = f.Name == "PNG"
 	c, info, err := omnihsr.ReadFile(in, ro)
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if wo.DataType, err = sameType(wo.DataType, info, in); err != nil {

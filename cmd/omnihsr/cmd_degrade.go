@@ -13,6 +13,7 @@ import (
 
 var degradeCmd = &command{
 	name:    "degrade",
+	stops:   true,
 	summary: "make a low-resolution cube: antialiased bicubic (or area), optional blur and noise",
 	usage: `Usage: omnihsr degrade -in HR -out LR (-scale S | -size HxW) [-blur C] [-band-blur K]
                        [-noise SIGMA] [-seed N] [-area] [-var NAME] [-type T]
@@ -66,7 +67,7 @@ type degradeOpts struct {
 	d                  resample.DegradeOptions
 }
 
-func (o *degradeOpts) run(_ context.Context, e env) error {
+func (o *degradeOpts) run(ctx context.Context, e env) error {
 	if e.fs.NArg() > 0 {
 		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
 	}
@@ -119,6 +120,9 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	}
 	if v, ok := hsi.NoDataValue(hr); ok {
 		lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = v, true
+	}
+	if err := ctx.Err(); err != nil {
+		return err // read and degraded, not yet written
 	}
 	if err := writeCube(o.out, lr, info, o.typ); err != nil {
 		return err

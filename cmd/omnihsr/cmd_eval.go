@@ -160,6 +160,7 @@ type evalOpts struct {
 
 var evalCmd = &command{
 	name:    "eval",
+	stops:   true,
 	summary: "score methods on evaluation scenes (docs/CONVENTIONS.md section 6); JSON + Markdown tables",
 	usage: `Usage: omnihsr eval [-scenes TSV] [-split eval] [-files a.mat,b.npy] [-methods bicubic,...]
                     [-protocol seven,twelve] [-factors 2,4,8] [-out results.json] [-md table.md]

@@ -68,6 +68,7 @@ func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 
 var upscaleCmd = &command{
 	name:    "upscale",
+	stops:   true,
 	summary: "super-resolve a hyperspectral file by any factor(s) (OmniHSR model or bicubic)",
 	usage: `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T] [-of COG] [-co KEY=VALUE]...
 

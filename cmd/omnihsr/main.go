@@ -27,6 +27,10 @@ type command struct {
 	summary string // one line for `omnihsr help`
 	usage   string // synopsis and description for `omnihsr help NAME`
 	flags   func(fs *flag.FlagSet) runner
+	// stops says that run returns soon after its context is cancelled,
+	// its outputs' temporaries removed: a signal cancels the context
+	// (runSignals). Other commands keep the signals' default action.
+	stops bool
 }
 
 // runner is a command's options, filled by its flags and ready to run.

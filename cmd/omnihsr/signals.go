@@ -17,10 +17,13 @@ import (
 // and once it has returned one line naming the command, the signal and
 // those outputs goes to stderr and the exit status is 128 + the signal
 // number (130, 143, 129). A second signal ends the process at once.
-// train handles its own signals (it saves a checkpoint), so its context
-// is left alone.
+// Only the commands that stop at their context's end (command.stops) are
+// run so; train handles its own signals (it saves a checkpoint), and the
+// reproduction tools (bench, ablation, prior, banddef) and info keep the
+// signals' default action, ending at once (a temporary file left is
+// removed by the next run writing the same output).
 func runSignals(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || lookup(args[0]) == nil || args[0] == "train" {
+	if len(args) == 0 || lookup(args[0]) == nil || !lookup(args[0]).stops {
 		return run(args, stdout, stderr)
 	}
 	ctx, stop := sigctx.Notify(context.Background())
