@@ -210,7 +210,8 @@ func (r ModelReport) String() string {
 
 // Result is what an upscale did and what the user should know of it.
 type Result struct {
-	// Height, Width and Bands are the output's shape.
+	// Height, Width and Bands are the output's shape (the first output's
+	// with Scales; Files has each one's).
 	Height, Width, Bands int
 	// InHeight and InWidth are the input's size, InputMeta its metadata
 	// (as read by UpscaleFile, as given to Upscale).

@@ -23,9 +23,10 @@ import (
 func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Options, factors []float64) error {
 	tty := terminal(e.stderr)
 	var bar *progress.Bar
-	next, last := 0, -1
+	next, last, lastTotal := 0, -1, -1
 	opt.Progress = func(done, total int) {
-		if bar == nil || done < last {
+		// The outputs render in order, each from its first band of rows.
+		if bar == nil || done <= last || total != lastTotal {
 			if bar != nil {
 				bar.Done()
 			}
@@ -36,7 +37,7 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 			next++
 			bar = progress.NewTo(tty, "upscale "+label, int64(total), tty != nil)
 		}
-		last = done
+		last, lastTotal = done, total
 		bar.Set(int64(done))
 	}
 	res, err := omnihsr.UpscaleFile(ctx, o.in, o.out, opt)
