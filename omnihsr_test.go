@@ -438,3 +438,33 @@ func TestUpscaleFileScales(t *testing.T) {
 		t.Errorf("left %v", left)
 	}
 }
+
+// NoiseFile reads one noise value per band (Upscale as UpscaleFile); a
+// file with the wrong count names it; NoiseCompanion needs a file input.
+func TestNoiseFile(t *testing.T) {
+	dir := t.TempDir()
+	lr := testCube(9, 16, 16, 3)
+	txt := filepath.Join(dir, "noise.txt")
+	if err := os.WriteFile(txt, []byte("0.01 0.02 # per band\n0.02\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, res, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: Noise{Mode: NoiseFile, File: txt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Sqrt((0.0001 + 0.0004 + 0.0004) / 3); res.NoiseFile != txt || res.Model.Estimated || math.Abs(res.Model.Sigma-want) > 1e-9 {
+		t.Errorf("NoiseFile %q, Model %+v; want sigma %v given", res.NoiseFile, res.Model, want)
+	}
+	short := filepath.Join(dir, "short.txt")
+	if err := os.WriteFile(short, []byte("0.01 0.02\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: Noise{Mode: NoiseFile, File: short}}); err == nil || !strings.Contains(err.Error(), "short.txt: 2 values, the input has 3 bands") {
+		t.Errorf("short file: err %v", err)
+	}
+	for _, n := range []Noise{{Mode: NoiseFile}, {Mode: NoiseAuto, File: txt}, {Mode: NoiseCompanion}} {
+		if _, _, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: n}); !errors.Is(err, ErrOption) {
+			t.Errorf("%+v: err %v, want ErrOption", n, err)
+		}
+	}
+}
