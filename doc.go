@@ -28,6 +28,12 @@
 // larger than memory; it appears only when complete, and no file is left
 // on any error.
 //
+// Options.Scales renders several factors from one encoding of the input
+// (the encoder's cost is paid once), into a pattern holding {scale} or a
+// directory:
+//
+//	res, err := omnihsr.UpscaleFile(ctx, "in.hdr", "sr_x{scale}.hdr", omnihsr.Options{Scales: []float64{2, 3.5, 8}})
+//
 // # Cubes in memory
 //
 // Upscale works on an *hsi.Cube (package hsi: the samples in H x W x B
@@ -40,8 +46,9 @@
 //
 // # Options
 //
-// Options sets the output size (Scale or Size, exactly one), the Method,
-// the input's Noise (estimated by default, or clean, or given), an
+// Options sets the output size (Scale, Size or Scales, exactly one), the
+// Method, the input's Noise (estimated by default, or clean, given, or
+// read from a file or an EMIT granule's uncertainty companion), an
 // OmniHSR weight file (Weights; the model embedded in the binary by
 // default), and, for files, the output sample Type and TIFF creation
 // options. Invalid options give an error wrapping ErrOption.
@@ -52,7 +59,10 @@
 // valid neighbours of its band before upscaling, so that it never bleeds
 // into valid samples, and is no-data again in the output. Bands flagged
 // bad, or no-data everywhere, are left out of the model's input and come
-// out as no-data. Infinite samples are an error.
+// out as no-data. Infinite samples are an error, a *hsi.NonFiniteError
+// naming the first one's position; hsi.ReadOptions.RefuseNaN makes NaN one
+// too. This one policy is what formats.Read, ReadFile and UpscaleFile
+// apply.
 //
 // # Results
 //
@@ -62,7 +72,7 @@
 // worked with and its field gain, the noisy bands screened out of the
 // noise level, and for a file the samples clamped to an integer type, a
 // no-data value the type cannot hold, and the metadata the format cannot
-// keep (Result.File).
+// keep (Result.Files, one FileReport an output).
 //
 // # Cancellation
 //

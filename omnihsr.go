@@ -5,10 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
@@ -45,6 +50,20 @@ const (
 	NoiseClean
 	// NoiseGiven takes the noise standard deviations of Noise.Sigma.
 	NoiseGiven
+	// NoiseFile reads one noise standard deviation per band from
+	// Noise.File: numbers separated by white space or commas ('#' starts
+	// a comment), or a cube of the input's band count in any format read
+	// (e.g. a sensor's per-pixel uncertainty product), reduced to the root
+	// mean square of each band's finite, valid samples (an HDF5 or
+	// NetCDF-4 cube streamed chunk by chunk).
+	NoiseFile
+	// NoiseCompanion, for an EMIT L2A reflectance granule
+	// (EMIT_L2A_RFL_001_<time>_<orbit>_<scene>.nc), reads the noise as
+	// NoiseFile does from the granule's uncertainty companion in the same
+	// folder (EMIT_L2A_RFLUNCERT_001_..., as LP DAAC delivers the two),
+	// with the input's Read.Ortho; its grid must be the input's.
+	// UpscaleFile only.
+	NoiseCompanion
 )
 
 // Noise is the input's noise, as `omnihsr upscale -noise` gives it.
@@ -55,16 +74,26 @@ type Noise struct {
 	// input's units: one value for every band, or one per band. Each is
 	// finite and >= 0.
 	Sigma []float64
+	// File, with NoiseFile, is the file of the noise values.
+	File string
 }
 
-// Options controls UpscaleFile and Upscale. Exactly one of Scale and Size
-// is set.
+// Options controls UpscaleFile and Upscale. Exactly one of Scale, Size
+// and Scales is set.
 type Options struct {
 	// Scale is the factor S > 0: the output side is round(S*side), rounded
 	// half away from zero; fractional factors are fine.
 	Scale float64
 	// Size is the output height and width instead (zero = unset).
 	Size [2]int
+	// Scales are several factors, each one output rendered from the one
+	// encoding of the input (UpscaleFile only). UpscaleFile's out is then
+	// a pattern holding "{scale}", replaced by each factor ("sr_x{scale}.hdr":
+	// sr_x2.hdr, sr_x3.5.hdr), or a directory (existing, or ending in a
+	// separator; made if missing) that receives STEM_xS.EXT, the input's
+	// stem and extension (.hdr for an ENVI data file). Either all the
+	// outputs are written or none is left.
+	Scales []float64
 	// Method is the method; "" is MethodOmniHSR.
 	Method Method
 	// Noise is the input's noise (zero value: estimated).
@@ -128,9 +157,9 @@ type ModelReport struct {
 	Screened []noise.Outlier
 }
 
-// ModelReportOf reports the model m that prepared the renderer r
+// modelReportOf reports the model m that prepared the renderer r
 // (method.Method.PrepareContext); Used is false when m is nil (bicubic).
-func ModelReportOf(r method.Renderer, m *model.Model) ModelReport {
+func modelReportOf(r method.Renderer, m *model.Model) ModelReport {
 	if m == nil {
 		return ModelReport{}
 	}
@@ -181,7 +210,8 @@ func (r ModelReport) String() string {
 
 // Result is what an upscale did and what the user should know of it.
 type Result struct {
-	// Height, Width and Bands are the output's shape.
+	// Height, Width and Bands are the output's shape (the first output's
+	// with Scales; Files has each one's).
 	Height, Width, Bands int
 	// InHeight and InWidth are the input's size, InputMeta its metadata
 	// (as read by UpscaleFile, as given to Upscale).
@@ -197,11 +227,42 @@ type Result struct {
 	BadBands int
 	// Model is the model chosen and its noise (Used false for bicubic).
 	Model ModelReport
-	// File is what writing the output reported (UpscaleFile only): the
+	// NoiseFile is the file the noise was read from (NoiseFile,
+	// NoiseCompanion; "" otherwise).
+	NoiseFile string
+	// Files are what writing each output reported (UpscaleFile only), in
+	// the order of Scales: its path and size, the metadata written, the
 	// clamped sample count, a no-data value the type cannot hold, and the
 	// metadata not kept.
-	File method.FileReport
+	Files []FileReport
 }
+
+// FileReport is what writing one output file reported.
+type FileReport struct {
+	// Path is the output file; Type its sample type ("" = float32).
+	Path, Type string
+	// Height and Width are the output's size, Meta the metadata written
+	// (the input's, on the output's grid).
+	Height, Width int
+	Meta          hsi.Meta
+	// NoDataChanged is true when the no-data value NoDataFrom does not fit
+	// Type and was written as NoDataTo (the clamp's value).
+	NoDataChanged        bool
+	NoDataFrom, NoDataTo float64
+	// Dropped lists the metadata the format cannot hold.
+	Dropped []string
+	// GridFields lists the ENVI fields of the input that describe pixel
+	// positions of the input grid, not written.
+	GridFields []string
+	// Clamped counts the samples outside Type's range, clamped to it
+	// (ClampRange, "lo..hi") as gdal_translate -ot does.
+	Clamped    int64
+	ClampRange string
+}
+
+// Warnings returns the report as `omnihsr upscale` prints it, one line a
+// warning ("warning: PATH: ..."), without a trailing newline.
+func (r FileReport) Warnings() []string { return method.FileReport(r).Warnings() }
 
 // ErrOption is wrapped by the errors of invalid Options.
 var ErrOption = errors.New("invalid option")
@@ -216,11 +277,28 @@ func (opt *Options) check() (method.Method, error) {
 		return method.Method{}, optionf("Scale %v: want a finite number > 0", s)
 	}
 	set := opt.Size != [2]int{}
-	if (opt.Scale != 0) == set {
-		return method.Method{}, optionf("set exactly one of Scale and Size")
+	given := 0
+	for _, g := range []bool{opt.Scale != 0, set, opt.Scales != nil} {
+		if g {
+			given++
+		}
+	}
+	if given != 1 {
+		return method.Method{}, optionf("set exactly one of Scale, Size and Scales")
 	}
 	if set && (opt.Size[0] < 1 || opt.Size[1] < 1) {
 		return method.Method{}, optionf("Size %dx%d: want positive height and width", opt.Size[0], opt.Size[1])
+	}
+	if opt.Scales != nil && len(opt.Scales) == 0 {
+		return method.Method{}, optionf("Scales is empty")
+	}
+	for i, s := range opt.Scales {
+		if !(s > 0) || math.IsInf(s, 0) {
+			return method.Method{}, optionf("Scales: factor %v: want a finite number > 0", s)
+		}
+		if slices.Contains(opt.Scales[:i], s) {
+			return method.Method{}, optionf("Scales: factor %v given twice (each factor is one output)", s)
+		}
 	}
 	name := string(opt.Method)
 	if name == "" {
@@ -233,11 +311,14 @@ func (opt *Options) check() (method.Method, error) {
 	if opt.Weights != "" && !m.Model {
 		return m, optionf("Weights applies to the model's methods, not %s", m.Name)
 	}
+	if len(opt.Noise.Sigma) > 0 && opt.Noise.Mode != NoiseGiven {
+		return m, optionf("Noise.Sigma is given only with NoiseGiven")
+	}
+	if opt.Noise.File != "" && opt.Noise.Mode != NoiseFile {
+		return m, optionf("Noise.File is given only with NoiseFile")
+	}
 	switch opt.Noise.Mode {
-	case NoiseAuto, NoiseClean:
-		if len(opt.Noise.Sigma) > 0 {
-			return m, optionf("Noise.Sigma is given only with NoiseGiven")
-		}
+	case NoiseAuto, NoiseClean, NoiseCompanion:
 	case NoiseGiven:
 		if len(opt.Noise.Sigma) == 0 {
 			return m, optionf("NoiseGiven without Noise.Sigma")
@@ -246,6 +327,10 @@ func (opt *Options) check() (method.Method, error) {
 			if !(v >= 0) || math.IsInf(v, 0) {
 				return m, optionf("Noise.Sigma %v: want finite numbers >= 0", v)
 			}
+		}
+	case NoiseFile:
+		if opt.Noise.File == "" {
+			return m, optionf("NoiseFile without Noise.File")
 		}
 	default:
 		return m, optionf("Noise.Mode %d unknown", opt.Noise.Mode)
@@ -258,21 +343,71 @@ func (opt *Options) check() (method.Method, error) {
 	return m, nil
 }
 
-// size returns the output size of an H x W input.
-func (opt *Options) size(H, W int) (h, w int, err error) {
-	if opt.Scale == 0 {
-		return opt.Size[0], opt.Size[1], nil
+// sizes returns the output sizes of an H x W input: Size, or one per
+// factor of Scale or Scales.
+func (opt *Options) sizes(H, W int) ([][2]int, error) {
+	if opt.Size != [2]int{} {
+		return [][2]int{opt.Size}, nil
 	}
-	h, w = resample.UpSize(H, opt.Scale), resample.UpSize(W, opt.Scale)
-	if h < 1 || w < 1 {
-		eh, ew := math.Round(float64(H)*opt.Scale), math.Round(float64(W)*opt.Scale)
-		return 0, 0, fmt.Errorf("%dx%d pixels times %g gives %.4gx%.4g: the output side round(S*side) must be between 1 and 2^31", H, W, opt.Scale, eh, ew)
+	factors := opt.Scales
+	if opt.Scale != 0 {
+		factors = []float64{opt.Scale}
 	}
-	return h, w, nil
+	out := make([][2]int, len(factors))
+	for i, s := range factors {
+		h, w := resample.UpSize(H, s), resample.UpSize(W, s)
+		if h < 1 || w < 1 {
+			eh, ew := math.Round(float64(H)*s), math.Round(float64(W)*s)
+			return nil, fmt.Errorf("%dx%d pixels times %g gives %.4gx%.4g: the output side round(S*side) must be between 1 and 2^31", H, W, s, eh, ew)
+		}
+		out[i] = [2]int{h, w}
+	}
+	return out, nil
 }
 
-// noiseOf returns the noise of a B-band input to set in its metadata (nil:
-// estimate).
+// outputPaths returns the files of UpscaleFile's outputs: out, or with
+// Scales one per factor (Options.Scales), making out's directory.
+func (opt *Options) outputPaths(in, out string) ([]string, error) {
+	if opt.Scales == nil {
+		return []string{out}, nil
+	}
+	paths := make([]string, len(opt.Scales))
+	if strings.Contains(out, "{scale}") {
+		for i, s := range opt.Scales {
+			paths[i] = strings.ReplaceAll(out, "{scale}", scaleLabel(s))
+		}
+		return paths, nil
+	}
+	st, err := os.Stat(out)
+	isDir := err == nil && st.IsDir()
+	if !isDir && !strings.HasSuffix(out, string(os.PathSeparator)) {
+		if len(opt.Scales) == 1 {
+			return []string{out}, nil
+		}
+		return nil, optionf("output %q: with several Scales give a directory or a pattern containing {scale}", out)
+	}
+	if !isDir {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	base := filepath.Base(in)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if ext == "" || strings.EqualFold(ext, ".img") || strings.EqualFold(ext, ".dat") || strings.EqualFold(ext, ".raw") {
+		ext = ".hdr"
+	}
+	for i, s := range opt.Scales {
+		paths[i] = filepath.Join(out, stem+"_x"+scaleLabel(s)+ext)
+	}
+	return paths, nil
+}
+
+// scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
+func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
+
+// bands returns the noise of a B-band input to set in its metadata (nil:
+// estimate); NoiseFile and NoiseCompanion are read by readNoise.
 func (n Noise) bands(B int) ([]float64, error) {
 	switch n.Mode {
 	case NoiseClean:
@@ -295,20 +430,15 @@ func (n Noise) bands(B int) ([]float64, error) {
 }
 
 // ReadFile reads a hyperspectral file in the format its extension (or
-// content) names, as `omnihsr upscale` reads its input: NaN samples are
-// no-data (as GDAL takes them) and an infinite value is an error naming
-// its position.
+// content) names, as `omnihsr upscale` reads its input, with ro's
+// non-finite policy (hsi.ReadOptions.RefuseNaN): by default NaN samples
+// are no-data (as GDAL takes them) and an infinite value is a
+// *hsi.NonFiniteError naming its position; on an error no cube is
+// returned.
 func ReadFile(path string, ro hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	c, info, err := formats.Read(path, ro)
-	var nf *hsi.NonFiniteError
-	if !errors.As(err, &nf) || c == nil {
-		return c, info, err
-	}
-	for i, v := range c.Data {
-		if math.IsInf(float64(v), 0) {
-			p := i / c.B
-			return nil, info, fmt.Errorf("%s: infinite value %v at row %d, column %d, band %d (0-based): not accepted (NaN is read as no-data)", path, v, p/c.W, p%c.W, i%c.B)
-		}
+	if err != nil {
+		return nil, info, err
 	}
 	return c, info, nil
 }
@@ -320,9 +450,10 @@ type prepared struct {
 	res Result
 }
 
-// prepare loads the model, sets the input's noise and encodes lr (which
-// it does not modify).
-func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options) (*prepared, error) {
+// prepare loads the model, sets the input's noise (read from noiseFile
+// for NoiseFile and NoiseCompanion, the input having been read with ro)
+// and encodes lr (which it does not modify).
+func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions) (*prepared, error) {
 	res := Result{Method: Method(mt.Name), Bands: lr.B, InHeight: lr.H, InWidth: lr.W, InputMeta: lr.Meta}
 	var mod *model.Model
 	if mt.Model {
@@ -342,6 +473,12 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options) 
 		if err != nil {
 			return nil, err
 		}
+		if noiseFile != "" {
+			if sig, err = readNoise(noiseFile, lr, ro, opt.Noise.Mode == NoiseCompanion); err != nil {
+				return nil, err
+			}
+			res.NoiseFile = noiseFile
+		}
 		if sig != nil {
 			c := *lr // the caller's cube keeps its metadata
 			c.Meta.Noise = sig
@@ -356,7 +493,7 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options) 
 		return nil, err
 	}
 	res.NoData, res.BadBands = countNoData(lr)
-	res.Model = ModelReportOf(r, mod)
+	res.Model = modelReportOf(r, mod)
 	return &prepared{r: r, lr: lr, res: res}, nil
 }
 
@@ -383,9 +520,15 @@ func countNoData(c *hsi.Cube) (samples, bad int) {
 // UpscaleFile super-resolves the file in into the file out, in the format
 // out's extension names, exactly as `omnihsr upscale -in in -out out`
 // does with the same options (the same bytes): the input is read with
-// ReadFile, checked against the output (format, disk space, memory)
-// first, and the output streams to disk for ENVI, NumPy and TIFF. No
-// output file is left on any error.
+// ReadFile, checked against the outputs (format, disk space of all the
+// streamed outputs together, memory) first, and the outputs stream to
+// disk for ENVI, NumPy and TIFF. With Scales, every output is rendered
+// from one encoding of the input and out names them all (Options.Scales).
+// The bicubic method reads an ENVI input a band of rows at a time when it
+// has no no-data sample and no bad band (and Read is unset), so that
+// neither the input nor the output is held whole. No output file is left
+// on any error: with Scales, the outputs already written are removed
+// too.
 //
 // ctx is checked before anything is read, by the encoder between bands
 // of rows and before each band of output rows is written; when it is
@@ -399,12 +542,20 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
-	if _, err := formats.ForWrite(out); err != nil {
+	paths, err := opt.outputPaths(in, out)
+	if err != nil {
 		return Result{}, err
 	}
+	for _, p := range paths {
+		if _, err := formats.ForWrite(p); err != nil {
+			return Result{}, err
+		}
+	}
 	if !opt.Overwrite {
-		if err := formats.CheckOutput(out, in); err != nil {
-			return Result{}, fmt.Errorf("%w; choose another output, or set Options.Overwrite to replace the input", err)
+		for _, p := range paths {
+			if err := formats.CheckOutput(p, in); err != nil {
+				return Result{}, fmt.Errorf("%w; choose another output, or set Options.Overwrite to replace the input", err)
+			}
 		}
 	}
 	wo := hsi.WriteOptions{DataType: opt.Type}
@@ -413,58 +564,129 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		wo.DataType = "" // known once the input is read
 	}
 	if opt.Driver != "" || len(opt.Creation) > 0 {
-		if f, err := formats.ForWrite(out); err == nil && f.Name != "TIFF" {
-			return Result{}, optionf("Driver and Creation apply to TIFF output (.tif, .tiff), not %s", out)
+		for _, p := range paths {
+			if f, err := formats.ForWrite(p); err == nil && f.Name != "TIFF" {
+				return Result{}, optionf("Driver and Creation apply to TIFF output (.tif, .tiff), not %s", p)
+			}
 		}
 		wo.Driver, wo.Creation = opt.Driver, opt.Creation
 		if _, err := tiff.ParseOptions(wo); err != nil {
 			return Result{}, fmt.Errorf("omnihsr: %w: %w", ErrOption, err)
 		}
 	}
-	check := func(H, W, B int) (h, w int, err error) {
-		if h, w, err = opt.size(H, W); err != nil {
-			return 0, 0, fmt.Errorf("%s: %w", in, err)
+	noiseFile := opt.Noise.File
+	if opt.Noise.Mode == NoiseCompanion {
+		if noiseFile, err = products.EMITUncertaintyPath(in); err != nil {
+			return Result{}, fmt.Errorf("noise companion: %w", err)
 		}
-		return h, w, formats.CheckOutputs([]formats.Output{{Path: out, H: h, W: w, B: B, Opt: wo}})
 	}
+	u := &fileJob{in: in, paths: paths, opt: &opt, mt: mt, wo: wo}
+	// The outputs are checked from the input's header before the input is
+	// read, and again from the cube (formats without a readable header).
 	if H, W, B, ok := formats.Shape(in); ok {
-		if _, _, err := check(H, W, B); err != nil {
+		if _, err := u.check(H, W, B); err != nil {
 			return Result{}, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	if !mt.Model {
+		if res, done, err := u.bicubicRows(ctx, same); done || err != nil {
+			return res, err
+		}
+	}
 	lr, info, err := ReadFile(in, opt.Read)
 	if err != nil {
 		return Result{}, err
 	}
 	if same {
-		if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
-			return Result{}, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+		if u.wo.DataType, err = sameType(in, info); err != nil {
+			return Result{}, err
 		}
-		wo.DataType = info.DataType
 	}
-	h, w, err := check(lr.H, lr.W, lr.B)
+	sizes, err := u.check(lr.H, lr.W, lr.B)
 	if err != nil {
 		return Result{}, err
 	}
-	p, err := prepare(ctx, mt, lr, &opt)
+	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", in, err)
 	}
 	res := p.res
-	res.Height, res.Width = h, w
-	if res.File, err = method.RenderFileContext(ctx, p.r, p.lr, info, h, w, out, wo, opt.Progress); err != nil {
-		return Result{}, fmt.Errorf("%s: %w", in, err)
+	err = u.render(sizes, &res, func(i int) (method.FileReport, error) {
+		return method.RenderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], paths[i], u.wo, opt.Progress)
+	})
+	return res, err
+}
+
+// fileJob is UpscaleFile's work once the options are checked.
+type fileJob struct {
+	in    string
+	paths []string
+	opt   *Options
+	mt    method.Method
+	wo    hsi.WriteOptions
+}
+
+// check checks every output of an H x W x B input before anything is
+// written (formats.CheckOutputs: format, disk space of all streamed
+// outputs together, memory) and returns their sizes.
+func (u *fileJob) check(H, W, B int) ([][2]int, error) {
+	sizes, err := u.opt.sizes(H, W)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u.in, err)
 	}
-	return res, nil
+	outs := make([]formats.Output, len(u.paths))
+	for i, p := range u.paths {
+		outs[i] = formats.Output{Path: p, H: sizes[i][0], W: sizes[i][1], B: B, Opt: u.wo}
+	}
+	return sizes, formats.CheckOutputs(outs)
+}
+
+// render writes the outputs in order with write, recording each file's
+// report in res; on an error it removes the outputs already written, so
+// that a run leaves all of them or none, and says so.
+func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int) (method.FileReport, error)) error {
+	res.Height, res.Width = sizes[0][0], sizes[0][1]
+	for i := range u.paths {
+		rep, err := write(i)
+		if err != nil {
+			*res = Result{}
+			return fmt.Errorf("%s: %w%s", u.in, err, removeOutputs(u.paths[:i]))
+		}
+		res.Files = append(res.Files, FileReport(rep))
+	}
+	return nil
+}
+
+// sameType resolves Type "same" to the input's sample type.
+func sameType(in string, info hsi.SourceInfo) (string, error) {
+	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
+		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+	}
+	return info.DataType, nil
+}
+
+// removeOutputs removes the outputs a failed multi-output run already
+// wrote, and says so for the error message.
+func removeOutputs(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	for _, p := range paths {
+		for _, f := range formats.WriteFiles(p) {
+			os.Remove(f)
+		}
+	}
+	return fmt.Sprintf(" (removed the outputs already written: %s)", strings.Join(paths, ", "))
 }
 
 // Upscale super-resolves the cube lr in memory, with the values that
 // UpscaleFile writes as float32; lr is not modified. The options that
-// name files (Type, Driver, Creation, Read, Overwrite) must be unset.
-// ctx is checked as by UpscaleFile.
+// apply to files only (Scales, Type, Driver, Creation, Read, Overwrite,
+// NoiseCompanion) must be unset; NoiseFile reads Noise.File. ctx is
+// checked as by UpscaleFile.
 func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, Result{}, err
@@ -473,8 +695,8 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	if err != nil {
 		return nil, Result{}, err
 	}
-	if opt.Type != "" || opt.Driver != "" || len(opt.Creation) > 0 || opt.Read != (hsi.ReadOptions{}) || opt.Overwrite {
-		return nil, Result{}, optionf("Type, Driver, Creation, Read and Overwrite apply to UpscaleFile only")
+	if opt.Scales != nil || opt.Type != "" || opt.Driver != "" || len(opt.Creation) > 0 || opt.Read != (hsi.ReadOptions{}) || opt.Overwrite || opt.Noise.Mode == NoiseCompanion {
+		return nil, Result{}, optionf("Scales, Type, Driver, Creation, Read, Overwrite and NoiseCompanion apply to UpscaleFile only")
 	}
 	if lr == nil {
 		return nil, Result{}, optionf("no input cube")
@@ -482,10 +704,11 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	if err := lr.Validate(); err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
-	h, w, err := opt.size(lr.H, lr.W)
+	sizes, err := opt.sizes(lr.H, lr.W)
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
+	h, w := sizes[0][0], sizes[0][1]
 	nd, hasND := hsi.NoDataValue(lr)
 	meta, _, _, err := method.OutputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, "", "")
 	if err != nil {
@@ -498,7 +721,7 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("the %d x %d x %d output", h, w, lr.B)); err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
-	p, err := prepare(ctx, mt, lr, &opt)
+	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, hsi.ReadOptions{})
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}

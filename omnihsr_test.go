@@ -70,7 +70,7 @@ func TestUpscaleEqualsUpscaleFile(t *testing.T) {
 		if !sr.Meta.HasDataIgnore || !math.IsNaN(sr.Meta.DataIgnore) {
 			t.Errorf("%s: output declares no NaN no-data", mt)
 		}
-		fres.File = res.File
+		fres.Files = res.Files
 		if res.NoData != 1 || res.BadBands != 0 || res.Height != 25 || res.Width != 33 || res.Method != mt {
 			t.Errorf("%s: Result %+v", mt, res)
 		}
@@ -173,8 +173,9 @@ func TestUpscaleFileInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = UpscaleFile(context.Background(), bad, filepath.Join(dir, "sr.npy"), Options{Scale: 2})
-	if err == nil || !strings.Contains(err.Error(), "row 2, column 5, band 1") {
-		t.Errorf("infinite sample: err %v", err)
+	var nf *hsi.NonFiniteError
+	if !errors.As(err, &nf) || !nf.InfOnly || !strings.Contains(err.Error(), "row 2, column 5, band 1") {
+		t.Errorf("infinite sample: err %v, want a *hsi.NonFiniteError naming row 2, column 5, band 1", err)
 	}
 	if _, err := UpscaleFile(context.Background(), in, in, Options{Scale: 2}); err == nil {
 		t.Error("the input as output was accepted without Overwrite")
@@ -316,4 +317,154 @@ func BenchmarkCancel(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(late.Milliseconds())/float64(b.N), "ms-after-deadline")
+}
+
+// BenchmarkCancel512 measures the time from cancel to return on the
+// issue's 512 x 512 x 102 x4 job (target under 1 s), for cancels 0.5 s
+// and 1.5 s after the start (reading, the noise estimate and the field
+// gain take about the first second of a 3 s encoding on 2 cores) and one
+// once the output streams (at the first rows written), reported as
+// ms-cancel-to-return.
+func BenchmarkCancel512(b *testing.B) {
+	dir := b.TempDir()
+	in := filepath.Join(dir, "lr.npy")
+	if err := formats.Write(in, testCube(6, 512, 512, 102), hsi.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, "sr.npy")
+	for _, stage := range []string{"0.5s", "1.5s", "rows"} {
+		b.Run(stage, func(b *testing.B) {
+			var worst, sum time.Duration
+			for i := 0; i < b.N; i++ {
+				ctx, cancel := context.WithCancel(context.Background())
+				var at time.Time
+				opt := Options{Scale: 4}
+				if after, err := time.ParseDuration(stage); err == nil {
+					t := time.AfterFunc(after, func() { at = time.Now(); cancel() })
+					defer t.Stop()
+				} else {
+					opt.Progress = func(done, total int) {
+						if at.IsZero() {
+							at = time.Now()
+							cancel()
+						}
+					}
+				}
+				_, err := UpscaleFile(ctx, in, out, opt)
+				d := time.Since(at)
+				cancel()
+				if !errors.Is(err, context.Canceled) || at.IsZero() {
+					b.Fatalf("err %v, want context.Canceled", err)
+				}
+				if _, err := os.Stat(out); !os.IsNotExist(err) {
+					b.Fatalf("the output is left: %v", err)
+				}
+				sum += d
+				worst = max(worst, d)
+			}
+			b.ReportMetric(float64(sum.Microseconds())/1e3/float64(b.N), "ms-cancel-to-return")
+			b.ReportMetric(float64(worst.Microseconds())/1e3, "ms-worst")
+		})
+	}
+}
+
+// Scales renders every factor from one encoding into the files out names
+// (a {scale} pattern, or a directory receiving STEM_xS.EXT), each with the
+// bytes of the factor made alone; bad Scales are ErrOption.
+func TestUpscaleFileScales(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "lr.hdr")
+	if err := formats.Write(in, testCube(8, 12, 10, 4), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(dir, "alone.npy")
+	if _, err := UpscaleFile(context.Background(), in, alone, Options{Scale: 2.5}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ out, first string }{
+		{filepath.Join(dir, "p_x{scale}.npy"), filepath.Join(dir, "p_x2.5.npy")},
+		{filepath.Join(dir, "d") + string(os.PathSeparator), filepath.Join(dir, "d", "lr_x2.5.hdr")},
+	} {
+		res, err := UpscaleFile(context.Background(), in, tc.out, Options{Scales: []float64{2.5, 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != 2 || res.Files[0].Path != tc.first || res.Files[1].Height != 48 || res.Files[1].Width != 40 || res.Height != 30 {
+			t.Fatalf("%s: Files %+v", tc.out, res.Files)
+		}
+		if filepath.Ext(tc.first) == ".npy" {
+			got, err := os.ReadFile(tc.first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s differs from the factor made alone", tc.first)
+			}
+		}
+	}
+	for _, opt := range []Options{
+		{Scales: []float64{}},
+		{Scales: []float64{2, 2}},
+		{Scales: []float64{2, -1}},
+		{Scales: []float64{2}, Scale: 2},
+	} {
+		if _, err := UpscaleFile(context.Background(), in, filepath.Join(dir, "x{scale}.npy"), opt); !errors.Is(err, ErrOption) {
+			t.Errorf("%v: err %v, want ErrOption", opt.Scales, err)
+		}
+	}
+	if _, err := UpscaleFile(context.Background(), in, filepath.Join(dir, "one.npy"), Options{Scales: []float64{2, 3}}); !errors.Is(err, ErrOption) {
+		t.Errorf("several Scales into one file: err %v, want ErrOption", err)
+	}
+	if _, _, err := Upscale(context.Background(), testCube(8, 12, 10, 4), Options{Scales: []float64{2, 3}}); !errors.Is(err, ErrOption) {
+		t.Errorf("Upscale with Scales: err %v, want ErrOption", err)
+	}
+	// A failure at the second output removes the first.
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err = UpscaleFile(ctx, in, filepath.Join(dir, "c_x{scale}.npy"), Options{Scales: []float64{2, 3}, Progress: func(done, total int) {
+		if n++; total == 36 {
+			cancel()
+		}
+	}})
+	cancel()
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "removed the outputs already written") {
+		t.Errorf("cancelled at the second output: err %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "c_x*")); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
+}
+
+// NoiseFile reads one noise value per band (Upscale as UpscaleFile); a
+// file with the wrong count names it; NoiseCompanion needs a file input.
+func TestNoiseFile(t *testing.T) {
+	dir := t.TempDir()
+	lr := testCube(9, 16, 16, 3)
+	txt := filepath.Join(dir, "noise.txt")
+	if err := os.WriteFile(txt, []byte("0.01 0.02 # per band\n0.02\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, res, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: Noise{Mode: NoiseFile, File: txt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Sqrt((0.0001 + 0.0004 + 0.0004) / 3); res.NoiseFile != txt || res.Model.Estimated || math.Abs(res.Model.Sigma-want) > 1e-9 {
+		t.Errorf("NoiseFile %q, Model %+v; want sigma %v given", res.NoiseFile, res.Model, want)
+	}
+	short := filepath.Join(dir, "short.txt")
+	if err := os.WriteFile(short, []byte("0.01 0.02\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: Noise{Mode: NoiseFile, File: short}}); err == nil || !strings.Contains(err.Error(), "short.txt: 2 values, the input has 3 bands") {
+		t.Errorf("short file: err %v", err)
+	}
+	for _, n := range []Noise{{Mode: NoiseFile}, {Mode: NoiseAuto, File: txt}, {Mode: NoiseCompanion}} {
+		if _, _, err := Upscale(context.Background(), lr, Options{Scale: 2, Noise: n}); !errors.Is(err, ErrOption) {
+			t.Errorf("%+v: err %v, want ErrOption", n, err)
+		}
+	}
 }

@@ -14,6 +14,11 @@ type ReadOptions struct {
 	// Ortho asks a product delivered as a swath with a geometry lookup
 	// table (EMIT) for the orthorectified, georeferenced grid.
 	Ortho bool
+	// RefuseNaN makes a NaN sample an error (*NonFiniteError), as an
+	// infinite one always is. By default a NaN is no-data, as GDAL takes
+	// it: the cube holds it, and the upscaler fills it from valid
+	// neighbours and writes it as no-data again.
+	RefuseNaN bool
 }
 
 // WriteOptions controls how a cube is written.

@@ -6,14 +6,25 @@ import "fmt"
 // it together with the fully read cube, so that a caller that wants to
 // inspect such a file (omnihsr info) can, while every other caller stops at
 // the error. Row, Col and Band (0-based) locate the first such sample.
+//
+// The formats' Read applies ReadOptions' policy: NaN is no-data, so that
+// the error counts and locates infinite samples only (InfOnly), unless
+// RefuseNaN makes NaN an error too.
 type NonFiniteError struct {
 	Path           string
 	Row, Col, Band int
 	Value          float32
 	Count          int64
+	// InfOnly says that Count and the position are of the infinite
+	// samples (NaN being read as no-data).
+	InfOnly bool
 }
 
 func (e *NonFiniteError) Error() string {
+	if e.InfOnly {
+		return fmt.Sprintf("%s: %d infinite value(s) (or beyond the float32 range); the first, %v, at row %d, column %d, band %d (0-based): not accepted (NaN is read as no-data)",
+			e.Path, e.Count, e.Value, e.Row, e.Col, e.Band)
+	}
 	return fmt.Sprintf("%s: %d non-finite value(s) (NaN, infinite or beyond the float32 range); the first, %v, at row %d, column %d, band %d (0-based); such samples are not accepted",
 		e.Path, e.Count, e.Value, e.Row, e.Col, e.Band)
 }

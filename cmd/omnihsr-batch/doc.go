@@ -7,9 +7,9 @@
 // dead-letter list.
 //
 // The elements of the pipeline are scene paths, one scene per element; each
-// is read, super-resolved and written by the same library code as `omnihsr
-// upscale` (formats.Read, method.Lookup(...).Prepare, method.RenderFile), so
-// an output equals upscale's output for the same scene and flags. Scenes,
+// is read, super-resolved and written by the library's front door,
+// omnihsr.UpscaleFile with Options.Scales, which `omnihsr upscale` calls
+// too, so an output equals upscale's output for the same scene and flags. Scenes,
 // manifests and the output directory may be local paths or URLs of Beam's
 // file systems (gs://, s3://, memfs://): a remote scene is copied to a local
 // scratch directory and its outputs are copied back, each appearing whole or

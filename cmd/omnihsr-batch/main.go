@@ -140,8 +140,7 @@ func main() {
 		beam.Init()
 		return
 	}
-	catchSignals(os.Stderr)
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runSignals(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // workerMode reports whether the arguments are those a runner gives an SDK

@@ -12,8 +12,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-
-	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 // metricNS is the namespace of the job's Beam metrics.
@@ -96,18 +94,6 @@ func init() {
 // the others.
 type sceneFn struct {
 	Opts Options
-
-	mod *model.Model
-}
-
-// Setup loads the model once per worker instance.
-func (f *sceneFn) Setup() error {
-	mod, err := loadModel(f.Opts)
-	if err != nil {
-		return fmt.Errorf("omnihsr-batch: loading the model: %w", err)
-	}
-	f.mod = mod
-	return nil
 }
 
 func (f *sceneFn) ProcessElement(ctx context.Context, path string, emit func(string)) error {
@@ -142,12 +128,16 @@ func (f *sceneFn) scene(ctx context.Context, path string) (st status) {
 	if beforeScene != nil {
 		beforeScene(path)
 	}
-	res, err := processScene(ctx, path, f.Opts, f.mod)
+	res, err := processScene(ctx, path, f.Opts)
 	if err != nil {
+		// The edge: a status record is a line of text that Beam carries
+		// between workers, so the error becomes its message here.
 		return status{kind: stFailed, path: path, err: err.Error()}
 	}
-	for _, w := range res.Warnings {
-		log.Warn(ctx, w)
+	for _, f := range res.Files {
+		for _, w := range f.Warnings() {
+			log.Warn(ctx, w)
+		}
 	}
 	if res.Skipped {
 		return status{kind: stSkipped, path: path}

@@ -15,12 +15,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
-	"github.com/omnihsr/omnihsr/internal/method"
-	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -56,16 +54,18 @@ type Result struct {
 	Pixels, Bytes int64
 	// Elapsed is the time the scene took.
 	Elapsed time.Duration
-	// Warnings are method.RenderFile's warnings.
-	Warnings []string
+	// Files are what writing each output reported (omnihsr.Result.Files),
+	// warnings included.
+	Files []omnihsr.FileReport
 }
 
 // scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
 func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 
-// outputPaths returns the outputs of the input in: OUTDIR/STEM_xS.EXT, the
-// names `omnihsr upscale -scales ... -out OUTDIR/` gives.
-func outputPaths(o Options, in string) []string {
+// outputPattern returns the pattern of the outputs of the input in,
+// OUTDIR/STEM_x{scale}.EXT, which omnihsr.UpscaleFile expands as `omnihsr
+// upscale -scales ... -out OUTDIR/` names its outputs (Options.Scales).
+func outputPattern(o Options, in string) string {
 	base := path.Base(filepath.ToSlash(in))
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
@@ -74,9 +74,16 @@ func outputPaths(o Options, in string) []string {
 	} else if ext == "" || strings.EqualFold(ext, ".img") || strings.EqualFold(ext, ".dat") || strings.EqualFold(ext, ".raw") {
 		ext = ".hdr"
 	}
+	return joinPath(o.OutDir, stem+"_x{scale}"+ext)
+}
+
+// outputPaths returns the outputs of the input in, one per factor: its
+// outputPattern expanded.
+func outputPaths(o Options, in string) []string {
+	pattern := outputPattern(o, in)
 	paths := make([]string, len(o.Factors))
 	for i, s := range o.Factors {
-		paths[i] = joinPath(o.OutDir, stem+"_x"+scaleLabel(s)+ext)
+		paths[i] = strings.ReplaceAll(pattern, "{scale}", scaleLabel(s))
 	}
 	return paths
 }
@@ -192,47 +199,14 @@ func npyLayout(path string) (start, elem int64, err error) {
 	return start + hlen, elem, nil
 }
 
-// sizes returns the output size for each factor of an H x W input.
-func sizes(in string, H, W int, factors []float64) ([][2]int, error) {
-	out := make([][2]int, len(factors))
-	for i, s := range factors {
-		h, w := resample.UpSize(H, s), resample.UpSize(W, s)
-		if h < 1 || w < 1 {
-			return nil, fmt.Errorf("%s: %dx%d pixels times %g: the output side round(S*side) must be between 1 and 2^31", in, H, W, s)
-		}
-		out[i] = [2]int{h, w}
-	}
-	return out, nil
-}
-
-// loadModel returns the model of a method that needs one (nil otherwise).
-func loadModel(o Options) (*model.Model, error) {
-	m, err := method.Lookup(o.methodName())
-	if err != nil || !m.Model {
-		return nil, err
-	}
-	if o.Weights == "" {
-		return model.Default()
-	}
-	return model.Load(o.Weights)
-}
-
-func (o Options) methodName() string {
-	if o.Method == "" {
-		return method.Default
-	}
-	return o.Method
-}
-
 // processScene super-resolves the scene in into its outputs, as `omnihsr
-// upscale -in IN -scales F1,F2,... -out OUTDIR/` does, unless they are all
-// complete already. mod is the model of a model method (loadModel). A
-// remote scene is first copied to a local scratch directory (stage); remote
+// upscale -in IN -scales F1,F2,... -out OUTDIR/` does (omnihsr.UpscaleFile),
+// unless they are all complete already. A remote scene is first copied to a local scratch directory (stage); remote
 // outputs are written there and then copied to OUTDIR (publish), each ENVI
 // data file before its header.
-func processScene(ctx context.Context, in string, o Options, mod *model.Model) (Result, error) {
+func processScene(ctx context.Context, in string, o Options) (Result, error) {
 	if !isRemote(in) && !isRemote(o.OutDir) {
-		return processLocal(in, o, mod)
+		return processLocal(ctx, in, o)
 	}
 	start := time.Now()
 	res := Result{Outputs: outputPaths(o, in)}
@@ -285,10 +259,10 @@ func processScene(ctx context.Context, in string, o Options, mod *model.Model) (
 			return res, err
 		}
 	}
-	lres, err := processLocal(localIn, lo, mod)
+	lres, err := processLocal(ctx, localIn, lo)
 	if err != nil {
 		// Name the scene and its outputs as the job knows them, not their
-		// scratch copies.
+		// scratch copies, keeping the error's chain.
 		msg := err.Error()
 		if localIn != in {
 			msg = strings.ReplaceAll(msg, filepath.Dir(localIn)+string(filepath.Separator), joinPath(dirOf(in), ""))
@@ -296,9 +270,9 @@ func processScene(ctx context.Context, in string, o Options, mod *model.Model) (
 		if lo.OutDir != o.OutDir {
 			msg = strings.ReplaceAll(msg, lo.OutDir+string(filepath.Separator), joinPath(o.OutDir, ""))
 		}
-		return res, errors.New(msg)
+		return res, &renamedError{msg, err}
 	}
-	res.Pixels, res.Warnings = lres.Pixels, lres.Warnings
+	res.Pixels, res.Files = lres.Pixels, lres.Files
 	if !isRemote(o.OutDir) {
 		res.Bytes = lres.Bytes
 	} else {
@@ -321,82 +295,51 @@ func processScene(ctx context.Context, in string, o Options, mod *model.Model) (
 	return res, nil
 }
 
+// renamedError is an error whose message names the remote scene and
+// outputs instead of their scratch copies; errors.Is and errors.As see
+// the error it renames.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
+
 // processLocal is processScene for a local scene and a local OUTDIR: the
-// outputs are written in place, each to a temporary file renamed when
-// complete.
-func processLocal(in string, o Options, mod *model.Model) (Result, error) {
+// outputs are written in place by omnihsr.UpscaleFile, each to a
+// temporary file renamed when complete.
+func processLocal(ctx context.Context, in string, o Options) (Result, error) {
 	start := time.Now()
 	res := Result{Outputs: outputPaths(o, in)}
-	m, err := method.Lookup(o.methodName())
-	if err != nil {
-		return res, err
-	}
-	wo := hsi.WriteOptions{DataType: o.Type}
-	same := strings.EqualFold(o.Type, "same")
-	if same {
-		wo.DataType = ""
-	}
 	// A rerun skips a scene whose outputs are complete, from the headers
 	// alone (the input is not read). Where the input's shape cannot be
 	// known without reading it, an output that exists is complete.
 	H, W, B, known := formats.Shape(in)
-	var sz [][2]int
-	if known {
-		if sz, err = sizes(in, H, W, o.Factors); err != nil {
-			return res, err
-		}
-	}
 	done := true
 	for i, p := range res.Outputs {
-		if known {
-			done = done && complete(p, sz[i][0], sz[i][1], B)
-		} else {
+		if !known {
 			done = done && complete(p, -1, -1, -1)
+			continue
 		}
+		s := o.Factors[i]
+		done = done && complete(p, resample.UpSize(H, s), resample.UpSize(W, s), B)
 	}
 	if done {
 		res.Skipped = true
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	if known {
-		outs := make([]formats.Output, len(sz))
-		for i, p := range res.Outputs {
-			outs[i] = formats.Output{Path: p, H: sz[i][0], W: sz[i][1], B: B, Opt: wo}
-		}
-		if err := formats.CheckOutputs(outs); err != nil {
-			return res, err
-		}
-	}
-	lr, info, err := formats.Read(in, hsi.ReadOptions{})
-	if nf := (*hsi.NonFiniteError)(nil); errors.As(err, &nf) && lr != nil {
-		err = nil // NaN is no-data; an infinite value stops the upscaling
-	}
+	opt := omnihsr.Options{Scales: o.Factors, Method: omnihsr.Method(o.Method), Weights: o.Weights, Type: o.Type}
+	up, err := omnihsr.UpscaleFile(ctx, in, outputPattern(o, in), opt)
 	if err != nil {
 		return res, err
 	}
-	if same {
-		if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
-			return res, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
-		}
-		wo.DataType = info.DataType
-	}
-	if sz, err = sizes(in, lr.H, lr.W, o.Factors); err != nil {
-		return res, err
-	}
-	r, err := m.Prepare(mod, lr)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", in, err)
-	}
-	for i, p := range res.Outputs {
-		warn, err := method.RenderFile(r, lr, info, sz[i][0], sz[i][1], p, wo, nil)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", in, err)
-		}
-		res.Warnings = append(res.Warnings, warn...)
-		res.Pixels += int64(sz[i][0]) * int64(sz[i][1])
-		for _, f := range formats.WriteFiles(p) {
-			if st, err := os.Stat(f); err == nil {
+	res.Files = up.Files
+	for _, f := range up.Files {
+		res.Pixels += int64(f.Height) * int64(f.Width)
+		for _, name := range formats.WriteFiles(f.Path) {
+			if st, err := os.Stat(name); err == nil {
 				res.Bytes += st.Size()
 			}
 		}

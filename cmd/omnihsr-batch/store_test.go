@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -228,7 +229,7 @@ func TestStageBoundedByDisk(t *testing.T) {
 	freeSpace = func(string) (uint64, bool) { return 100, true }
 	scratch := t.TempDir()
 	o := Options{OutDir: filepath.Join(dir, "out"), Factors: []float64{2}, Method: "bicubic", Scratch: scratch}
-	_, err := processScene(context.Background(), "memfs://stage-disk/a.hdr", o, nil)
+	_, err := processScene(context.Background(), "memfs://stage-disk/a.hdr", o)
 	if !errors.Is(err, formats.ErrNoSpace) || !strings.Contains(err.Error(), "memfs://stage-disk/a.hdr") {
 		t.Errorf("error %v, want one naming the scene and wrapping formats.ErrNoSpace", err)
 	}
@@ -430,5 +431,18 @@ func TestPaths(t *testing.T) {
 	o := Options{OutDir: "gs://bucket/sr", Factors: []float64{2, 3.5}}
 	if got := outputPaths(o, "s3://other/in/scene.img"); !slices.Equal(got, []string{"gs://bucket/sr/scene_x2.hdr", "gs://bucket/sr/scene_x3.5.hdr"}) {
 		t.Errorf("outputPaths = %q", got)
+	}
+}
+
+// A remote scene's error names the scene as the job knows it (not its
+// scratch copy) and keeps its chain: errors.Is sees the cause.
+func TestRemoteErrorChain(t *testing.T) {
+	dir := t.TempDir()
+	scene(t, filepath.Join(dir, "a.hdr"), 6, 5, 4, 1)
+	toMemfs(t, dir, "memfs://chain")
+	o := Options{OutDir: filepath.Join(dir, "out"), Factors: []float64{2}, Weights: filepath.Join(dir, "missing.omw"), Scratch: t.TempDir()}
+	_, err := processScene(context.Background(), "memfs://chain/a.hdr", o)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "memfs://chain/a.hdr") || strings.Contains(err.Error(), o.Scratch) {
+		t.Errorf("error %v, want one naming memfs://chain/a.hdr and wrapping fs.ErrNotExist", err)
 	}
 }

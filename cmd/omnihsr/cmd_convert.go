@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/stac"
@@ -15,6 +17,7 @@ import (
 
 var convertCmd = &command{
 	name:    "convert",
+	stops:   true,
 	summary: "convert a hyperspectral file between ENVI, MAT, NumPy, TIFF (and write PNG previews)",
 	usage: `Usage: omnihsr convert -in IN -out OUT [-var NAME] [-type T] [-interleave I] [-compress C] [-of COG] [-co KEY=VALUE]...
 
@@ -61,7 +64,7 @@ type convertOpts struct {
 	in, out, typ, interleave, compress string
 }
 
-func (o *convertOpts) run(_ context.Context, e env) error {
+func (o *convertOpts) run(ctx context.Context, e env) error {
 	if e.fs.NArg() > 0 {
 		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
 	}
@@ -96,20 +99,23 @@ func (o *convertOpts) run(_ context.Context, e env) error {
 	if err := o.tf.apply(&wo, o.out); err != nil {
 		return err
 	}
-	return runConvert(e.stdout, e.stderr, o.in, o.out, ro, wo, o.sf)
+	return runConvert(ctx, e.stdout, e.stderr, o.in, o.out, ro, wo, o.sf)
 }
 
-func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions, sf stacFlags) error {
+// ctx is checked after the input is read (a signal stops the command
+// before it writes).
+func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions, sf stacFlags) error {
 	f, err := formats.ForWrite(out)
 	if err != nil {
 		return err // before reading a large input
 	}
-	read := readNaNAsNoData
-	if f.Name == "PNG" {
-		read = formats.Read // a preview has no no-data value to write NaN as
-	}
-	c, info, err := read(in, ro)
+	// A preview has no no-data value to write NaN as: PNG refuses it.
+	ro.RefuseNaN = f.Name == "PNG"
+	c, info, err := omnihsr.ReadFile(in, ro)
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if wo.DataType, err = sameType(wo.DataType, info, in); err != nil {
@@ -151,4 +157,18 @@ func runConvert(stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	return nil
+}
+
+// declareNaNNoData makes c declare NaN as its no-data value when it has
+// NaN samples (read as no-data) and declares no other value.
+func declareNaNNoData(c *hsi.Cube) {
+	if c.Meta.HasDataIgnore {
+		return
+	}
+	for _, v := range c.Data {
+		if v != v {
+			c.Meta.DataIgnore, c.Meta.HasDataIgnore = math.NaN(), true
+			return
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/resample"
@@ -13,6 +14,7 @@ import (
 
 var degradeCmd = &command{
 	name:    "degrade",
+	stops:   true,
 	summary: "make a low-resolution cube: antialiased bicubic (or area), optional blur and noise",
 	usage: `Usage: omnihsr degrade -in HR -out LR (-scale S | -size HxW) [-blur C] [-band-blur K]
                        [-noise SIGMA] [-seed N] [-area] [-var NAME] [-type T]
@@ -66,7 +68,7 @@ type degradeOpts struct {
 	d                  resample.DegradeOptions
 }
 
-func (o *degradeOpts) run(_ context.Context, e env) error {
+func (o *degradeOpts) run(ctx context.Context, e env) error {
 	if e.fs.NArg() > 0 {
 		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
 	}
@@ -107,7 +109,7 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	hr, info, err := readNaNAsNoData(o.in, ro)
+	hr, info, err := omnihsr.ReadFile(o.in, ro)
 	if err != nil {
 		return err
 	}
@@ -121,6 +123,9 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	}
 	if v, ok := hsi.NoDataValue(hr); ok {
 		lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = v, true
+	}
+	if err := ctx.Err(); err != nil {
+		return err // read and degraded, not yet written
 	}
 	bar.Set(2)
 	if err := writeCube(o.out, lr, info, o.typ); err != nil {

@@ -160,6 +160,7 @@ type evalOpts struct {
 
 var evalCmd = &command{
 	name:    "eval",
+	stops:   true,
 	summary: "score methods on evaluation scenes (docs/CONVENTIONS.md section 6); JSON + Markdown tables",
 	usage: `Usage: omnihsr eval [-scenes TSV] [-split eval] [-files a.mat,b.npy] [-methods bicubic,...]
                     [-protocol seven,twelve] [-factors 2,4,8] [-out results.json] [-md table.md]
@@ -226,7 +227,7 @@ Example (the committed bicubic tables):
 	},
 }
 
-func (f *evalOpts) run(_ context.Context, e env) error {
+func (f *evalOpts) run(ctx context.Context, e env) error {
 	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -278,7 +279,7 @@ func (f *evalOpts) run(_ context.Context, e env) error {
 			Workers: f.workers, Resamples: f.resamples, Seed: f.bootSeed,
 			Progress: terminal(e.stderr), Command: cmdline,
 		}
-		res, err := eval.Run(scenes, cfg)
+		res, err := eval.Run(ctx, scenes, cfg)
 		if err != nil {
 			return err
 		}

@@ -4,21 +4,15 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/sample"
-	"github.com/omnihsr/omnihsr/hsi/stac"
 	"github.com/omnihsr/omnihsr/internal/method"
-	"github.com/omnihsr/omnihsr/internal/model"
-	"github.com/omnihsr/omnihsr/resample"
 )
 
 // methodHelp lists the methods of -method, one a line.
@@ -69,47 +63,12 @@ func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ string) error 
 	return formats.Write(path, c, hsi.WriteOptions{DataType: typ, Var: info.Variable})
 }
 
-// scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
+// scaleLabel formats a factor as an output's name has it: 4, 3.5, 2.25.
 func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
-
-// outputPaths maps the factors of -scales to output files: a pattern with
-// {scale}, or a directory (existing, or ending in a separator) receiving
-// STEM_xS.EXT with the input's stem and extension.
-func outputPaths(out, in string, scales []float64) ([]string, error) {
-	paths := make([]string, len(scales))
-	if strings.Contains(out, "{scale}") {
-		for i, s := range scales {
-			paths[i] = strings.ReplaceAll(out, "{scale}", scaleLabel(s))
-		}
-		return paths, nil
-	}
-	st, err := os.Stat(out)
-	isDir := err == nil && st.IsDir()
-	if !isDir && !strings.HasSuffix(out, string(os.PathSeparator)) {
-		if len(scales) == 1 {
-			return []string{out}, nil
-		}
-		return nil, usagef("-out %q: with several -scales give a directory or a pattern containing {scale}", out)
-	}
-	if !isDir {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	base := filepath.Base(in)
-	ext := filepath.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	if ext == "" || strings.EqualFold(ext, ".img") || strings.EqualFold(ext, ".dat") || strings.EqualFold(ext, ".raw") {
-		ext = ".hdr"
-	}
-	for i, s := range scales {
-		paths[i] = filepath.Join(out, stem+"_x"+scaleLabel(s)+ext)
-	}
-	return paths, nil
-}
 
 var upscaleCmd = &command{
 	name:    "upscale",
+	stops:   true,
 	summary: "super-resolve a hyperspectral file by any factor(s) (OmniHSR model or bicubic)",
 	usage: `Usage: omnihsr upscale -in LR -out SR (-scale S | -size HxW | -scales S1,S2,...) [-method M] [-weights FILE] [-var NAME] [-type T] [-of COG] [-co KEY=VALUE]...
 
@@ -217,45 +176,6 @@ func (o *upscaleOpts) factors(fs *flag.FlagSet) ([]float64, error) {
 	return nil, nil
 }
 
-// outSize is the size of one output.
-type outSize struct{ h, w int }
-
-// sizes returns the output sizes of lr: -size, or one per factor.
-func (o *upscaleOpts) sizes(H, W int, factors []float64) ([]outSize, error) {
-	if o.size != "" {
-		h, w, err := parseSize(o.size)
-		if err != nil {
-			return nil, err
-		}
-		return []outSize{{h, w}}, nil
-	}
-	out := make([]outSize, len(factors))
-	for i, s := range factors {
-		h, w := resample.UpSize(H, s), resample.UpSize(W, s)
-		if h < 1 || w < 1 {
-			eh, ew := math.Round(float64(H)*s), math.Round(float64(W)*s)
-			return nil, fmt.Errorf("%s: %dx%d pixels times %g gives %.4gx%.4g: the output side round(S*side) must be between 1 and 2^31", o.in, H, W, s, eh, ew)
-		}
-		out[i] = outSize{h, w}
-	}
-	return out, nil
-}
-
-// checkOutputs checks every output of an H x W x B input before anything
-// is written (formats.CheckOutputs: format, disk space of all streamed
-// outputs together, memory) and returns their sizes.
-func (o *upscaleOpts) checkOutputs(H, W, B int, factors []float64, paths []string, wo hsi.WriteOptions) ([]outSize, error) {
-	sizes, err := o.sizes(H, W, factors)
-	if err != nil {
-		return nil, err
-	}
-	outs := make([]formats.Output, len(paths))
-	for i, p := range paths {
-		outs[i] = formats.Output{Path: p, H: sizes[i].h, W: sizes[i].w, B: B, Opt: wo}
-	}
-	return sizes, formats.CheckOutputs(outs)
-}
-
 func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if e.fs.NArg() > 0 {
 		return usagef("unexpected arguments %q (use -in and -out)", e.fs.Args())
@@ -284,149 +204,35 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if err := o.nf.check(); err != nil {
 		return err
 	}
-	if err := o.nf.resolve(o.in); err != nil {
+	// The checks of one output path; the library checks each output of
+	// -scales again.
+	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
-	paths := []string{o.out}
-	if factors != nil {
-		if paths, err = outputPaths(o.out, o.in, factors); err != nil {
-			return err
-		}
-	}
-	for _, p := range paths {
-		if _, err := formats.ForWrite(p); err != nil {
-			return err // before reading a large input
-		}
-	}
-	if err := o.of.check(o.in, paths...); err != nil {
+	if err := o.sf.check(o.out); err != nil {
 		return err
 	}
-	if err := o.sf.check(paths...); err != nil {
-		return err
-	}
-	wo := hsi.WriteOptions{DataType: o.typ}
-	if strings.EqualFold(o.typ, "same") {
-		wo.DataType = "" // known once the input is read
-	}
-	if err := o.tf.apply(&wo, paths...); err != nil {
+	var wo hsi.WriteOptions
+	if err := o.tf.apply(&wo, o.out); err != nil {
 		return err
 	}
 	ro, err := o.rf.options(o.in, false)
 	if err != nil {
 		return err
 	}
-	if o.frontDoor(len(paths), m.Model) {
-		return o.upscaleFile(ctx, e, m.Name, paths[0], wo, ro)
-	}
-	// The outputs are checked from the input's header before the input is
-	// read, and again from the cube (formats without a readable header).
-	if H, W, B, ok := formats.Shape(o.in); ok {
-		if _, err := o.checkOutputs(H, W, B, factors, paths, wo); err != nil {
+	opt := omnihsr.Options{Method: omnihsr.Method(m.Name), Weights: o.weights, KeepNoisyBands: o.nf.keepNoisy,
+		Type: o.typ, Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise()}
+	switch {
+	case o.size != "":
+		h, w, err := parseSize(o.size)
+		if err != nil {
 			return err
 		}
+		opt.Size = [2]int{h, w}
+	default:
+		// -scale S is -scales S: -out may be a directory or a {scale}
+		// pattern too.
+		opt.Scales = factors
 	}
-	if !m.Model {
-		if done, err := o.bicubicRows(e, m.Name, factors, paths, wo, ro); done || err != nil {
-			return err
-		}
-	}
-	lr, info, err := readNaNAsNoData(o.in, ro)
-	if err != nil {
-		return err
-	}
-	if wo.DataType, err = sameType(o.typ, info, o.in); err != nil {
-		return err
-	}
-	sizes, err := o.checkOutputs(lr.H, lr.W, lr.B, factors, paths, wo)
-	if err != nil {
-		return err
-	}
-	var mod *model.Model
-	if m.Model {
-		if mod, err = loadModel(o.weights); err != nil {
-			return fmt.Errorf("%s: %w", o.in, err)
-		}
-		if o.nf.keepNoisy {
-			mod = mod.KeepNoisyBands(true)
-		}
-	}
-	if m.Model {
-		if err := o.nf.apply(e.stderr, lr, ro); err != nil {
-			return err
-		}
-	}
-	r, err := m.Prepare(mod, lr)
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.in, err)
-	}
-	var written []string
-	reportNoise(e.stderr, r, mod)
-	reportOutliers(e.stderr, r, lr)
-	for i, sz := range sizes {
-		if err := renderFile(e.stderr, r, lr, info, sz.h, sz.w, paths[i], wo); err != nil {
-			return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
-		}
-		written = append(written, paths[i])
-		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
-			paths[i], sz.h, sz.w, lr.B, m.Name, lr.H, lr.W, float64(sz.h)/float64(lr.H), float64(sz.w)/float64(lr.W))
-		if o.sf.on {
-			nd, hasND := hsi.NoDataValue(lr)
-			if err := o.writeSTAC(e.stdout, lr.Meta, lr.H, lr.W, sz, nd, hasND, paths[i], wo, m.Name, modelNote(r, mod, o.weights)); err != nil {
-				return fmt.Errorf("%s: %w%s", o.in, err, removeOutputs(written))
-			}
-		}
-	}
-	return nil
-}
-
-// writeSTAC writes the STAC item of one output (-stac).
-func (o *upscaleOpts) writeSTAC(stdout io.Writer, inMeta hsi.Meta, H, W int, sz outSize, nd float64, hasND bool, path string, wo hsi.WriteOptions, methodName, modelName string) error {
-	meta, _, _, err := method.OutputMeta(inMeta, H, W, sz.h, sz.w, nd, hasND, wo.DataType, path)
-	if err != nil {
-		return err
-	}
-	return o.sf.write(stdout, path, sz.h, sz.w, &meta, wo, stac.Processing{Command: "upscale", Method: methodName,
-		FactorY: float64(sz.h) / float64(H), FactorX: float64(sz.w) / float64(W), Model: modelName, Input: filepath.Base(o.in)})
-}
-
-// sameType resolves -type same to the input's sample type.
-func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
-	if !strings.EqualFold(typ, "same") {
-		return typ, nil
-	}
-	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
-		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
-	}
-	return info.DataType, nil
-}
-
-// removeOutputs removes the outputs a failed multi-output run already
-// wrote, so that it leaves all of them or none, and says so for the error
-// message.
-func removeOutputs(paths []string) string {
-	if len(paths) == 0 {
-		return ""
-	}
-	for _, p := range paths {
-		for _, f := range formats.WriteFiles(p) {
-			os.Remove(f)
-		}
-	}
-	return fmt.Sprintf(" (removed the outputs already written: %s)", strings.Join(paths, ", "))
-}
-
-// renderFile renders one output size into path (method.RenderFile) with a
-// progress line on stderr when it is a terminal, and writes the warnings
-// to stderr.
-func renderFile(stderr io.Writer, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions) error {
-	bar := newBar(stderr, "upscale "+filepath.Base(path), int64(h))
-	warnings, err := method.RenderFile(r, lr, info, h, w, path, wo, func(done, total int) { bar.Set(int64(done)) })
-	if err != nil {
-		return err
-	}
-	bar.Done()
-	for _, s := range warnings {
-		fmt.Fprintln(stderr, s)
-	}
-	return nil
+	return o.upscaleFile(ctx, e, opt, factors)
 }

@@ -18,6 +18,7 @@ import (
 
 var viewCmd = &command{
 	name:    "view",
+	stops:   true,
 	summary: "look at scenes in the browser: RGB by wavelength, zoom super-resolved by the model, swipe, spectra",
 	usage: `Usage: omnihsr view [-addr 127.0.0.1:8080] [-allow-remote] [-weights FILE] [-cache-mb N] [-mem-mb N] FILE [FILE...]
 

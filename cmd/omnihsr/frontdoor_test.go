@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/omnihsr/omnihsr"
@@ -15,11 +17,10 @@ import (
 )
 
 // omnihsr.UpscaleFile writes the same bytes (every file of the output) as
-// `omnihsr upscale` with the same options made by upscale's own
-// orchestration (the path of -scales, useFrontDoor false), for every
-// method, sample type and several formats, on an input with no-data and
-// wavelengths; upscale through the front door (a model method, one
-// output) writes the same stdout and stderr as through its own path.
+// `omnihsr upscale` with the same options, for every method, sample type,
+// noise source and several formats, on an input with no-data and
+// wavelengths; each output of -scales (one encoding) has the bytes of the
+// same factor made alone; the typed Result says what the CLI printed.
 func TestUpscaleFileSameBytesAsCLI(t *testing.T) {
 	dir := t.TempDir()
 	rng := testrand.New(30, 1)
@@ -58,12 +59,19 @@ func TestUpscaleFileSameBytesAsCLI(t *testing.T) {
 	if err := formats.Write(noisy, nb, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	txt := filepath.Join(dir, "noise.txt")
+	if err := os.WriteFile(txt, []byte("30 31 32 33\n34, 35, 36 # per band\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, ext string
 		args      []string
 		opt       omnihsr.Options
 		noisy     bool
 	}{
+		{"noise file", ".hdr", []string{"-scale", "2", "-noise-file", txt}, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: txt}}, false},
+		{"bicubic rows ENVI uint16", ".hdr", []string{"-scale", "2.5", "-method", "bicubic", "-type", "uint16"}, omnihsr.Options{Scale: 2.5, Method: omnihsr.MethodBicubic, Type: "uint16"}, true},
+		{"self-ensemble", ".npy", []string{"-scale", "1.5", "-method", "omnihsr-se"}, omnihsr.Options{Scale: 1.5, Method: omnihsr.MethodOmniHSRSE}, false},
 		{"noisy bands screened", ".hdr", []string{"-scale", "2"}, omnihsr.Options{Scale: 2}, true},
 		{"noisy bands kept", ".npy", []string{"-scale", "2", "-keep-noisy-bands"}, omnihsr.Options{Scale: 2, KeepNoisyBands: true}, true},
 		{"default x2 ENVI", ".hdr", []string{"-scale", "2"}, omnihsr.Options{Scale: 2}, false},
@@ -83,58 +91,44 @@ func TestUpscaleFileSameBytesAsCLI(t *testing.T) {
 			cli := filepath.Join(dir, "cli_"+filepath.Base(t.Name())+tc.ext)
 			lib := filepath.Join(dir, "lib_"+filepath.Base(t.Name())+tc.ext)
 			var so, se bytes.Buffer
-			useFrontDoor = false
-			code := run(append([]string{"upscale", "-in", in, "-out", cli}, tc.args...), &so, &se)
-			useFrontDoor = true
-			if code != 0 {
+			if code := run(append([]string{"upscale", "-in", in, "-out", cli}, tc.args...), &so, &se); code != 0 {
 				t.Fatalf("CLI: exit %d: %s", code, se.String())
-			}
-			var fo, fe bytes.Buffer
-			front := filepath.Join(dir, "front_"+filepath.Base(t.Name())+tc.ext)
-			if code := run(append([]string{"upscale", "-in", in, "-out", front}, tc.args...), &fo, &fe); code != 0 {
-				t.Fatalf("CLI through the front door: exit %d: %s", code, fe.String())
-			}
-			rename := func(b []byte) string { return string(bytes.ReplaceAll(b, []byte("front_"), []byte("cli_"))) }
-			if rename(fo.Bytes()) != so.String() || rename(fe.Bytes()) != se.String() {
-				t.Errorf("upscale's own path printed\n%s%s\nthrough the front door\n%s%s", so.String(), se.String(), fo.String(), fe.String())
 			}
 			res, err := omnihsr.UpscaleFile(context.Background(), in, lib, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cf, lf := formats.WriteFiles(cli), formats.WriteFiles(lib)
-			if len(cf) != len(lf) {
-				t.Fatalf("files %v vs %v", cf, lf)
+			sameFiles(t, cli, lib)
+			if tc.opt.Scale != 0 {
+				// -scales S,S+1.25 renders both from one encoding: the
+				// first output has the bytes of -scale S alone.
+				sc := filepath.Join(dir, "scales_"+filepath.Base(t.Name())+"_x{scale}"+tc.ext)
+				args := append([]string{"upscale", "-in", in, "-out", sc, "-scales", fmt.Sprint(tc.opt.Scale) + "," + fmt.Sprint(tc.opt.Scale+1.25)}, tc.args[2:]...)
+				if code := run(args, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
+					t.Fatalf("-scales: exit %d", code)
+				}
+				sameFiles(t, strings.ReplaceAll(sc, "{scale}", fmt.Sprint(tc.opt.Scale)), lib)
 			}
-			for i := range cf {
-				a, err := os.ReadFile(cf[i])
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := os.ReadFile(lf[i])
-				if err != nil {
-					t.Fatal(err)
-				}
-				// An ENVI header names its data file: the one difference allowed.
-				a = bytes.ReplaceAll(a, []byte("cli_"), []byte("lib_"))
-				if !bytes.Equal(a, b) {
-					t.Fatalf("%s and %s differ (%d vs %d bytes)", cf[i], lf[i], len(a), len(b))
-				}
+			if len(res.Files) != 1 || res.Files[0].Path != lib || res.Files[0].Height != res.Height || res.Files[0].Width != res.Width {
+				t.Errorf("Result.Files %+v", res.Files)
+			}
+			if tc.opt.Noise.Mode == omnihsr.NoiseFile && (res.NoiseFile != txt || res.Model.Estimated || math.Abs(res.Model.Sigma-math.Sqrt(7651.0/7)) > 1e-9) {
+				t.Errorf("noise file: Result.NoiseFile %q, Model %+v", res.NoiseFile, res.Model)
 			}
 			// The typed warnings say what the CLI printed.
-			for _, w := range res.File.Warnings() {
+			for _, w := range res.Files[0].Warnings() {
 				w = string(bytes.ReplaceAll([]byte(w), []byte("lib_"), []byte("cli_")))
 				if !bytes.Contains(se.Bytes(), []byte(w)) {
 					t.Errorf("warning %q not among the CLI's:\n%s", w, se.String())
 				}
 			}
-			if clamps := tc.opt.Type == "uint8"; (res.File.Clamped > 0) != clamps {
-				t.Errorf("Result.File.Clamped %d with Type %q", res.File.Clamped, tc.opt.Type)
+			if clamps := tc.opt.Type == "uint8"; (res.Files[0].Clamped > 0) != clamps {
+				t.Errorf("Result.Files[0].Clamped %d with Type %q", res.Files[0].Clamped, tc.opt.Type)
 			}
 			if res.Model.Used == (tc.opt.Method == omnihsr.MethodBicubic) {
 				t.Errorf("Result.Model.Used %v with method %q", res.Model.Used, tc.opt.Method)
 			}
-			if screened := len(res.Model.Screened) > 0; screened != (tc.noisy && !tc.opt.KeepNoisyBands) {
+			if screened := len(res.Model.Screened) > 0; screened != (tc.noisy && !tc.opt.KeepNoisyBands && res.Model.Used) {
 				t.Errorf("Result.Model.Screened %v", res.Model.Screened)
 			}
 			if want := 1; tc.noisy {
@@ -145,5 +139,30 @@ func TestUpscaleFileSameBytesAsCLI(t *testing.T) {
 				t.Errorf("Result.NoData %d, want %d", res.NoData, want)
 			}
 		})
+	}
+}
+
+// sameFiles fails t unless the outputs a and b have the same files with
+// the same bytes (an ENVI header names its data file: the one difference
+// allowed).
+func sameFiles(t *testing.T, a, b string) {
+	t.Helper()
+	af, bf := formats.WriteFiles(a), formats.WriteFiles(b)
+	if len(af) != len(bf) {
+		t.Fatalf("files %v vs %v", af, bf)
+	}
+	for i := range af {
+		x, err := os.ReadFile(af[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(bf[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		x = bytes.ReplaceAll(x, []byte(strings.TrimSuffix(filepath.Base(af[i]), filepath.Ext(af[i]))), []byte(strings.TrimSuffix(filepath.Base(bf[i]), filepath.Ext(bf[i]))))
+		if !bytes.Equal(x, y) {
+			t.Fatalf("%s and %s differ (%d vs %d bytes)", af[i], bf[i], len(x), len(y))
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/internal/progress"
+	"github.com/omnihsr/omnihsr/internal/sigctx"
 )
 
 // command is one subcommand, each in its own cmd_*.go file. Every command
@@ -26,6 +27,10 @@ type command struct {
 	summary string // one line for `omnihsr help`
 	usage   string // synopsis and description for `omnihsr help NAME`
 	flags   func(fs *flag.FlagSet) runner
+	// stops says that run returns soon after its context is cancelled,
+	// its outputs' temporaries removed: a signal cancels the context
+	// (runSignals). Other commands keep the signals' default action.
+	stops bool
 }
 
 // runner is a command's options, filled by its flags and ready to run.
@@ -132,6 +137,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	if err := r.run(ctx, env{fs: fs, stdout: stdout, stderr: stderr}); err != nil {
+		if sigctx.Received(ctx) != nil {
+			return 1 // runSignals says what stopped it
+		}
 		fmt.Fprintf(stderr, "omnihsr %s: %v\n", name, err)
 		if errors.Is(err, errUsage) {
 			return 2
@@ -148,11 +156,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "omnihsr: OMNIHSR_GEMM: %v\n", err)
 		os.Exit(2)
 	}
-	// train stops at a signal itself, saving a checkpoint to resume from.
-	if len(os.Args) > 1 && lookup(os.Args[1]) != nil && os.Args[1] != "train" {
-		catchSignals(os.Args[1], os.Stderr)
-	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runSignals(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // terminal returns w when it is a terminal, for progress lines with an ETA,

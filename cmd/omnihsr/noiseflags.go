@@ -2,26 +2,17 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr"
-	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/products"
-	"github.com/omnihsr/omnihsr/internal/method"
-	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 // noiseFlags are upscale's noise flags: -noise auto|clean|SIGMA and
 // -noise-file FILE|auto.
 type noiseFlags struct {
 	level, file string
-	companion   bool // file is the input's EMIT RFLUNCERT companion (-noise-file auto)
 	keepNoisy   bool // -keep-noisy-bands
 }
 
@@ -71,141 +62,22 @@ func (n *noiseFlags) check() error {
 	return nil
 }
 
-// resolve turns -noise-file auto into the path of the input's EMIT
-// RFLUNCERT companion, before the input is read.
-func (n *noiseFlags) resolve(in string) error {
-	if !strings.EqualFold(strings.TrimSpace(n.file), "auto") {
-		return nil
-	}
-	p, err := products.EMITUncertaintyPath(in)
-	if err != nil {
-		return fmt.Errorf("-noise-file auto: %w", err)
-	}
-	n.file, n.companion = p, true
-	return nil
-}
-
-// apply sets lr.Meta.Noise from the flags (nil: estimate). ro are the
-// options the input was read with; w gets one line naming a companion
-// file.
-func (n *noiseFlags) apply(w io.Writer, lr *hsi.Cube, ro hsi.ReadOptions) error {
-	if n.file != "" {
-		s, err := readNoiseFile(n.file, lr, ro, n.companion)
-		if err != nil {
-			return err
-		}
-		if n.companion {
-			fmt.Fprintf(w, "upscale: noise from %s (the input's RFLUNCERT companion: root mean square of each band's uncertainty over the swath)\n", n.file)
-		}
-		lr.Meta.Noise = s
-		return nil
+// noise returns the library's noise options of the flags (checked by
+// check): -noise-file auto is the input's EMIT RFLUNCERT companion.
+func (n *noiseFlags) noise() omnihsr.Noise {
+	switch f := strings.TrimSpace(n.file); {
+	case strings.EqualFold(f, "auto"):
+		return omnihsr.Noise{Mode: omnihsr.NoiseCompanion}
+	case f != "":
+		return omnihsr.Noise{Mode: omnihsr.NoiseFile, File: n.file}
 	}
 	switch l := strings.ToLower(strings.TrimSpace(n.level)); l {
 	case "", "auto":
-		return nil
+		return omnihsr.Noise{}
 	case "clean":
-		lr.Meta.Noise = make([]float64, lr.B)
+		return omnihsr.Noise{Mode: omnihsr.NoiseClean}
 	default:
 		v, _ := strconv.ParseFloat(l, 64)
-		lr.Meta.Noise = make([]float64, lr.B)
-		for b := range lr.Meta.Noise {
-			lr.Meta.Noise[b] = v
-		}
+		return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{v}}
 	}
-	return nil
-}
-
-// readNoiseFile reads one noise value per band of lr from path: numbers
-// separated by white space or commas ('#' starts a comment), or any cube
-// the formats read, reduced to each band's root mean square over its
-// finite, valid samples (an HDF5 or NetCDF-4 cube streamed chunk by chunk).
-// A companion is read with the input's -ortho and must have its grid.
-func readNoiseFile(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([]float64, error) {
-	bands := lr.B
-	if formats.Sniff(path) == "HDF5" {
-		opt := hsi.ReadOptions{}
-		if companion {
-			opt.Ortho = ro.Ortho
-		}
-		st, err := products.BandRMS(path, opt)
-		if err != nil {
-			return nil, fmt.Errorf("-noise-file: %w", err)
-		}
-		if len(st.RMS) != bands {
-			return nil, fmt.Errorf("-noise-file %s: %d bands, the input has %d", path, len(st.RMS), bands)
-		}
-		if companion && (st.H != lr.H || st.W != lr.W) {
-			return nil, fmt.Errorf("-noise-file %s: %d x %d pixels, the input has %d x %d: not the same granule", path, st.H, st.W, lr.H, lr.W)
-		}
-		for b, n := range st.Count {
-			if n == 0 && !isBad(lr, b) {
-				return nil, fmt.Errorf("-noise-file %s: band %d has no valid value", path, b+1)
-			}
-		}
-		return st.RMS, nil
-	}
-	if _, err := formats.ForRead(path); err == nil {
-		c, _, err := formats.Read(path, hsi.ReadOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("-noise-file: %w", err)
-		}
-		if c.B != bands {
-			return nil, fmt.Errorf("-noise-file %s: %d bands, the input has %d", path, c.B, bands)
-		}
-		out := make([]float64, bands)
-		cnt := make([]int, bands)
-		ign, hasIgn := c.Meta.IgnoreValue() // compared as the samples hold it
-		for i, v := range c.Data {
-			f := float64(v)
-			if math.IsNaN(f) || math.IsInf(f, 0) || (hasIgn && v == ign) {
-				continue
-			}
-			out[i%bands] += f * f
-			cnt[i%bands]++
-		}
-		for b := range out {
-			if cnt[b] == 0 {
-				if isBad(lr, b) {
-					continue
-				}
-				return nil, fmt.Errorf("-noise-file %s: band %d has no valid value", path, b+1)
-			}
-			out[b] = math.Sqrt(out[b] / float64(cnt[b]))
-		}
-		return out, nil
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("-noise-file: %w", err)
-	}
-	var out []float64
-	for ln, line := range strings.Split(string(raw), "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }) {
-			v, err := strconv.ParseFloat(f, 64)
-			if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("-noise-file %s: line %d: %q is not a finite number >= 0", path, ln+1, f)
-			}
-			out = append(out, v)
-		}
-	}
-	if len(out) != bands {
-		return nil, fmt.Errorf("-noise-file %s: %d values, the input has %d bands", path, len(out), bands)
-	}
-	return out, nil
-}
-
-// isBad reports whether band b of c is a bad band, which the model leaves
-// out, so that its noise value is not needed.
-func isBad(c *hsi.Cube, b int) bool {
-	return b < len(c.Meta.BadBands) && c.Meta.BadBands[b]
-}
-
-// reportNoise writes one line saying what noise the model worked with and
-// which model rendered (nothing for bicubic): omnihsr.ModelReport.
-func reportNoise(w io.Writer, r method.Renderer, m *model.Model) {
-	if _, ok := r.(interface{ Noise() model.Noise }); !ok || m == nil {
-		return
-	}
-	fmt.Fprintln(w, "upscale: "+omnihsr.ModelReportOf(r, m).String())
 }

@@ -130,8 +130,8 @@ func TestUpscaleNoiseFileAuto(t *testing.T) {
 		// 0.00379: the root mean square of emit_uncert_golden.json's rms over the five good bands
 		{"swath", []string{"-in", in}, 0, []string{"noise from " + filepath.Join(both, unc), "noise 0.00379 (root mean square over the bands, given"}},
 		{"ortho", []string{"-in", in, "-ortho"}, 0, []string{"noise from " + filepath.Join(both, unc), "noise 0.00379 (root mean square over the bands, given"}},
-		{"no companion", []string{"-in", alone}, 1, []string{"-noise-file auto", unc, "no such file"}},
-		{"not the granule's", []string{"-in", wrongIn}, 1, []string{"-noise-file " + filepath.Join(wrong, unc), "4 bands, the input has 7"}},
+		{"no companion", []string{"-in", alone}, 1, []string{"noise companion", unc, "no such file"}},
+		{"not the granule's", []string{"-in", wrongIn}, 1, []string{"noise file " + filepath.Join(wrong, unc), "4 bands, the input has 7"}},
 		{"not EMIT", []string{"-in", filepath.Join(src, "generic_hwb.nc")}, 1, []string{"not named as an EMIT L2A reflectance granule"}},
 	} {
 		code, _, stderr := runCmd(t, append([]string{"upscale", "-out", out, "-overwrite", "-scale", "2", "-noise-file", "auto"}, tc.args...)...)

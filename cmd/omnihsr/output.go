@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 )
@@ -43,4 +44,15 @@ func (o *outputFlags) check(in string, outs ...string) error {
 		}
 	}
 	return nil
+}
+
+// sameType resolves -type same to the input's sample type (convert).
+func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
+	if !strings.EqualFold(typ, "same") {
+		return typ, nil
+	}
+	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
+		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+	}
+	return info.DataType, nil
 }

@@ -72,7 +72,7 @@ func TestSignalsRemoveTemporaries(t *testing.T) {
 		t.Skip("writes up to 256 MB")
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(stopSignals[sig], func(t *testing.T) {
+		t.Run(sigName[sig], func(t *testing.T) {
 			dir := t.TempDir()
 			args := bigUpscaleArgs(t, dir)
 			os.MkdirAll(filepath.Join(dir, "o"), 0o755)
@@ -83,7 +83,7 @@ func TestSignalsRemoveTemporaries(t *testing.T) {
 			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
 				t.Errorf("exit %d, want %d", code, 128+int(sig))
 			}
-			want := fmt.Sprintf("omnihsr upscale: interrupted by %s; removed the unfinished %s", stopSignals[sig], filepath.Join(dir, "o", "out.img"))
+			want := fmt.Sprintf("omnihsr upscale: interrupted by %s; removed the unfinished %s", sigName[sig], filepath.Join(dir, "o", "out.img"))
 			if got := strings.TrimSpace(stderr.String()); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 0 {
 				t.Errorf("stderr %q, want one line starting %q", got, want)
 			}
@@ -126,3 +126,6 @@ func TestKilledRunTemporaryRemovedByNextRun(t *testing.T) {
 		t.Errorf("after the next run the directory holds %v, want out.hdr out.img", names)
 	}
 }
+
+// sigName names the stop signals as the commands print them.
+var sigName = map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}

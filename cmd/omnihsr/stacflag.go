@@ -8,10 +8,10 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/stac"
-	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 // stacFlags is the -stac flag of the commands that write hyperspectral
@@ -86,21 +86,20 @@ func omnihsrVersion() string {
 }
 
 // modelNote names the model that rendered an output: the weights and, for
-// the default pair, which of the two models ran.
-func modelNote(r any, m *model.Model, weights string) string {
-	if m == nil {
+// the default pair, which of the two models ran ("" for bicubic).
+func modelNote(r omnihsr.ModelReport, weights string) string {
+	if !r.Used {
 		return ""
 	}
 	name := "embedded default"
 	if weights != "" {
 		name = filepath.Base(weights)
 	}
-	nr, ok := r.(interface{ Noise() model.Noise })
-	if companion, _ := m.Noisy(); companion == nil || !ok {
+	if !r.Pair {
 		return name
 	}
-	if nz := nr.Noise(); nz.Routed {
-		return fmt.Sprintf("%s pair: noise-aware companion, %.0f %% of its operator field", name, 100*nz.Gain)
+	if r.NoiseAware {
+		return fmt.Sprintf("%s pair: noise-aware companion, %.0f %% of its operator field", name, 100*r.Gain)
 	}
 	return name + " pair: model for clean inputs"
 }

@@ -69,7 +69,7 @@ func TestUpscaleBicubicRowsFallBack(t *testing.T) {
 		if code, stderr := runRsCmd(t, "upscale", "-method", "bicubic", "-in", src, "-out", out, "-scale", "2"); code != 0 {
 			t.Fatalf("%s: exit %d: %s", src, code, stderr)
 		}
-		c, _, err := readNaNAsNoData(out, hsi.ReadOptions{}) // the no-data pixels hold NaN
+		c, _, err := formats.Read(out, hsi.ReadOptions{}) // the no-data pixels hold NaN
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestUpscaleBicubicRowsFallBack(t *testing.T) {
 	}
 	out := filepath.Join(dir, "inf_sr.hdr")
 	code, stderr := runRsCmd(t, "upscale", "-method", "bicubic", "-in", bad, "-out", out, "-scale", "2")
-	if code == 0 || !strings.Contains(stderr, "infinite value -Inf at row 17, column 3, band 6") {
+	if code == 0 || !strings.Contains(stderr, "-Inf, at row 17, column 3, band 6") {
 		t.Fatalf("infinite sample: exit %d: %s", code, stderr)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,9 +157,42 @@ func ForWrite(path string) (*Format, error) {
 	return f, nil
 }
 
-// Read reads a cube from path in the format its extension names. A NaN or
-// infinite sample gives the cube together with a *hsi.NonFiniteError.
+// Read reads a cube from path in the format its extension names. A NaN
+// sample is no-data (kept in the cube) unless opt.RefuseNaN; an infinite
+// sample, or a NaN with RefuseNaN, gives the cube together with a
+// *hsi.NonFiniteError naming the first one's position.
 func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	c, info, err := read(path, opt)
+	return c, info, nonFinite(opt, c, err)
+}
+
+// nonFinite applies hsi.ReadOptions' non-finite policy to what a reader returned:
+// a cube c and its error err. A *NonFiniteError is kept when ro refuses
+// NaN; otherwise it becomes one that names the first infinite sample of c
+// (InfOnly), or nil when every non-finite sample is NaN. c is returned
+// unchanged, with the error, for a caller that inspects such files.
+func nonFinite(ro hsi.ReadOptions, c *hsi.Cube, err error) error {
+	var nf *hsi.NonFiniteError
+	if ro.RefuseNaN || c == nil || !errors.As(err, &nf) {
+		return err
+	}
+	inf := &hsi.NonFiniteError{Path: nf.Path, InfOnly: true}
+	for i, v := range c.Data {
+		if math.IsInf(float64(v), 0) {
+			if inf.Count == 0 {
+				p := i / c.B
+				inf.Row, inf.Col, inf.Band, inf.Value = p/c.W, p%c.W, i%c.B, v
+			}
+			inf.Count++
+		}
+	}
+	if inf.Count == 0 {
+		return nil
+	}
+	return inf
+}
+
+func read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	if err := checkRegular(path); err != nil {
 		return nil, hsi.SourceInfo{}, err
 	}

@@ -1,6 +1,7 @@
 package ablation
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -80,7 +81,7 @@ func Score(scenes []*eval.Scene, runs []Run, cfg Config) (*Result, error) {
 		}
 		methods = append(methods, eval.MethodFunc{Label: r.Name, Fn: r.Model.Upscale})
 	}
-	res, err := eval.Run(scenes, eval.Config{
+	res, err := eval.Run(context.Background(), scenes, eval.Config{
 		Protocol: eval.ProtocolSeven, Factors: cfg.Factors, Methods: methods,
 		Geometry: cfg.Geometry, TileSize: cfg.TileSize, CropSize: cfg.CropSize,
 		Workers: cfg.Workers, Progress: cfg.Progress, Command: cfg.Command,

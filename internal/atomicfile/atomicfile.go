@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,9 @@ var open = struct {
 	sync.Mutex
 	names   map[string]bool
 	stopped bool
+	// removed are the destinations whose temporary files were removed
+	// unpublished (Aborted).
+	removed []string
 }{names: map[string]bool{}}
 
 // Write creates path atomically with the bytes that fill writes to w.
@@ -308,9 +312,21 @@ func (f *File) finish() error {
 func (f *File) remove() {
 	name := f.File.Name()
 	open.Lock()
+	if open.names[name] {
+		open.removed = append(open.removed, f.Path)
+	}
 	delete(open.names, name)
 	open.Unlock()
 	os.Remove(name)
+}
+
+// Aborted returns the destinations whose temporary files this process
+// removed without publishing them (Abort, a failed Commit): what a command
+// stopped by a signal, its work having returned, reports as removed.
+func Aborted() []string {
+	open.Lock()
+	defer open.Unlock()
+	return slices.Clone(open.removed)
 }
 
 // Commit syncs, closes and renames the temporary file to its destination.

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -39,7 +40,7 @@ func BenchmarkRunBicubic(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%dx31_x4", side, side), func(b *testing.B) {
 			sc := []*Scene{CubeScene("s", "CAVE", smoothCube(side, side, 31, 0))}
 			for i := 0; i < b.N; i++ {
-				if _, err := Run(sc, Config{Protocol: ProtocolSeven, Factors: []float64{4}}); err != nil {
+				if _, err := Run(context.Background(), sc, Config{Protocol: ProtocolSeven, Factors: []float64{4}}); err != nil {
 					b.Fatal(err)
 				}
 			}

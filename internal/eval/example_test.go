@@ -1,6 +1,7 @@
 package eval_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -34,7 +35,7 @@ func ExampleRun() {
 		}
 		return out, nil
 	}}
-	res, err := eval.Run([]*eval.Scene{scene}, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4}, Methods: []eval.Method{nearest}})
+	res, err := eval.Run(context.Background(), []*eval.Scene{scene}, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4}, Methods: []eval.Method{nearest}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -209,7 +210,10 @@ func (c *Config) info() RunInfo {
 
 // Run evaluates every method on every scene under cfg. Scenes are loaded
 // one at a time, so memory holds one scene (plus the images in flight).
-func Run(scenes []*Scene, cfg Config) (*Result, error) {
+// ctx is checked before each scene and before each method on each image;
+// when it is done Run returns its error (wrapped: it matches
+// context.Canceled or context.DeadlineExceeded).
+func Run(ctx context.Context, scenes []*Scene, cfg Config) (*Result, error) {
 	if err := cfg.normalise(); err != nil {
 		return nil, err
 	}
@@ -219,7 +223,10 @@ func Run(scenes []*Scene, cfg Config) (*Result, error) {
 	start := time.Now()
 	res := &Result{Config: cfg.info()}
 	for si, sc := range scenes {
-		info, recs, err := runScene(sc, si, len(scenes), &cfg)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("eval: stopped before scene %s: %w", sc.Name, err)
+		}
+		info, recs, err := runScene(ctx, sc, si, len(scenes), &cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +281,7 @@ func prepareScene(sc *Scene, protocol string, geom Geometry, tile, crop int) (*p
 	}, nil
 }
 
-func runScene(sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) {
+func runScene(ctx context.Context, sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) {
 	p, err := prepareScene(sc, cfg.Protocol, cfg.Geometry, cfg.TileSize, cfg.CropSize)
 	if err != nil {
 		return SceneInfo{}, nil, err
@@ -286,7 +293,7 @@ func runScene(sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) 
 	bar := progress.NewTo(cfg.Progress, label, int64(len(cfg.Factors)*len(regs)), cfg.Progress != nil)
 	err = par.ForEachErr(len(cfg.Factors)*len(regs), cfg.Workers, func(_, k int) error {
 		fi, ri := k/len(regs), k%len(regs)
-		recs, err := runImage(p, regs[ri], cfg.Factors[fi], cfg)
+		recs, err := runImage(ctx, p, regs[ri], cfg.Factors[fi], cfg)
 		if err != nil {
 			return err
 		}
@@ -301,7 +308,7 @@ func runScene(sc *Scene, si, nsc int, cfg *Config) (SceneInfo, []Record, error) 
 	return p.info, out, nil
 }
 
-func runImage(p *prepared, r Region, s float64, cfg *Config) ([]Record, error) {
+func runImage(ctx context.Context, p *prepared, r Region, s float64, cfg *Config) ([]Record, error) {
 	hr, err := p.cube.Crop(r.Y0, r.X0, r.H, r.W)
 	if err != nil {
 		return nil, err
@@ -322,6 +329,9 @@ func runImage(p *prepared, r Region, s float64, cfg *Config) ([]Record, error) {
 	eff := (float64(r.H)/float64(lh) + float64(r.W)/float64(lw)) / 2
 	recs := make([]Record, 0, len(cfg.Methods))
 	for _, m := range cfg.Methods {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("eval: stopped before %s on scene %s image %d x%g: %w", m.Name(), p.info.Name, r.Index, s, err)
+		}
 		in := lr.Clone() // a method must not see another's changes
 		t0 := time.Now()
 		sr, err := m.Upscale(in, r.H, r.W)

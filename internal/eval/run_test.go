@@ -2,8 +2,10 @@ package eval
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"hash/fnv"
 	"math"
 	"os"
@@ -107,7 +109,7 @@ func TestRunOracleMetrics(t *testing.T) {
 	factors := []float64{2, 4}
 	truth := newOracle(t, "Truth", 1, scenes, ProtocolSeven, factors)
 	half := newOracle(t, "Half", 0.5, scenes, ProtocolSeven, factors)
-	res, err := Run(scenes, Config{Protocol: ProtocolSeven, Factors: factors, Methods: []Method{truth, half}})
+	res, err := Run(context.Background(), scenes, Config{Protocol: ProtocolSeven, Factors: factors, Methods: []Method{truth, half}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +200,7 @@ func TestRunOracleMetrics(t *testing.T) {
 
 func TestRunBicubicSanity(t *testing.T) {
 	scenes := []*Scene{CubeScene("remote", "AVIRIS", smoothCube(64, 64, 4, 0.3))}
-	res, err := Run(scenes, Config{Protocol: ProtocolTwelve, Factors: []float64{2, 4, 8, 16}})
+	res, err := Run(context.Background(), scenes, Config{Protocol: ProtocolTwelve, Factors: []float64{2, 4, 8, 16}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestRunDeterministic(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		cfg := Config{Protocol: ProtocolSeven, Factors: []float64{2, 3}, Workers: 1 + i,
 			Methods: []Method{MethodFunc{Label: "Nearest", Fn: nearest}}, Command: "omnihsr eval -test"}
-		res, err := Run(testScenes(), cfg)
+		res, err := Run(context.Background(), testScenes(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +274,7 @@ func nearest(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
 }
 
 func TestRunNearestLosesToBicubic(t *testing.T) {
-	res, err := Run(testScenes(), Config{Protocol: ProtocolSeven, Methods: []Method{MethodFunc{Label: "Nearest", Fn: nearest}}})
+	res, err := Run(context.Background(), testScenes(), Config{Protocol: ProtocolSeven, Methods: []Method{MethodFunc{Label: "Nearest", Fn: nearest}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +293,7 @@ func TestRunNearestLosesToBicubic(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	bad := MethodFunc{Label: "Bad", Fn: func(lr *hsi.Cube, h, w int) (*hsi.Cube, error) { return hsi.New(h, w+1, lr.B) }}
-	if _, err := Run(testScenes(), Config{Protocol: ProtocolSeven, Methods: []Method{bad}}); err == nil || !strings.Contains(err.Error(), "wrong shape") {
+	if _, err := Run(context.Background(), testScenes(), Config{Protocol: ProtocolSeven, Methods: []Method{bad}}); err == nil || !strings.Contains(err.Error(), "wrong shape") {
 		t.Errorf("wrong-shape method: %v", err)
 	}
 	for _, cfg := range []Config{
@@ -302,16 +304,16 @@ func TestRunErrors(t *testing.T) {
 		{Protocol: ProtocolSeven, Degradation: Degradation{Noise: -1}},
 		{Protocol: ProtocolSeven, Methods: []Method{Bicubic{}, Bicubic{}}},
 	} {
-		if _, err := Run(testScenes(), cfg); err == nil {
+		if _, err := Run(context.Background(), testScenes(), cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
 		}
 	}
 	nan := smoothCube(64, 64, 3, 0)
 	nan.Data[5] = float32(math.NaN())
-	if _, err := Run([]*Scene{CubeScene("nan", "", nan)}, Config{Protocol: ProtocolSeven}); err == nil || !strings.Contains(err.Error(), "nan") {
+	if _, err := Run(context.Background(), []*Scene{CubeScene("nan", "", nan)}, Config{Protocol: ProtocolSeven}); err == nil || !strings.Contains(err.Error(), "nan") {
 		t.Errorf("NaN scene: %v", err)
 	}
-	if _, err := Run([]*Scene{CubeScene("small", "", smoothCube(40, 40, 3, 0))}, Config{Protocol: ProtocolSeven}); err == nil {
+	if _, err := Run(context.Background(), []*Scene{CubeScene("small", "", smoothCube(40, 40, 3, 0))}, Config{Protocol: ProtocolSeven}); err == nil {
 		t.Error("a scene smaller than a tile was accepted")
 	}
 }
@@ -319,7 +321,7 @@ func TestRunErrors(t *testing.T) {
 func TestRunDegradations(t *testing.T) {
 	sc := []*Scene{CubeScene("remote", "AVIRIS", smoothCube(64, 64, 6, 0))}
 	psnr := func(d Degradation) float64 {
-		res, err := Run(sc, Config{Protocol: ProtocolSeven, Factors: []float64{4}, Degradation: d})
+		res, err := Run(context.Background(), sc, Config{Protocol: ProtocolSeven, Factors: []float64{4}, Degradation: d})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -348,5 +350,25 @@ func TestNumJSON(t *testing.T) {
 	var back []Num
 	if err := json.Unmarshal(b, &back); err != nil || back[0] != 1.5 || !math.IsNaN(float64(back[1])) {
 		t.Errorf("%v %v", back, err)
+	}
+}
+
+// A cancelled context stops Run before its next scene or method, with an
+// error matching context.Canceled.
+func TestRunCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	stop := func(lr *hsi.Cube, h, w int) (*hsi.Cube, error) {
+		calls++
+		cancel()
+		return nearest(lr, h, w)
+	}
+	methods := []Method{MethodFunc{Label: "A", Fn: stop}, MethodFunc{Label: "B", Fn: stop}}
+	_, err := Run(ctx, testScenes(), Config{Protocol: ProtocolSeven, Factors: []float64{4}, Workers: 1, Methods: methods})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if calls != 1 {
+		t.Errorf("%d method calls after the cancel, want none", calls-1)
 	}
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -52,7 +53,7 @@ func TestSharedBicubicAndPrior(t *testing.T) {
 			abu = s
 		}
 	}
-	res, err := Run([]*Scene{cave}, Config{Protocol: ProtocolSeven, Factors: []float64{4}})
+	res, err := Run(context.Background(), []*Scene{cave}, Config{Protocol: ProtocolSeven, Factors: []float64{4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,11 @@
 // command line offers by name: the OmniHSR model ("omnihsr"), the model with
 // the self-ensemble over the 8 flips and rotations of the input
 // ("omnihsr-se"), the model with one back-projection step ("omnihsr-bp") and
-// bicubic interpolation ("bicubic"). `omnihsr upscale` and `omnihsr-batch`
-// render a method into files of any size (Prepare, then RenderFile per
-// output; bicubic from an input read a band of rows at a time with
-// BicubicRows and RenderFileRows), `omnihsr eval`, `omnihsr banddef`, the
+// bicubic interpolation ("bicubic"). The front door (omnihsr.UpscaleFile,
+// which `omnihsr upscale` and `omnihsr-batch` call) renders a method into
+// files of any size (PrepareContext, then RenderFileContext per output;
+// bicubic from an input read a band of rows at a time with BicubicRows and
+// RenderFileRows), `omnihsr eval`, `omnihsr banddef`, the
 // evaluation report and the ablation score it as an eval.Method (Eval,
 // OmniHSR).
 package method

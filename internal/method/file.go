@@ -11,42 +11,35 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
-// RenderFile renders r (prepared from lr) at h x w into the file path, in
-// the format its extension names, through a streaming writer where the
-// format allows. The file is published only when every row is written
-// (formats.Create writes a temporary and renames it), so a failed or
-// interrupted render leaves no output. The output carries lr's metadata
-// resized to the new grid and declares the no-data value the input has or
-// needs (hsi.NoDataValue); an integer wo.DataType clamps as gdal_translate
-// -ot does. wo.Var is taken from info. progress, if not nil, is called
-// with the rows done.
+// RenderFileContext renders r (prepared from lr) at h x w into the file
+// path, in the format its extension names, through a streaming writer
+// where the format allows. The file is published only when every row is
+// written (formats.Create writes a temporary and renames it), so a failed
+// or interrupted render leaves no output. The output carries lr's
+// metadata resized to the new grid and declares the no-data value the
+// input has or needs (hsi.NoDataValue); an integer wo.DataType clamps as
+// gdal_translate -ot does. wo.Var is taken from info. progress, if not
+// nil, is called with the rows done.
 //
-// The returned warnings are for the user, one line each without a
-// trailing newline: a no-data value that the type cannot hold, metadata
-// the format cannot hold, fields of the input grid left out, and the count
-// of clamped samples (FileReport.Warnings of RenderFileContext's report).
-func RenderFile(r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	rep, err := RenderFileContext(context.Background(), r, lr, info, h, w, path, wo, progress)
-	if err != nil {
-		return nil, err
-	}
-	return rep.Warnings(), nil
-}
-
-// RenderFileContext is RenderFile stopping when ctx is done: ctx is
-// checked before the file is created and before each band of rows is
-// written, the temporary is removed and ctx's error is returned (it
-// matches context.Canceled or context.DeadlineExceeded). It reports what
-// RenderFile's warnings say, typed.
+// ctx is checked before the file is created and before each band of rows
+// is written; when it is done the temporary is removed and ctx's error is
+// returned (it matches context.Canceled or context.DeadlineExceeded). The
+// report says what the user should know (FileReport.Warnings: a no-data
+// value that the type cannot hold, metadata the format cannot hold,
+// fields of the input grid left out, the count of clamped samples).
 func RenderFileContext(ctx context.Context, r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
 	nd, hasND := hsi.NoDataValue(lr)
 	return renderFile(ctx, r, lr.H, lr.W, lr.B, lr.Meta, nd, hasND, info, h, w, path, wo, progress)
 }
 
-// FileReport is what RenderFileContext reports of one output file.
+// FileReport is what RenderFileContext reports of one output file
+// (omnihsr.FileReport converts from it).
 type FileReport struct {
 	// Path is the output file; Type its sample type ("" = float32).
 	Path, Type string
+	// Height and Width are the output's size, Meta the metadata written.
+	Height, Width int
+	Meta          hsi.Meta
 	// NoDataChanged is true when the no-data value NoDataFrom does not fit
 	// Type and was written as NoDataTo (the clamp's value).
 	NoDataChanged        bool
@@ -62,7 +55,8 @@ type FileReport struct {
 	ClampRange string
 }
 
-// Warnings returns the report as RenderFile's warning lines.
+// Warnings returns the report as warning lines for the user, one each
+// without a trailing newline.
 func (rep FileReport) Warnings() []string {
 	var out []string
 	if rep.NoDataChanged {
@@ -84,20 +78,17 @@ func noDataWarning(path string, from float64, typ, rng string, to float64) strin
 	return fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, from, typ, rng, to)
 }
 
-// RenderFileRows is RenderFile for a renderer of an H x W x B input that is
+// RenderFileRows is RenderFileContext for a renderer of an H x W x B input that is
 // not held in memory (BicubicRows), with the input's metadata meta; the
 // output declares meta's no-data value, if any (the renderer fails on a
 // sample that is no-data, so none needs declaring otherwise).
-func RenderFileRows(r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (warnings []string, err error) {
-	rep, err := renderFile(context.Background(), r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
-	if err != nil {
-		return nil, err
-	}
-	return rep.Warnings(), nil
+// ctx is checked as by RenderFileContext.
+func RenderFileRows(ctx context.Context, r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
+	return renderFile(ctx, r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
 }
 
 // OutputMeta returns the metadata of an h x w output rendered from an H x W
-// input with metadata inMeta (RenderFile's output declares the no-data value
+// input with metadata inMeta (RenderFileContext's output declares the no-data value
 // nd when hasND, RenderFileRows the input's), written as sample type typ:
 // the grid rescaled, and a no-data value that typ cannot hold replaced as
 // the clamp writes it (warning says so).
@@ -121,7 +112,7 @@ func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ, pa
 }
 
 func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
-	rep := FileReport{Path: path, Type: wo.DataType}
+	rep := FileReport{Path: path, Type: wo.DataType, Height: h, Width: w}
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
@@ -163,6 +154,7 @@ func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, n
 		}
 	}
 	rep.Clamped = clamp.Clamped()
+	rep.Meta = meta
 	return rep, nil
 }
 

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -46,10 +47,11 @@ func TestRenderFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
 			last := 0
-			warn, err := RenderFile(r, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{DataType: tc.typ}, func(done, total int) { last = done })
+			rep, err := RenderFileContext(context.Background(), r, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{DataType: tc.typ}, func(done, total int) { last = done })
 			if err != nil {
 				t.Fatal(err)
 			}
+			warn := rep.Warnings()
 			if last != 8 {
 				t.Errorf("progress ended at %d rows, want 8", last)
 			}
@@ -83,7 +85,7 @@ func TestRenderFile(t *testing.T) {
 	// temporary.
 	for _, name := range []string{"d.hdr", "e.npy", "f.tif"} {
 		path := filepath.Join(dir, "fail", name)
-		_, err := RenderFile(failing{r}, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{}, nil)
+		_, err := RenderFileContext(context.Background(), failing{r}, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{}, nil)
 		if err == nil || !strings.Contains(err.Error(), "disk gone") {
 			t.Fatalf("%s: error %v, want the renderer's", name, err)
 		}

@@ -100,8 +100,8 @@ func (mt Method) Prepare(m *model.Model, lr *hsi.Cube) (Renderer, error) {
 }
 
 // PrepareContext is Prepare stopping early when ctx is done: the encoder
-// checks ctx between bands of rows (model.EncodeImageContext; the
-// self-ensemble only before it starts) and ctx's error is returned.
+// checks ctx between bands of rows (model.EncodeImageContext,
+// model.EncodeEnsembleContext) and ctx's error is returned.
 func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cube) (Renderer, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cub
 		return nil, fmt.Errorf("method %s: no model", mt.Name)
 	}
 	if mt.Ensemble > 0 {
-		e, err := m.EncodeEnsemble(lr, mt.Ensemble)
+		e, err := m.EncodeEnsembleContext(ctx, lr, mt.Ensemble)
 		if err != nil {
 			return nil, err
 		}

@@ -86,6 +86,13 @@ var EnsembleSizes = []int{2, 4, 8}
 
 // EncodeEnsemble encodes lr in n orientations (see EnsembleSizes).
 func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
+	return m.EncodeEnsembleContext(context.Background(), lr, n)
+}
+
+// EncodeEnsembleContext is EncodeEnsemble stopping early when ctx is done:
+// each view's encoder checks ctx between bands of rows
+// (EncodeImageContext), and ctx's error is returned.
+func (m *Model) EncodeEnsembleContext(ctx context.Context, lr *hsi.Cube, n int) (*Ensemble, error) {
 	// The sizes are prefixes of the numbering: 0-1 the left-right flip,
 	// 0-3 the flips, 0-7 everything.
 	if n != 2 && n != 4 && n != 8 {
@@ -122,7 +129,7 @@ func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.encodeWithNoise(context.Background(), x, usable, nil, nz)
+		v, err := m.encodeWithNoise(ctx, x, usable, nil, nz)
 		if err != nil {
 			return nil, err
 		}

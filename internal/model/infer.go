@@ -59,17 +59,25 @@ func forBands(h, rows, halo int, f func(r0, r1, lo, hi int) error) error {
 // The op outputs of one band are taken from an arena and given back as
 // soon as the band is copied out, so inference reuses a few buffers
 // instead of allocating (and zeroing, and collecting) one per op.
-func bandOp(a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) *nn.Tensor {
+//
+// It stops between bands when ctx is done and returns ctx's error.
+func bandOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) (*nn.Tensor, error) {
 	out := nn.New(1, x.H, x.W, cout)
 	rows := chunkRows(x.W, max(x.C, cout, 128))
-	forBands(x.H, rows, halo, func(r0, r1, lo, hi int) error {
+	err := forBands(x.H, rows, halo, func(r0, r1, lo, hi int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		g := nn.NewGraph(false).WithArena(a)
 		y := op(g, rowsOf(x, lo, hi))
 		copy(out.Data[r0*x.W*cout:r1*x.W*cout], y.Data[(r0-lo)*x.W*cout:(r1-lo)*x.W*cout])
 		g.Release()
 		return nil
 	})
-	return out
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // bandAddOp adds op(x) to x in place (op keeps the channel count and is a
@@ -162,7 +170,10 @@ func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, erro
 	c := e.Config.C
 	ar := arenas.Get()
 	defer arenas.Put(ar)
-	s := bandOp(ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
+	s, err := bandOp(ctx, ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
+	if err != nil {
+		return nil, err
+	}
 	x := s.Clone()
 	rows := chunkRows(x.W, c*max(3, e.Config.FFNRatio))
 	// Pass 1 of each ESSA layer keeps every pixel's q and v for pass 2
@@ -215,7 +226,10 @@ func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, erro
 			return nil, err
 		}
 	}
-	out := bandOp(ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) })
+	out, err := bandOp(ctx, ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) })
+	if err != nil {
+		return nil, err
+	}
 	addTo(out.Data, s.Data)
 	return out, nil
 }
@@ -255,7 +269,8 @@ func addTo(dst, src []float32) {
 func (m *Model) headBands(feat *nn.Tensor, s, nf float64) *nn.Tensor {
 	ar := arenas.Get()
 	defer arenas.Put(ar)
-	return bandOp(ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s, nf) })
+	out, _ := bandOp(context.Background(), ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s, nf) })
+	return out
 }
 
 // Encoded is a low-res image after C_B and the encoder: the part of the
@@ -319,8 +334,14 @@ func (m *Model) encodeImageNoise(ctx context.Context, lr *hsi.Cube, sigmas []flo
 	usable := nd.Usable(lr.B)
 	// The noise is estimated on the input as read, where the estimator
 	// leaves out the no-data samples, not on the filled cube.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	nz, err := m.noiseOf(orig, lr, usable, sigmas)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	e, err := m.encodeWithNoise(ctx, lr, usable, nd, nz)

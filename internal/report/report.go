@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,7 +168,7 @@ func Generate(opt Options) (*Results, error) {
 	}
 	runWith := func(m eval.Method, protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
 		t0 := time.Now()
-		res, err := eval.Run(opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
+		res, err := eval.Run(context.Background(), opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
 			Methods: []eval.Method{m}, Degradation: deg, Progress: opt.Progress, Command: opt.Command})
 		if err != nil {
 			return nil, fmt.Errorf("report: %s protocol (%s): %w", protocol, deg.String(), err)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -189,7 +190,7 @@ func TestPositionsSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	scenes := []*eval.Scene{eval.CubeScene("lab", "CAVE", synthScene(72, 72, 6, 0))}
-	res, err := eval.Run(scenes, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4, 8},
+	res, err := eval.Run(context.Background(), scenes, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4, 8},
 		Methods: []eval.Method{renamed{method.OmniHSR{M: m}, "omnihsr"}, renamed{method.OmniHSR{M: m}, "m1"}, renamed{method.OmniHSR{M: m}, "m8"}}})
 	if err != nil {
 		t.Fatal(err)

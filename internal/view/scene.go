@@ -73,10 +73,7 @@ const DefaultMemory = 3 << 30
 // Open reads path as a scene; newModel supplies the model on the first
 // OmniHSR rendering.
 func Open(path string, newModel func() (*model.Model, error)) (*Scene, error) {
-	c, _, err := formats.Read(path, hsi.ReadOptions{})
-	if nf := (*hsi.NonFiniteError)(nil); errors.As(err, &nf) && c != nil {
-		err = nil // NaN is no-data
-	}
+	c, _, err := formats.Read(path, hsi.ReadOptions{}) // NaN is no-data
 	if err != nil {
 		return nil, err
 	}
