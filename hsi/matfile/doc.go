@@ -10,6 +10,9 @@
 // int64, uint8 to uint64 and logical, whatever smaller type MATLAB chose to
 // store the values in. Cell, struct, char, sparse, object and complex
 // variables are listed but cannot be loaded.
+// Decode reads the same from an io.ReaderAt of a given size (bytes in
+// memory, a member of an archive), as archive/zip.NewReader does, with the
+// same checks.
 //
 // The variable is chosen by ReadOptions.Var, by default the numeric array
 // with the most elements. Its MATLAB dimensions are turned into a cube by a

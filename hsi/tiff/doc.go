@@ -19,6 +19,10 @@
 // with horizontal differencing (predictor 2) or the floating-point
 // predictor (3).
 //
+// Decode reads the same from an io.ReaderAt of a given size (bytes in
+// memory, a member of an archive), as archive/zip.NewReader does, with the
+// same checks.
+//
 // GeoTIFF tags are kept in Meta.Geo as stored: ModelPixelScale (33550),
 // ModelTiepoint (33922), ModelTransformation (34264), GeoKeyDirectory
 // (34735), GeoDoubleParams (34736) and GeoAsciiParams (34737);

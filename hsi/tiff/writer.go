@@ -217,9 +217,6 @@ func (s *streamSink) write(b []byte) error {
 	return err
 }
 
-// Rows returns the number of rows written so far.
-func (s *StreamWriter) Rows() int { return s.rs.Rows() }
-
 // WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
 // cube's pixel-interleaved order. An integer sample type reports a value
 // that does not fit it with its row, column and band.
