@@ -84,8 +84,9 @@ type Options struct {
 	// "uint16", "int16", "int32", or "same" (the input's). Integer types
 	// clamp as gdal_translate -ot does (Result.File.Clamped).
 	Type string
-	// Driver is the kind of TIFF written: "" or "GTiff", or "COG".
-	Driver string
+	// Driver is the kind of TIFF written: "" or hsi.GTiff, or hsi.COG
+	// (hsi.ParseDriver reads GDAL's names).
+	Driver hsi.Driver
 	// Creation holds GDAL-style TIFF creation options, "KEY=VALUE".
 	Creation []string
 	// Read selects the array of a MATLAB or HDF5 input, or an EMIT, EnMAP
@@ -407,10 +408,14 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 			return Result{}, fmt.Errorf("%w; choose another output, or set Options.Overwrite to replace the input", err)
 		}
 	}
-	wo := hsi.WriteOptions{DataType: opt.Type}
-	same := strings.EqualFold(opt.Type, "same")
-	if same {
-		wo.DataType = "" // known once the input is read
+	var wo hsi.WriteOptions
+	same := strings.EqualFold(opt.Type, "same") // the type is known once the input is read
+	if !same && opt.Type != "" {
+		t, err := sample.ParseType(opt.Type)
+		if err != nil {
+			return Result{}, optionf("Type %q: %v", opt.Type, err)
+		}
+		wo.DataType = t
 	}
 	if opt.Driver != "" || len(opt.Creation) > 0 {
 		if f, err := formats.ForWrite(out); err == nil && f.Name != "TIFF" {
@@ -440,10 +445,11 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		return Result{}, err
 	}
 	if same {
-		if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
+		t, err := sample.ParseType(info.DataType)
+		if err != nil || info.DataType == "" {
 			return Result{}, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
 		}
-		wo.DataType = info.DataType
+		wo.DataType = t
 	}
 	h, w, err := check(lr.H, lr.W, lr.B)
 	if err != nil {
@@ -487,7 +493,7 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
 	nd, hasND := hsi.NoDataValue(lr)
-	meta, _, _, err := method.OutputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, "", "")
+	meta, _, _, err := method.OutputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, sample.Invalid, "")
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}

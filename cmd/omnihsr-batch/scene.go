@@ -331,10 +331,12 @@ func processLocal(in string, o Options, mod *model.Model) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	wo := hsi.WriteOptions{DataType: o.Type}
+	var wo hsi.WriteOptions
 	same := strings.EqualFold(o.Type, "same")
-	if same {
-		wo.DataType = ""
+	if !same && o.Type != "" {
+		if wo.DataType, err = sample.ParseType(o.Type); err != nil {
+			return res, fmt.Errorf("-type %q: %w", o.Type, err)
+		}
 	}
 	// A rerun skips a scene whose outputs are complete, from the headers
 	// alone (the input is not read). Where the input's shape cannot be
@@ -376,10 +378,11 @@ func processLocal(in string, o Options, mod *model.Model) (Result, error) {
 		return res, err
 	}
 	if same {
-		if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
+		t, err := sample.ParseType(info.DataType)
+		if err != nil || info.DataType == "" {
 			return res, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
 		}
-		wo.DataType = info.DataType
+		wo.DataType = t
 	}
 	if sz, err = sizes(in, lr.H, lr.W, o.Factors); err != nil {
 		return res, err

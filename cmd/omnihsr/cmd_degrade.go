@@ -119,7 +119,11 @@ func (o *degradeOpts) run(_ context.Context, e env) error {
 	if v, ok := hsi.NoDataValue(hr); ok {
 		lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = v, true
 	}
-	if err := writeCube(o.out, lr, info, o.typ); err != nil {
+	typ, err := sameType(o.typ, info, o.in)
+	if err != nil {
+		return err
+	}
+	if err := writeCube(o.out, lr, info, typ); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (from %d x %d, factors %.4g x %.4g)\n",

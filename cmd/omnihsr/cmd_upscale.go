@@ -66,7 +66,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 
 // writeCube writes c to path in the format its extension names, keeping a
 // MATLAB variable name if the input had one.
-func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ string) error {
+func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ sample.Type) error {
 	return formats.Write(path, c, hsi.WriteOptions{DataType: typ, Var: info.Variable})
 }
 
@@ -305,10 +305,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if err := o.sf.check(paths...); err != nil {
 		return err
 	}
-	wo := hsi.WriteOptions{DataType: o.typ}
-	if strings.EqualFold(o.typ, "same") {
-		wo.DataType = "" // known once the input is read
-	}
+	wo := hsi.WriteOptions{DataType: outType(o.typ)} // -type same: known once the input is read
 	if err := o.tf.apply(&wo, paths...); err != nil {
 		return err
 	}
@@ -391,14 +388,15 @@ func (o *upscaleOpts) writeSTAC(stdout io.Writer, inMeta hsi.Meta, H, W int, sz 
 }
 
 // sameType resolves -type same to the input's sample type.
-func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
+func sameType(typ string, info hsi.SourceInfo, in string) (sample.Type, error) {
 	if !strings.EqualFold(typ, "same") {
-		return typ, nil
+		return outType(typ), nil
 	}
-	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
-		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+	t, err := sample.ParseType(info.DataType)
+	if err != nil || info.DataType == "" {
+		return sample.Invalid, fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
 	}
-	return info.DataType, nil
+	return t, nil
 }
 
 // removeOutputs removes the outputs a failed multi-output run already

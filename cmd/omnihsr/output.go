@@ -21,6 +21,17 @@ func checkType(typ string) error {
 	return nil
 }
 
+// outType is the hsi.WriteOptions.DataType of a -type checked by
+// checkType: the zero value for "" (float32) and for "same" (resolved by
+// sameType once the input is read).
+func outType(typ string) sample.Type {
+	if typ == "" || strings.EqualFold(typ, "same") {
+		return sample.Invalid
+	}
+	t, _ := sample.ParseType(typ)
+	return t
+}
+
 // outputFlags are the flags of a command that writes hyperspectral files
 // read from an input.
 type outputFlags struct {

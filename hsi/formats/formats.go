@@ -232,7 +232,7 @@ func forWrite(path string, opt hsi.WriteOptions) (*Format, error) {
 	if opt.Interleave != "" && !f.Interleave {
 		return nil, fmt.Errorf("%s: an interleave (%q) applies to ENVI output only", path, opt.Interleave)
 	}
-	if opt.Compression != "" && !strings.EqualFold(opt.Compression, "none") && !f.Compression {
+	if opt.Compression != "" && !strings.EqualFold(string(opt.Compression), string(hsi.NoCompression)) && !f.Compression {
 		return nil, fmt.Errorf("%s: compression (%q) applies to MAT and TIFF output only", path, opt.Compression)
 	}
 	if (opt.Driver != "" || len(opt.Creation) > 0) && !f.Creation {

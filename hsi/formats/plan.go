@@ -5,9 +5,9 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/png"
-	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Shape returns the rows, columns and bands of the image at path from its
@@ -67,7 +67,7 @@ func CheckOutputs(outs []Output) error {
 			}
 			continue
 		}
-		t, err := sample.ParseType(o.Opt.DataType)
+		t, err := raw.WriteType(o.Opt.DataType)
 		if err != nil {
 			continue // the format's Create reports the bad type
 		}

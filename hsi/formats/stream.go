@@ -126,7 +126,7 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowW
 		return nil, fmt.Errorf("formats: create %s: %w", path, err)
 	}
 	if f.Create != nil {
-		if t, err := sample.ParseType(opt.DataType); err == nil {
+		if t, err := raw.WriteType(opt.DataType); err == nil {
 			if err := checkDisk(path, uint64(n)*uint64(t.Size())); err != nil {
 				return nil, err
 			}

@@ -15,7 +15,7 @@
 //
 // Write stores a C-order, little-endian array of shape (H, W, B), version
 // 1.0 (2.0 when the header needs it), float32 unless WriteOptions.DataType
-// names another type; integer types are rounded half away from zero by
+// is another type; integer types are rounded half away from zero by
 // package sample (GDAL's rule) and a value that does not fit is an error. A one-band cube is written with
 // shape (H, W, 1). The file is written to a temporary file and renamed.
 // NPY holds no metadata: wavelengths and georeferencing are not stored.

@@ -470,7 +470,7 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 
 // writeType returns the sample type and dtype descriptor that opt asks for.
 func writeType(opt hsi.WriteOptions) (sample.Type, string, error) {
-	t, err := sample.ParseType(opt.DataType)
+	t, err := raw.WriteType(opt.DataType)
 	if err != nil {
 		return 0, "", err
 	}

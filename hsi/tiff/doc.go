@@ -70,7 +70,7 @@
 // so no partial file is ever left.
 //
 // The layout follows GDAL's creation options (ParseOptions), given as
-// WriteOptions.Driver ("GTiff" or "COG") and WriteOptions.Creation
+// WriteOptions.Driver (hsi.GTiff or hsi.COG) and WriteOptions.Creation
 // ("KEY=VALUE"):
 //
 //   - COMPRESS=NONE (GTiff default), DEFLATE (code 8; ZLEVEL 1-9, default 1,
