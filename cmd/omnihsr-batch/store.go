@@ -21,6 +21,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
@@ -213,7 +214,7 @@ func stage(ctx context.Context, in, dir string) (string, error) {
 	}
 	if free, ok := freeSpace(dir); ok && need > free {
 		return "", fmt.Errorf("%s: copying it needs %d bytes, %d are free in the scratch directory %s: %w",
-			in, need, free, dir, formats.ErrNoSpace)
+			in, need, free, dir, hsi.ErrNoSpace)
 	}
 	for i, f := range files {
 		if err := download(ctx, fsys, f, filepath.Join(dir, path.Base(f)), sizes[i]); err != nil {

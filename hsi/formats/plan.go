@@ -47,8 +47,8 @@ type Output struct {
 // would check of each output: its format takes the options; a streamed
 // output (Format.Create) fits on its file system together with the other
 // streamed outputs there, counted at their uncompressed size (an error
-// wrapping ErrNoSpace); an output written from memory fits in the memory
-// available (memlimit.ErrTooLarge).
+// matching hsi.ErrNoSpace); an output written from memory fits in the
+// memory available (hsi.ErrTooLarge).
 func CheckOutputs(outs []Output) error {
 	need := map[string]uint64{} // by file system
 	first := map[string]string{}

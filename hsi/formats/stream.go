@@ -81,10 +81,6 @@ func (f *finiteRows) WriteRows(data []float32) error {
 	return f.RowWriter.WriteRows(data)
 }
 
-// ErrNoSpace marks a streamed output larger than the free space of its
-// file system.
-var ErrNoSpace = errors.New("not enough free disk space")
-
 // diskFree returns the bytes available to this user on the file system of
 // dir, or false when unknown; a variable so that tests can replace it.
 var diskFree = freeBytes
@@ -99,13 +95,13 @@ var diskFree = freeBytes
 // bounded by one call's rows (and by raw.ChunkBytes), never by the image,
 // and the result is byte for byte what Write stores for the whole cube.
 // Create first checks that the file system has room for the whole file
-// (ErrNoSpace otherwise). TIFF streams too, a strip or tile height of rows
-// at a time (see tiff.Create; a COG also holds its overviews in memory, up
-// to about 0.4 of the float32 image).
+// (an error matching hsi.ErrNoSpace otherwise). TIFF streams too, a strip
+// or tile height of rows at a time (see tiff.Create; a COG also holds its
+// overviews in memory, up to about 0.4 of the float32 image).
 //
 // The other formats (MAT, PNG) are written from a whole cube: Create
 // checks that the h x w x b float32 cube fits in the memory available
-// (memlimit.Check; an error wrapping memlimit.ErrTooLarge that suggests ENVI or
+// (an error matching hsi.ErrTooLarge that suggests ENVI or
 // NPY otherwise), test-writes a one-pixel image with meta and opt so that a
 // refused option fails now rather than at Commit, and collects the rows in
 // memory; Commit writes them with Write.
@@ -146,7 +142,7 @@ func checkDisk(path string, need uint64) error {
 	free, ok := diskFree(dir)
 	if ok && need > free {
 		return fmt.Errorf("formats: create %s: the output needs %s on disk, but %s has only %s free: %w",
-			path, memlimit.Format(need), dir, memlimit.Format(free), ErrNoSpace)
+			path, memlimit.Format(need), dir, memlimit.Format(free), hsi.ErrNoSpace)
 	}
 	return nil
 }

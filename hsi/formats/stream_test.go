@@ -264,7 +264,7 @@ func TestCreateTooLarge(t *testing.T) {
 
 	diskFree = func(string) (uint64, bool) { return 10 << 30, true }
 	_, err := Create(filepath.Join(dir, "big.hdr"), 8192, 8192, 128, hsi.Meta{}, hsi.WriteOptions{DataType: sample.Uint16})
-	if !errors.Is(err, ErrNoSpace) || !strings.Contains(err.Error(), "16.0 GiB on disk") || !strings.Contains(err.Error(), "10.0 GiB free") {
+	if !errors.Is(err, hsi.ErrNoSpace) || !strings.Contains(err.Error(), "16.0 GiB on disk") || !strings.Contains(err.Error(), "10.0 GiB free") {
 		t.Fatalf("no space: %v", err)
 	}
 	dirEmpty(t, dir)

@@ -21,7 +21,7 @@
 // padding mask, EMIT's geometry lookup tables and ortho cube, auxiliary
 // datasets) is checked against internal/memlimit first: a small file that
 // declares a cube larger than memory gets an error naming it that wraps
-// memlimit.ErrTooLarge. StatHDF5 describes a file for omnihsr info by
+// hsi.ErrTooLarge. StatHDF5 describes a file for omnihsr info by
 // streaming the dataset into hsi.Stats, without the cube.
 //
 // Product metadata is checked on read: EMIT wavelengths finite, positive

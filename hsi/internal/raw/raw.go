@@ -73,7 +73,7 @@ func CheckFinite(path string, c *hsi.Cube) error {
 }
 
 // NewCube allocates an h x w x b cube after checking that its float32 data
-// fits in memory (memlimit.Check: an error wrapping memlimit.ErrTooLarge). It never panics on user-supplied sizes.
+// fits in memory (memlimit.Check: an error matching hsi.ErrTooLarge). It never panics on user-supplied sizes.
 func NewCube(h, w, b int) (*hsi.Cube, error) {
 	n, err := hsi.Elems(h, w, b)
 	if err != nil {
