@@ -172,7 +172,7 @@ func sceneFiles(ctx context.Context, fsys filesystem.Interface, in string) ([]st
 	var partners []string
 	if envi.IsHeader(in) {
 		partners = []string{stem}
-		for _, e := range envi.DataExts {
+		for _, e := range envi.DataExts() {
 			partners = append(partners, stem+e)
 		}
 	} else {

@@ -162,7 +162,7 @@ func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, n
 	}
 	rep.Dropped = formats.Dropped(path, &meta)
 	for _, f := range inMeta.Extra {
-		if slices.Contains(hsi.GridFields, f.Key) {
+		if slices.Contains(hsi.GridFields(), f.Key) {
 			rep.GridFields = append(rep.GridFields, f.Key)
 		}
 	}
