@@ -15,7 +15,8 @@ var ErrTooLarge = errors.New("does not fit in memory")
 // ErrNoSpace is matched by the error of a streamed output (formats.Create)
 // or of outputs checked together before anything is read
 // (formats.CheckOutputs) that would not fit in the free space of their
-// file system, counted at their uncompressed size. A write that fails for
-// lack of space later (another process filled the disk) returns the
-// system's error, which matches syscall.ENOSPC.
+// file system, counted at their uncompressed size; and by the error of a
+// writer of this module whose write or sync the system refuses for lack
+// of space later (another process filled the disk; on Unix a full quota
+// too), which also matches the system's error (syscall.ENOSPC).
 var ErrNoSpace = errors.New("not enough free disk space")

@@ -41,7 +41,7 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 		return fmt.Errorf("envi: %w", err)
 	}
 	defer df.Abort()
-	if err := writeData(df.File, c, t, il); err != nil {
+	if err := writeData(df, c, t, il); err != nil {
 		return fmt.Errorf("envi: write %s: %w", dataPath, err)
 	}
 	return publish(df, hdrPath, hdr)

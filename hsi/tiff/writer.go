@@ -193,7 +193,7 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*str
 			return nil, err
 		}
 		s.spill = s.spillTmp.File
-		s.out = bufio.NewWriterSize(s.spill, 1<<20)
+		s.out = bufio.NewWriterSize(s.spillTmp, 1<<20)
 		return s, nil
 	}
 	s.out = bufio.NewWriterSize(s.f, 1<<20)
