@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/rowstream"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
@@ -147,18 +147,14 @@ func checkDisk(path string, need uint64) error {
 	return nil
 }
 
-// memWriter is the RowWriter of a format written from a whole cube.
+// memWriter is the rowstream.Sink of a format written from a whole cube:
+// the rows are collected in the cube, which Commit writes.
 type memWriter struct {
-	f         *Format
-	path      string
-	opt       hsi.WriteOptions
-	c         *hsi.Cube
-	next      int
-	err       error
-	committed bool
+	f    *Format
+	path string
+	opt  hsi.WriteOptions
+	c    *hsi.Cube
 }
-
-var errAborted = errors.New("the writer was aborted")
 
 // checkMemOutput refuses an output of a format written from memory whose
 // h x w x b float32 cube does not fit in the memory available.
@@ -172,7 +168,7 @@ func checkMemOutput(f *Format, path string, h, w, b int) error {
 	return nil
 }
 
-func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*memWriter, error) {
+func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*rowstream.Writer, error) {
 	if err := checkMemOutput(f, path, h, w, b); err != nil {
 		return nil, err
 	}
@@ -184,7 +180,7 @@ func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.Wr
 		return nil, fmt.Errorf("formats: create %s: %w", path, err)
 	}
 	c.Meta = meta.Clone()
-	return &memWriter{f: f, path: path, opt: opt, c: c}, nil
+	return rowstream.New("formats", path, h, w, b, &memWriter{f: f, path: path, opt: opt, c: c}), nil
 }
 
 // probeError is an error of a test write, with the probe file's name
@@ -215,59 +211,26 @@ func probe(f *Format, path string, b int, meta hsi.Meta, opt hsi.WriteOptions) e
 	return nil
 }
 
-func (m *memWriter) fail(err error) error {
-	m.err = err
-	m.c = nil
-	return err
-}
-
-func (m *memWriter) WriteRows(data []float32) error {
-	if m.err != nil {
-		return m.err
-	}
-	if m.committed {
-		return fmt.Errorf("formats: write %s: rows written after Commit", m.path)
-	}
+// WriteRows copies n rows, rows y0 on, into the cube.
+func (m *memWriter) WriteRows(data []float32, y0, _ int) error {
 	c := m.c
-	row := c.W * c.B
-	if len(data)%row != 0 {
-		return m.fail(fmt.Errorf("formats: write %s: %d values are not whole rows of %d pixels x %d bands", m.path, len(data), c.W, c.B))
-	}
-	n := len(data) / row
-	if n > c.H-m.next {
-		return m.fail(fmt.Errorf("formats: write %s: %d more rows after %d of %d", m.path, n, m.next, c.H))
-	}
 	for i, v := range data {
 		if v-v != 0 && v == v { // infinite; NaN is checked by the integer writers
-			return m.fail(fmt.Errorf("formats: write %s: %w", m.path, raw.BadValue(data, c.W, c.B, m.next, i, sample.Float32)))
+			return raw.BadValue(data, c.W, c.B, y0, i, sample.Float32)
 		}
 	}
-	copy(c.Data[m.next*row:], data)
-	m.next += n
+	copy(c.Data[y0*c.W*c.B:], data)
 	return nil
 }
 
+// Commit writes the cube.
 func (m *memWriter) Commit() error {
-	if m.err != nil {
-		return m.err
-	}
-	if m.committed {
-		return nil
-	}
-	if m.next != m.c.H {
-		return m.fail(fmt.Errorf("formats: write %s: only %d of %d rows were written", m.path, m.next, m.c.H))
-	}
 	if err := m.f.Write(m.path, m.c, m.opt); err != nil {
-		return m.fail(err)
+		return err
 	}
-	m.committed = true
 	m.c = nil
 	return nil
 }
 
-func (m *memWriter) Abort() {
-	if m.committed || m.err != nil {
-		return
-	}
-	m.fail(fmt.Errorf("formats: write %s: %w", m.path, errAborted))
-}
+// Abort drops the cube; nothing was written.
+func (m *memWriter) Abort() { m.c = nil }

@@ -1,5 +1,6 @@
 // Package rowstream is the lifecycle shared by the streaming writers of
-// the format packages (ENVI, NPY and TIFF StreamWriter): rows counted as
+// the format packages (ENVI, NPY and TIFF StreamWriter, and the writer
+// formats.Create gives for a format written from memory): rows counted as
 // they arrive, whole rows only and never past the end, a sticky error that
 // removes the temporary files, Commit only once every row was written, and
 // an idempotent Abort that does nothing after Commit, so that
