@@ -24,6 +24,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
 // Paths with a scheme (gs://bucket/key, s3://bucket/key, memfs://key) are
@@ -188,7 +189,7 @@ func sceneFiles(ctx context.Context, fsys filesystem.Interface, in string) ([]st
 
 // freeSpace returns the bytes free for an unprivileged user on the file
 // system of dir (ok false where that cannot be told).
-var freeSpace = freeBytes
+var freeSpace = atomicfile.DiskFree
 
 // stage copies the remote scene in (with its ENVI partner) into the local
 // directory dir under the same base names and returns the local path of

@@ -83,7 +83,7 @@ func (f *finiteRows) WriteRows(data []float32) error {
 
 // diskFree returns the bytes available to this user on the file system of
 // dir, or false when unknown; a variable so that tests can replace it.
-var diskFree = freeBytes
+var diskFree = atomicfile.DiskFree
 
 // Create starts the file at path, in the format its extension names, for
 // an image of h rows, w columns and b bands with metadata meta, written

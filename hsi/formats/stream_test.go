@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -268,16 +267,6 @@ func TestCreateTooLarge(t *testing.T) {
 		t.Fatalf("no space: %v", err)
 	}
 	dirEmpty(t, dir)
-}
-
-func TestFreeBytes(t *testing.T) {
-	free, ok := freeBytes(t.TempDir())
-	if runtime.GOOS == "linux" && (!ok || free == 0) {
-		t.Fatalf("freeBytes = %d, %v", free, ok)
-	}
-	if _, ok := freeBytes(filepath.Join(t.TempDir(), "missing")); ok {
-		t.Fatal("freeBytes of a missing directory succeeded")
-	}
 }
 
 // TestCreateRefusesEarly: options and metadata a format refuses fail at
