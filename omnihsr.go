@@ -113,8 +113,9 @@ type Options struct {
 	// "uint16", "int16", "int32", or "same" (the input's). Integer types
 	// clamp as gdal_translate -ot does (Result.File.Clamped).
 	Type string
-	// Driver is the kind of TIFF written: "" or "GTiff", or "COG".
-	Driver string
+	// Driver is the kind of TIFF written: "" or hsi.GTiff, or hsi.COG
+	// (hsi.ParseDriver reads GDAL's names).
+	Driver hsi.Driver
 	// Creation holds GDAL-style TIFF creation options, "KEY=VALUE".
 	Creation []string
 	// Read selects the array of a MATLAB or HDF5 input, or an EMIT, EnMAP
@@ -558,10 +559,14 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 			}
 		}
 	}
-	wo := hsi.WriteOptions{DataType: opt.Type}
-	same := strings.EqualFold(opt.Type, "same")
-	if same {
-		wo.DataType = "" // known once the input is read
+	var wo hsi.WriteOptions
+	same := strings.EqualFold(opt.Type, "same") // the type is known once the input is read
+	if !same && opt.Type != "" {
+		t, err := sample.ParseType(opt.Type)
+		if err != nil {
+			return Result{}, optionf("Type %q: %v", opt.Type, err)
+		}
+		wo.DataType = t
 	}
 	if opt.Driver != "" || len(opt.Creation) > 0 {
 		for _, p := range paths {
@@ -660,12 +665,12 @@ func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int) (method.
 	return nil
 }
 
-// sameType resolves Type "same" to the input's sample type.
-func sameType(in string, info hsi.SourceInfo) (string, error) {
-	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
-		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+func sameType(in string, info hsi.SourceInfo) (sample.Type, error) {
+	t, err := info.SampleType()
+	if err != nil {
+		return sample.Invalid, fmt.Errorf("%s: -type same: %w", in, err)
 	}
-	return info.DataType, nil
+	return t, nil
 }
 
 // removeOutputs removes the outputs a failed multi-output run already
@@ -710,7 +715,7 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	}
 	h, w := sizes[0][0], sizes[0][1]
 	nd, hasND := hsi.NoDataValue(lr)
-	meta, _, _, err := method.OutputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, "", "")
+	meta, _, _, err := method.OutputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, sample.Invalid, "")
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}

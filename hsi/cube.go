@@ -284,9 +284,10 @@ func (m Meta) Resized(h, w, outH, outW int) (Meta, error) {
 	return out, nil
 }
 
-// GridFields are the ENVI header fields that Resized leaves out: they
+// GridFields returns the ENVI header fields that Resized leaves out: they
 // describe pixel positions that a resampled grid no longer has.
-var GridFields = []string{"rpc info", "x start", "y start"}
+// The slice is the caller's.
+func GridFields() []string { return []string{"rpc info", "x start", "y start"} }
 
 // scaleGeoPoints moves ENVI ground control points ("pixel x, pixel y, lat,
 // lon" groups, pixel positions 1-based with (1, 1) the upper-left corner of

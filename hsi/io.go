@@ -1,5 +1,13 @@
 package hsi
 
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi/sample"
+)
+
 // ReadOptions selects what a reader takes from a file.
 type ReadOptions struct {
 	// Var names the variable of a MATLAB file ("" = the largest numeric array).
@@ -21,24 +29,93 @@ type ReadOptions struct {
 	RefuseNaN bool
 }
 
-// WriteOptions controls how a cube is written.
+// WriteOptions controls how a cube is written. The zero value of each
+// field is the format's default; the command-line tools fill them with
+// sample.ParseType, ParseInterleave, ParseCompression and ParseDriver, so
+// that a bad value is refused before anything is read.
 type WriteOptions struct {
-	// DataType is the sample type on disk: "float32" (default), "float64",
-	// "uint8", "uint16", "int16", "int32". Values are rounded and must fit.
-	DataType string
-	// Interleave is the ENVI interleave: "bsq", "bil" or "bip" (default "bsq").
-	Interleave string
-	// Compression is the MAT or TIFF compression: "none" (default),
-	// "deflate"; TIFF also "lzw" and "zstd".
-	Compression string
-	// Driver is the kind of TIFF written, as GDAL names its drivers: "" or
-	// "GTiff" (a plain GeoTIFF), or "COG" (a Cloud Optimized GeoTIFF).
-	Driver string
+	// DataType is the sample type on disk: sample.Invalid (the zero
+	// value) is float32 (a PNG preview: uint8); float64, uint8, uint16,
+	// int16, int32 and the others as each format allows. Values are
+	// rounded and must fit.
+	DataType sample.Type
+	// Interleave is the ENVI interleave: BSQ (default), BIL or BIP.
+	Interleave Interleave
+	// Compression is the MAT or TIFF compression: NoCompression (default),
+	// Deflate; TIFF also LZW and ZSTD.
+	Compression Compression
+	// Driver is the kind of TIFF written, as GDAL names its drivers: GTiff
+	// (default, a plain GeoTIFF) or COG (a Cloud Optimized GeoTIFF).
+	Driver Driver
 	// Creation holds GDAL-style TIFF creation options, "KEY=VALUE" (see
 	// package tiff's ParseOptions).
 	Creation []string
 	// Var is the variable name of a MATLAB file (default "cube").
 	Var string
+}
+
+// Interleave is the order of the samples in an ENVI data file.
+type Interleave string
+
+// ENVI interleaves; "" is BSQ.
+const (
+	BSQ Interleave = "bsq" // band sequential: one plane per band
+	BIL Interleave = "bil" // band interleaved by line
+	BIP Interleave = "bip" // band interleaved by pixel: the cube's own order
+)
+
+// ParseInterleave returns the interleave named s, in any case; "" stays ""
+// (the default, BSQ).
+func ParseInterleave(s string) (Interleave, error) {
+	switch il := Interleave(strings.ToLower(s)); il {
+	case "", BSQ, BIL, BIP:
+		return il, nil
+	}
+	return "", fmt.Errorf("interleave %q (want bsq, bil or bip)", s)
+}
+
+// Compression is the compression of a MAT or TIFF output.
+type Compression string
+
+// Compressions; "" is NoCompression.
+const (
+	NoCompression Compression = "none"
+	Deflate       Compression = "deflate" // MAT and TIFF
+	LZW           Compression = "lzw"     // TIFF only
+	ZSTD          Compression = "zstd"    // TIFF only
+)
+
+// ParseCompression returns the compression named s, in any case; "" stays
+// "" (the default, none).
+func ParseCompression(s string) (Compression, error) {
+	switch c := Compression(strings.ToLower(s)); c {
+	case "", NoCompression, Deflate, LZW, ZSTD:
+		return c, nil
+	}
+	return "", fmt.Errorf("compression %q is not supported (none, deflate, lzw, zstd)", s)
+}
+
+// Driver is the kind of TIFF written, named as GDAL names its drivers.
+type Driver string
+
+// TIFF drivers; "" is GTiff.
+const (
+	GTiff Driver = "GTiff" // a plain (Geo)TIFF
+	COG   Driver = "COG"   // a Cloud Optimized GeoTIFF
+)
+
+// ParseDriver returns the driver named s, in any case and spelled as GDAL
+// spells it; "" stays "" (the default, GTiff).
+func ParseDriver(s string) (Driver, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "":
+		return "", nil
+	case "GTIFF":
+		return GTiff, nil
+	case "COG":
+		return COG, nil
+	}
+	return "", fmt.Errorf("output format %q: TIFF output is written as GTiff or COG", s)
 }
 
 // SourceInfo describes where a cube came from, for `omnihsr info`.
@@ -51,4 +128,19 @@ type SourceInfo struct {
 	// Product names a recognised mission product: mission, level and
 	// acquisition time, e.g. "EMIT L2A RFL, acquired 2023-08-01T10:11:12+0000".
 	Product string
+}
+
+// ErrSampleType reports a sample type on disk that no writer takes (a
+// source that did not say its type, or a type such as complex): what
+// asking to write "the input's type" gets for such an input.
+var ErrSampleType = errors.New("the input's sample type cannot be written")
+
+// SampleType is the sample type on disk as a writer takes it, for writing
+// an output in the input's type (-type same).
+func (s SourceInfo) SampleType() (sample.Type, error) {
+	t, err := sample.ParseType(s.DataType)
+	if err != nil || s.DataType == "" {
+		return sample.Invalid, fmt.Errorf("%w: %q", ErrSampleType, s.DataType)
+	}
+	return t, nil
 }

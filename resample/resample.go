@@ -180,7 +180,7 @@ func nonFinite(op string, c *hsi.Cube) error {
 
 // checkAlloc returns an error if an h x w x b float32 cube would not fit in
 // memory (memlimit.Check; the error wraps ErrSize and
-// memlimit.ErrTooLarge) or in a slice.
+// hsi.ErrTooLarge) or in a slice.
 func checkAlloc(h, w, b int) error {
 	n, err := hsi.Elems(h, w, b)
 	if err != nil {

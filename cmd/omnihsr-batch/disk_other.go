@@ -4,9 +4,6 @@ package main
 
 import "os"
 
-// freeBytes does not know the free space outside Linux.
-func freeBytes(dir string) (uint64, bool) { return 0, false }
-
 // fileID does not know file identities outside Linux: inputs and outputs
 // are compared by path there.
 func fileID(fi os.FileInfo) (id [2]uint64, ok bool) { return id, false }

@@ -21,8 +21,10 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
 // Paths with a scheme (gs://bucket/key, s3://bucket/key, memfs://key) are
@@ -171,7 +173,7 @@ func sceneFiles(ctx context.Context, fsys filesystem.Interface, in string) ([]st
 	var partners []string
 	if envi.IsHeader(in) {
 		partners = []string{stem}
-		for _, e := range envi.DataExts {
+		for _, e := range envi.DataExts() {
 			partners = append(partners, stem+e)
 		}
 	} else {
@@ -187,7 +189,7 @@ func sceneFiles(ctx context.Context, fsys filesystem.Interface, in string) ([]st
 
 // freeSpace returns the bytes free for an unprivileged user on the file
 // system of dir (ok false where that cannot be told).
-var freeSpace = freeBytes
+var freeSpace = atomicfile.DiskFree
 
 // stage copies the remote scene in (with its ENVI partner) into the local
 // directory dir under the same base names and returns the local path of
@@ -213,7 +215,7 @@ func stage(ctx context.Context, in, dir string) (string, error) {
 	}
 	if free, ok := freeSpace(dir); ok && need > free {
 		return "", fmt.Errorf("%s: copying it needs %d bytes, %d are free in the scratch directory %s: %w",
-			in, need, free, dir, formats.ErrNoSpace)
+			in, need, free, dir, hsi.ErrNoSpace)
 	}
 	for i, f := range files {
 		if err := download(ctx, fsys, f, filepath.Join(dir, path.Base(f)), sizes[i]); err != nil {

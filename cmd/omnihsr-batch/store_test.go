@@ -17,8 +17,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
-
-	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi"
 )
 
 // toMemfs copies every file of the local directory dir to memfs root/NAME.
@@ -230,8 +229,8 @@ func TestStageBoundedByDisk(t *testing.T) {
 	scratch := t.TempDir()
 	o := Options{OutDir: filepath.Join(dir, "out"), Factors: []float64{2}, Method: "bicubic", Scratch: scratch}
 	_, err := processScene(context.Background(), "memfs://stage-disk/a.hdr", o)
-	if !errors.Is(err, formats.ErrNoSpace) || !strings.Contains(err.Error(), "memfs://stage-disk/a.hdr") {
-		t.Errorf("error %v, want one naming the scene and wrapping formats.ErrNoSpace", err)
+	if !errors.Is(err, hsi.ErrNoSpace) || !strings.Contains(err.Error(), "memfs://stage-disk/a.hdr") {
+		t.Errorf("error %v, want one naming the scene and matching hsi.ErrNoSpace", err)
 	}
 	if left, _ := os.ReadDir(scratch); len(left) != 0 {
 		t.Errorf("scratch directory not emptied: %v", left)

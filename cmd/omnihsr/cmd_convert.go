@@ -7,11 +7,11 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"strings"
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/stac"
 )
 
@@ -74,14 +74,12 @@ func (o *convertOpts) run(ctx context.Context, e env) error {
 	if err := checkType(o.typ); err != nil {
 		return err
 	}
-	switch strings.ToLower(o.interleave) {
-	case "", "bsq", "bil", "bip":
-	default:
+	il, err := hsi.ParseInterleave(o.interleave)
+	if err != nil {
 		return usagef("-interleave %q: want bsq, bil or bip", o.interleave)
 	}
-	switch strings.ToLower(o.compress) {
-	case "", "none", "deflate", "lzw", "zstd":
-	default:
+	comp, err := hsi.ParseCompression(o.compress)
+	if err != nil {
 		return usagef("-compress %q: want none, deflate, lzw or zstd", o.compress)
 	}
 	if err := o.of.check(o.in, o.out); err != nil {
@@ -95,16 +93,17 @@ func (o *convertOpts) run(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	wo := hsi.WriteOptions{DataType: o.typ, Interleave: strings.ToLower(o.interleave), Compression: strings.ToLower(o.compress), Var: o.rf.variable}
+	wo := hsi.WriteOptions{Interleave: il, Compression: comp, Var: o.rf.variable}
 	if err := o.tf.apply(&wo, o.out); err != nil {
 		return err
 	}
-	return runConvert(ctx, e.stdout, e.stderr, o.in, o.out, ro, wo, o.sf)
+	return runConvert(ctx, e.stdout, e.stderr, o.in, o.out, ro, o.typ, wo, o.sf)
 }
 
-// ctx is checked after the input is read (a signal stops the command
-// before it writes).
-func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, wo hsi.WriteOptions, sf stacFlags) error {
+// runConvert converts in to out; typ is the -type (checked by checkType),
+// which sets wo.DataType. ctx is checked after the input is read (a signal
+// stops the command before it writes).
+func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, ro hsi.ReadOptions, typ string, wo hsi.WriteOptions, sf stacFlags) error {
 	f, err := formats.ForWrite(out)
 	if err != nil {
 		return err // before reading a large input
@@ -118,7 +117,7 @@ func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, r
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if wo.DataType, err = sameType(wo.DataType, info, in); err != nil {
+	if wo.DataType, err = sameType(typ, info, in); err != nil {
 		return err
 	}
 	var clamped int64
@@ -145,14 +144,14 @@ func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, r
 	if f.Name != "PNG" {
 		warnDropped(stderr, out, &c.Meta)
 	}
-	typ := wo.DataType
-	if typ == "" {
-		typ = "float32"
+	written := "float32"
+	if wo.DataType != sample.Invalid {
+		written = wo.DataType.String()
 	}
 	if f.Name == "PNG" {
-		typ = "8-bit preview"
+		written = "8-bit preview"
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, typ, info.Format, info.DataType)
+	fmt.Fprintf(stdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, written, info.Format, info.DataType)
 	if err := sf.write(stdout, out, c.H, c.W, &c.Meta, wo, stac.Processing{Command: "convert", Input: filepath.Base(in)}); err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}

@@ -128,7 +128,11 @@ func (o *degradeOpts) run(ctx context.Context, e env) error {
 		return err // read and degraded, not yet written
 	}
 	bar.Set(2)
-	if err := writeCube(o.out, lr, info, o.typ); err != nil {
+	typ, err := sameType(o.typ, info, o.in)
+	if err != nil {
+		return err
+	}
+	if err := writeCube(o.out, lr, info, typ); err != nil {
 		return err
 	}
 	bar.Done()

@@ -12,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/method"
 )
 
@@ -59,7 +60,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 
 // writeCube writes c to path in the format its extension names, keeping a
 // MATLAB variable name if the input had one.
-func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ string) error {
+func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ sample.Type) error {
 	return formats.Write(path, c, hsi.WriteOptions{DataType: typ, Var: info.Variable})
 }
 

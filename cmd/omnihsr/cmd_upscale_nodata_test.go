@@ -11,6 +11,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -123,7 +124,7 @@ func TestUpscaleIntegerClamp(t *testing.T) {
 		}
 	}
 	in := filepath.Join(dir, "lr.hdr")
-	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: "uint16"}); err != nil {
+	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: sample.Uint16}); err != nil {
 		t.Fatal(err)
 	}
 	ref := filepath.Join(dir, "ref.hdr")
@@ -168,7 +169,7 @@ func TestUpscaleIntegerClamp(t *testing.T) {
 
 	lr.Meta.DataIgnore, lr.Meta.HasDataIgnore = -9999, true
 	lr.Data[5] = -9999
-	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: "int16"}); err != nil {
+	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: sample.Int16}); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "nd.hdr")
@@ -195,7 +196,7 @@ func TestUpscaleScaledIntegerKeepsScale(t *testing.T) {
 	}
 	lr.Meta.ReflectanceScale = 10000
 	in := filepath.Join(dir, "lr.hdr")
-	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: "int16"}); err != nil {
+	if err := formats.Write(in, lr, hsi.WriteOptions{DataType: sample.Int16}); err != nil {
 		t.Fatal(err)
 	}
 	for _, typ := range []string{"same", "uint16"} {

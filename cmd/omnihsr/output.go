@@ -22,6 +22,17 @@ func checkType(typ string) error {
 	return nil
 }
 
+// outType is the hsi.WriteOptions.DataType of a -type checked by
+// checkType: the zero value for "" (float32) and for "same" (resolved by
+// sameType once the input is read).
+func outType(typ string) sample.Type {
+	if typ == "" || strings.EqualFold(typ, "same") {
+		return sample.Invalid
+	}
+	t, _ := sample.ParseType(typ)
+	return t
+}
+
 // outputFlags are the flags of a command that writes hyperspectral files
 // read from an input.
 type outputFlags struct {
@@ -46,13 +57,15 @@ func (o *outputFlags) check(in string, outs ...string) error {
 	return nil
 }
 
-// sameType resolves -type same to the input's sample type (convert).
-func sameType(typ string, info hsi.SourceInfo, in string) (string, error) {
+// sameType resolves a -type checked by checkType to the sample type
+// written: the input's for "same" (convert, degrade).
+func sameType(typ string, info hsi.SourceInfo, in string) (sample.Type, error) {
 	if !strings.EqualFold(typ, "same") {
-		return typ, nil
+		return outType(typ), nil
 	}
-	if _, err := sample.ParseType(info.DataType); err != nil || info.DataType == "" {
-		return "", fmt.Errorf("%s: -type same: the input's sample type %q cannot be written", in, info.DataType)
+	t, err := info.SampleType()
+	if err != nil {
+		return sample.Invalid, fmt.Errorf("%s: -type same: %w", in, err)
 	}
-	return info.DataType, nil
+	return t, nil
 }

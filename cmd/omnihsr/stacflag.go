@@ -11,6 +11,7 @@ import (
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/stac"
 )
 
@@ -45,7 +46,7 @@ func (s *stacFlags) write(stdout io.Writer, path string, h, w int, meta *hsi.Met
 		return err
 	}
 	p.Software, p.Version = "omnihsr", omnihsrVersion()
-	a := stac.Asset{Path: path, Files: formats.WriteFiles(path), Format: f.Name, Driver: wo.Driver, DataType: wo.DataType, H: h, W: w, Meta: meta}
+	a := stac.Asset{Path: path, Files: formats.WriteFiles(path), Format: f.Name, Driver: string(wo.Driver), DataType: stacType(wo.DataType), H: h, W: w, Meta: meta}
 	out, err := stac.Write(a, p, time.Now().Truncate(time.Second))
 	if err != nil {
 		return err
@@ -102,4 +103,13 @@ func modelNote(r omnihsr.ModelReport, weights string) string {
 		return fmt.Sprintf("%s pair: noise-aware companion, %.0f %% of its operator field", name, 100*r.Gain)
 	}
 	return name + " pair: model for clean inputs"
+}
+
+// stacType is the stac.Asset.DataType of hsi.WriteOptions.DataType t: ""
+// (float32) for the zero value.
+func stacType(t sample.Type) string {
+	if t == sample.Invalid {
+		return ""
+	}
+	return t.String()
 }

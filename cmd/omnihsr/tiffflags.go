@@ -50,7 +50,11 @@ func (t *tiffFlags) apply(wo *hsi.WriteOptions, outs ...string) error {
 			return usagef("-of and -co apply to TIFF output (.tif, .tiff), not %s", out)
 		}
 	}
-	wo.Driver, wo.Creation = t.of, t.co
+	drv, err := hsi.ParseDriver(t.of)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	wo.Driver, wo.Creation = drv, t.co
 	if _, err := tiff.ParseOptions(*wo); err != nil {
 		return usagef("%v", err)
 	}

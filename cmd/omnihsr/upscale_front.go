@@ -72,7 +72,7 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 			p := stac.Processing{Command: "upscale", Method: string(res.Method),
 				FactorY: float64(f.Height) / float64(res.InHeight), FactorX: float64(f.Width) / float64(res.InWidth),
 				Model: modelNote(res.Model, o.weights), Input: filepath.Base(o.in)}
-			if err := o.sf.write(e.stdout, f.Path, f.Height, f.Width, &meta, hsi.WriteOptions{DataType: f.Type, Driver: opt.Driver}, p); err != nil {
+			if err := o.sf.write(e.stdout, f.Path, f.Height, f.Width, &meta, hsi.WriteOptions{DataType: outType(f.Type), Driver: opt.Driver}, p); err != nil {
 				return fmt.Errorf("%s: %w", o.in, err)
 			}
 		}

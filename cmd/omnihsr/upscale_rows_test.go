@@ -23,7 +23,7 @@ func TestUpscaleBicubicStreamsENVI(t *testing.T) {
 	lr := testrand.Cube(testrand.New(21, 4), 64, 48, 40)
 	for _, il := range []string{"bsq", "bil", "bip"} {
 		in := filepath.Join(dir, "lr_"+il+".hdr")
-		if err := formats.Write(in, lr, hsi.WriteOptions{Interleave: il}); err != nil {
+		if err := formats.Write(in, lr, hsi.WriteOptions{Interleave: hsi.Interleave(il)}); err != nil {
 			t.Fatal(err)
 		}
 		for _, sz := range []struct {

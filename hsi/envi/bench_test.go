@@ -29,7 +29,7 @@ func BenchmarkRead(b *testing.B) {
 				}
 				c := testCube(sz.h, sz.w, sz.b, sample.Int16)
 				p := filepath.Join(b.TempDir(), "x.hdr")
-				if err := Write(p, c, hsi.WriteOptions{DataType: "int16", Interleave: il}); err != nil {
+				if err := Write(p, c, hsi.WriteOptions{DataType: sample.Int16, Interleave: hsi.Interleave(il)}); err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(len(c.Data)) * 2)
@@ -54,7 +54,7 @@ func BenchmarkWrite(b *testing.B) {
 				p := filepath.Join(b.TempDir(), "x.hdr")
 				b.SetBytes(int64(len(c.Data)) * 4)
 				for b.Loop() {
-					if err := Write(p, c, hsi.WriteOptions{Interleave: il}); err != nil {
+					if err := Write(p, c, hsi.WriteOptions{Interleave: hsi.Interleave(il)}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -33,11 +33,11 @@
 //
 // # Writing
 //
-// Write stores float32 unless WriteOptions.DataType names another type
+// Write stores float32 unless WriteOptions.DataType is another type
 // (uint8, int16, uint16, int32, uint32, int64, uint64, float64; integer
 // types are rounded half away from zero by package sample, GDAL's rule, and
 // a value that does not fit is an error naming its position), in the interleave of WriteOptions.Interleave
-// (bsq by default), byte order 0, header offset 0. Given x.hdr it writes
+// (hsi.BSQ by default, hsi.BIL or hsi.BIP), byte order 0, header offset 0. Given x.hdr it writes
 // x.img and x.hdr; given x.img (or any other name) it writes that file and
 // x.hdr. Both files are written to temporary files and renamed into place,
 // data first and header last; on any error neither is left behind.

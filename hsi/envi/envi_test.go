@@ -67,7 +67,7 @@ func TestRoundTripEveryTypeAndInterleave(t *testing.T) {
 			c := testCube(9, 11, 5, typ)
 			c.Meta = fullMeta(5)
 			p := filepath.Join(dir, fmt.Sprintf("%s_%s.hdr", typ, il))
-			if err := Write(p, c, hsi.WriteOptions{DataType: typ.String(), Interleave: il}); err != nil {
+			if err := Write(p, c, hsi.WriteOptions{DataType: typ, Interleave: hsi.Interleave(il)}); err != nil {
 				t.Fatalf("%s %s: %v", typ, il, err)
 			}
 			got, info, err := Read(p, hsi.ReadOptions{})
@@ -218,7 +218,7 @@ func TestNaNPositionEveryInterleave(t *testing.T) {
 		c := testCube(4, 5, 3, sample.Float32)
 		dir := t.TempDir()
 		p := filepath.Join(dir, "n.hdr")
-		if err := Write(p, c, hsi.WriteOptions{Interleave: il}); err != nil {
+		if err := Write(p, c, hsi.WriteOptions{Interleave: hsi.Interleave(il)}); err != nil {
 			t.Fatal(err)
 		}
 		// Patch the data file: row 2, col 3, band 1 and row 3, col 0, band 0.
@@ -288,10 +288,10 @@ func TestWriteErrorsLeaveNothing(t *testing.T) {
 		want string
 	}{
 		{"inf", infCube, hsi.WriteOptions{}, "+Inf at row 1, column 2, band 1"},
-		{"nan int", nanCube, hsi.WriteOptions{DataType: "int16", Interleave: "bil"}, "NaN at row 1, column 2, band 1"},
-		{"too big", big, hsi.WriteOptions{DataType: "uint8", Interleave: "bip"}, "value 300 at row 0, column 2, band 1 (0-based) does not fit uint8"},
-		{"bad type", big, hsi.WriteOptions{DataType: "int4"}, `unknown data type "int4"`},
-		{"int8", big, hsi.WriteOptions{DataType: "int8"}, "cannot be stored in ENVI"},
+		{"nan int", nanCube, hsi.WriteOptions{DataType: sample.Int16, Interleave: "bil"}, "NaN at row 1, column 2, band 1"},
+		{"too big", big, hsi.WriteOptions{DataType: sample.Uint8, Interleave: "bip"}, "value 300 at row 0, column 2, band 1 (0-based) does not fit uint8"},
+		{"bad type", big, hsi.WriteOptions{DataType: sample.Type(99)}, `unknown data type Type(99)`},
+		{"int8", big, hsi.WriteOptions{DataType: sample.Int8}, "cannot be stored in ENVI"},
 		{"bad interleave", big, hsi.WriteOptions{Interleave: "bxx"}, `interleave "bxx"`},
 		{"empty", &hsi.Cube{H: 2, W: 2, B: 0}, hsi.WriteOptions{}, "zero dimension"},
 		{"short data", &hsi.Cube{H: 2, W: 2, B: 1, Data: make([]float32, 3)}, hsi.WriteOptions{}, "holds 3 values"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 func Example() {
@@ -27,7 +28,7 @@ func Example() {
 
 	// Stored as uint16, band-interleaved by line: scene.img + scene.hdr.
 	p := filepath.Join(dir, "scene.hdr")
-	if err := envi.Write(p, c, hsi.WriteOptions{DataType: "uint16", Interleave: "bil"}); err != nil {
+	if err := envi.Write(p, c, hsi.WriteOptions{DataType: sample.Uint16, Interleave: "bil"}); err != nil {
 		log.Fatal(err)
 	}
 	got, info, err := envi.Read(filepath.Join(dir, "scene.img"), hsi.ReadOptions{})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Errors whose message must name the real problem.
@@ -82,7 +83,7 @@ func TestConcurrentWritesLeaveOnePair(t *testing.T) {
 	}
 	for round := 0; round < 20; round++ {
 		var wg sync.WaitGroup
-		for _, typ := range []string{"float32", "float64", "int16", "uint8"} {
+		for _, typ := range []sample.Type{sample.Float32, sample.Float64, sample.Int16, sample.Uint8} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

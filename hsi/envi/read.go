@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -16,9 +17,12 @@ import (
 	"github.com/omnihsr/omnihsr/internal/par"
 )
 
-// DataExts are the data-file extensions searched beside a header, in order
-// after the bare stem (spectral's order, plus .bsq/.bil/.bip/.bin).
-var DataExts = []string{".img", ".IMG", ".dat", ".DAT", ".raw", ".RAW", ".bsq", ".bil", ".bip", ".bin", ".BSQ", ".BIL", ".BIP"}
+// DataExts returns the data-file extensions searched beside a header, in
+// order after the bare stem (spectral's order, plus .bsq/.bil/.bip/.bin).
+// The slice is the caller's.
+func DataExts() []string { return slices.Clone(dataExts[:]) }
+
+var dataExts = [...]string{".img", ".IMG", ".dat", ".DAT", ".raw", ".RAW", ".bsq", ".bil", ".bip", ".bin", ".BSQ", ".BIL", ".BIP"}
 
 // IsHeader reports whether path names an ENVI header (by extension).
 func IsHeader(path string) bool { return strings.EqualFold(filepath.Ext(path), ".hdr") }
@@ -72,7 +76,7 @@ func Pair(path string) (hdrPath, dataPath string, err error) {
 		if isFile(stem) {
 			return path, stem, nil
 		}
-		for _, e := range DataExts {
+		for _, e := range dataExts {
 			p := stem + e
 			tried = append(tried, filepath.Base(p))
 			if isFile(p) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // RowReader returns, for any range of lines, exactly the samples Read
@@ -20,10 +21,10 @@ func TestRowReaderMatchesRead(t *testing.T) {
 	for i := range c.Data {
 		c.Data[i] = float32(i%251) - 100
 	}
-	for _, typ := range []string{"float32", "int16"} {
+	for _, typ := range []sample.Type{sample.Float32, sample.Int16} {
 		for _, il := range []string{"bsq", "bil", "bip"} {
 			path := filepath.Join(t.TempDir(), "img.hdr")
-			sw, err := Create(path, h, w, b, c.Meta, hsi.WriteOptions{DataType: typ, Interleave: il})
+			sw, err := Create(path, h, w, b, c.Meta, hsi.WriteOptions{DataType: typ, Interleave: hsi.Interleave(il)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,13 +2,13 @@ package envi
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"unsafe"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/rowstream"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
@@ -31,13 +31,16 @@ import (
 // temporary files and returns the same error from then on. A StreamWriter
 // is not safe for concurrent use.
 type StreamWriter struct {
+	rs *rowstream.Writer
+}
+
+// streamSink is the rowstream.Sink of a StreamWriter: the data writer of
+// its temporary data file and the header Commit publishes with it.
+type streamSink struct {
 	dataWriter
-	path, hdrPath string
-	hdr           []byte
-	df            *atomicfile.File
-	next          int   // rows written so far
-	err           error // sticky error
-	committed     bool
+	hdrPath string
+	hdr     []byte
+	df      *atomicfile.File
 }
 
 // dataWriter converts rows of a cube into the samples of an ENVI data file
@@ -53,9 +56,6 @@ type dataWriter struct {
 	buf     []byte    // encoded samples
 	tmp     []float32 // band rows gathered from the pixels' spectra
 }
-
-// errAborted is the sticky error of an aborted writer.
-var errAborted = errors.New("the writer was aborted")
 
 // Create starts an ENVI image of h rows, w columns and b bands at path
 // (header and data file named as by WritePaths), with the metadata meta
@@ -83,7 +83,8 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	}
 	df.ExpectSize(int64(h) * int64(w) * int64(b) * int64(t.Size()))
 	dw := dataWriter{f: df.Tracked(), h: h, w: w, b: b, t: t, il: il}
-	return &StreamWriter{dataWriter: dw, path: dataPath, hdrPath: hdrPath, hdr: hdr, df: df}, nil
+	sink := &streamSink{dataWriter: dw, hdrPath: hdrPath, hdr: hdr, df: df}
+	return &StreamWriter{rs: rowstream.New("envi", dataPath, h, w, b, sink)}, nil
 }
 
 // checkBandLists checks that every per-band list of m has b entries or none.
@@ -100,44 +101,43 @@ func checkBandLists(m *hsi.Meta, b int) error {
 }
 
 // Rows returns the number of rows written so far.
-func (s *StreamWriter) Rows() int { return s.next }
-
-// fail aborts the writer and makes err its sticky error.
-func (s *StreamWriter) fail(err error) error {
-	s.df.Abort()
-	s.err = err
-	s.buf, s.tmp = nil, nil
-	return err
-}
+func (s *StreamWriter) Rows() int { return s.rs.Rows() }
 
 // WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
 // cube's pixel-interleaved order (row-major, each pixel's spectrum
 // contiguous). Values are converted as by Write; a NaN or infinite value,
 // or one that does not fit the data type, is an error naming its row,
 // column and band.
-func (s *StreamWriter) WriteRows(data []float32) error {
-	if s.err != nil {
-		return s.err
+func (s *StreamWriter) WriteRows(data []float32) error { return s.rs.WriteRows(data) }
+
+// Commit checks that all rows were written, writes the header and
+// publishes both files: the data file is synced and renamed into place,
+// then the header. With rows missing it fails and removes everything.
+// Commit after a successful Commit does nothing.
+func (s *StreamWriter) Commit() error { return s.rs.Commit() }
+
+// Abort removes the temporary files. It is idempotent and does nothing
+// after a successful Commit, so `defer w.Abort()` is always safe.
+func (s *StreamWriter) Abort() { s.rs.Abort() }
+
+// WriteRows writes n rows at row y0 into the temporary data file.
+func (s *streamSink) WriteRows(data []float32, y0, n int) error {
+	return s.writeRows(data, y0, n)
+}
+
+// Commit publishes the data file and the header.
+func (s *streamSink) Commit() error {
+	if err := publish(s.df, s.hdrPath, s.hdr); err != nil {
+		return err
 	}
-	if s.committed {
-		return fmt.Errorf("envi: write %s: rows written after Commit", s.path)
-	}
-	row := s.w * s.b
-	if len(data)%row != 0 {
-		return s.fail(fmt.Errorf("envi: write %s: %d values are not whole rows of %d pixels x %d bands", s.path, len(data), s.w, s.b))
-	}
-	n := len(data) / row
-	if n > s.h-s.next {
-		return s.fail(fmt.Errorf("envi: write %s: %d more rows after %d of %d", s.path, n, s.next, s.h))
-	}
-	if n == 0 {
-		return nil
-	}
-	if err := s.writeRows(data, s.next, n); err != nil {
-		return s.fail(fmt.Errorf("envi: write %s: %w", s.path, err))
-	}
-	s.next += n
+	s.buf, s.tmp = nil, nil
 	return nil
+}
+
+// Abort removes the temporary data file.
+func (s *streamSink) Abort() {
+	s.df.Abort()
+	s.buf, s.tmp = nil, nil
 }
 
 // buffers returns the byte buffer with at least nb bytes and the float
@@ -263,34 +263,3 @@ func (s *dataWriter) writeBSQ(data []float32, y0, n int) error {
 // nativeLE reports whether this machine stores a float32 as its
 // little-endian bytes.
 var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// Commit checks that all rows were written, writes the header and
-// publishes both files: the data file is synced and renamed into place,
-// then the header. With rows missing it fails and removes everything.
-// Commit after a successful Commit does nothing.
-func (s *StreamWriter) Commit() error {
-	if s.err != nil {
-		return s.err
-	}
-	if s.committed {
-		return nil
-	}
-	if s.next != s.h {
-		return s.fail(fmt.Errorf("envi: write %s: only %d of %d rows were written", s.path, s.next, s.h))
-	}
-	if err := publish(s.df, s.hdrPath, s.hdr); err != nil {
-		return s.fail(err)
-	}
-	s.committed = true
-	s.buf, s.tmp = nil, nil
-	return nil
-}
-
-// Abort removes the temporary files. It is idempotent and does nothing
-// after a successful Commit, so `defer w.Abort()` is always safe.
-func (s *StreamWriter) Abort() {
-	if s.committed || s.err != nil {
-		return
-	}
-	s.fail(fmt.Errorf("envi: write %s: %w", s.path, errAborted))
-}

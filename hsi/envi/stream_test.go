@@ -74,7 +74,7 @@ func TestStreamMatchesWrite(t *testing.T) {
 		for _, typ := range types {
 			c := testCube(7, 5, 19, typ) // 19 bands: a full and a partial group of 16
 			c.Meta = fullMeta(19)
-			opt := hsi.WriteOptions{DataType: typ.String(), Interleave: il}
+			opt := hsi.WriteOptions{DataType: typ, Interleave: hsi.Interleave(il)}
 			a, b := t.TempDir(), t.TempDir()
 			if err := Write(filepath.Join(a, "x.hdr"), c, opt); err != nil {
 				t.Fatal(err)
@@ -96,7 +96,7 @@ func TestStreamMatchesWriteLarge(t *testing.T) {
 	}
 	c := testCube(300, 300, 17, sample.Float32)
 	for _, il := range []string{"bsq", "bil", "bip"} {
-		opt := hsi.WriteOptions{Interleave: il}
+		opt := hsi.WriteOptions{Interleave: hsi.Interleave(il)}
 		a := t.TempDir()
 		if err := Write(filepath.Join(a, "x.bin"), c, opt); err != nil {
 			t.Fatal(err)
@@ -139,15 +139,15 @@ func TestStreamMetadata(t *testing.T) {
 // and the failed writer leaves nothing even without Abort.
 func TestStreamNaNPosition(t *testing.T) {
 	for _, il := range []string{"bsq", "bil", "bip"} {
-		for _, typ := range []string{"float32", "uint16"} {
+		for _, typ := range []sample.Type{sample.Float32, sample.Uint16} {
 			for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1))} {
-				if typ == "float32" && bad != bad {
+				if typ == sample.Float32 && bad != bad {
 					continue // NaN is written to float types
 				}
 				dir := t.TempDir()
 				c := testCube(6, 4, 18, sample.Uint8)
 				c.Set(4, 2, 17, bad)
-				err := streamRows(filepath.Join(dir, "n.hdr"), c, hsi.WriteOptions{Interleave: il, DataType: typ}, []int{3, 2})
+				err := streamRows(filepath.Join(dir, "n.hdr"), c, hsi.WriteOptions{Interleave: hsi.Interleave(il), DataType: typ}, []int{3, 2})
 				if err == nil || !strings.Contains(err.Error(), "row 4, column 2, band 17") || !strings.Contains(err.Error(), "non-finite") {
 					t.Fatalf("%s %s: %v", il, typ, err)
 				}
@@ -161,7 +161,7 @@ func TestStreamRangeError(t *testing.T) {
 	dir := t.TempDir()
 	c := testCube(3, 4, 2, sample.Uint8)
 	c.Set(2, 3, 1, 300)
-	err := streamRows(filepath.Join(dir, "r.hdr"), c, hsi.WriteOptions{DataType: "uint8"}, []int{1})
+	err := streamRows(filepath.Join(dir, "r.hdr"), c, hsi.WriteOptions{DataType: sample.Uint8}, []int{1})
 	if err == nil || !strings.Contains(err.Error(), "value 300 at row 2, column 3, band 1") || !strings.Contains(err.Error(), "does not fit uint8") {
 		t.Fatalf("%v", err)
 	}
@@ -265,8 +265,8 @@ func TestStreamCreateErrors(t *testing.T) {
 		{1 << 40, 1 << 20, 1 << 10, hsi.Meta{}, hsi.WriteOptions{}, "too large"},
 		{3, 3, 4, hsi.Meta{Wavelengths: []float64{1, 2}}, hsi.WriteOptions{}, "wavelength has 2 entries for 4 bands"},
 		{3, 3, 4, hsi.Meta{}, hsi.WriteOptions{Interleave: "bsx"}, "interleave"},
-		{3, 3, 4, hsi.Meta{}, hsi.WriteOptions{DataType: "int8"}, "cannot be stored in ENVI"},
-		{3, 3, 4, hsi.Meta{}, hsi.WriteOptions{DataType: "complex"}, "unknown data type"},
+		{3, 3, 4, hsi.Meta{}, hsi.WriteOptions{DataType: sample.Int8}, "cannot be stored in ENVI"},
+		{3, 3, 4, hsi.Meta{}, hsi.WriteOptions{DataType: sample.Type(99)}, "unknown data type"},
 	} {
 		_, err := Create(filepath.Join(dir, "e.hdr"), tc.h, tc.w, tc.b, tc.meta, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "e.hdr") {
@@ -290,8 +290,8 @@ func TestStreamMemory(t *testing.T) {
 	}
 	callBytes := uint64(len(rows)) * 4
 	for _, il := range []string{"bsq", "bil", "bip"} {
-		for _, typ := range []string{"float32", "float64"} {
-			s, err := Create(filepath.Join(t.TempDir(), "m.hdr"), H, W, B, hsi.Meta{}, hsi.WriteOptions{Interleave: il, DataType: typ})
+		for _, typ := range []sample.Type{sample.Float32, sample.Float64} {
+			s, err := Create(filepath.Join(t.TempDir(), "m.hdr"), H, W, B, hsi.Meta{}, hsi.WriteOptions{Interleave: hsi.Interleave(il), DataType: typ})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -326,7 +326,7 @@ func BenchmarkStream(b *testing.B) {
 				p := filepath.Join(b.TempDir(), "x.hdr")
 				b.SetBytes(int64(len(c.Data)) * 4)
 				for b.Loop() {
-					if err := streamRows(p, c, hsi.WriteOptions{Interleave: il}, []int{8}); err != nil {
+					if err := streamRows(p, c, hsi.WriteOptions{Interleave: hsi.Interleave(il)}, []int{8}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
@@ -40,7 +41,7 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 		return fmt.Errorf("envi: %w", err)
 	}
 	defer df.Abort()
-	if err := writeData(df.File, c, t, il); err != nil {
+	if err := writeData(df, c, t, il); err != nil {
 		return fmt.Errorf("envi: write %s: %w", dataPath, err)
 	}
 	return publish(df, hdrPath, hdr)
@@ -49,22 +50,21 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 // writeParams checks the data type and interleave of a write and returns
 // them, the interleave in lower case with bsq for "".
 func writeParams(opt hsi.WriteOptions) (sample.Type, string, error) {
-	t, err := sample.ParseType(opt.DataType)
+	t, err := raw.WriteType(opt.DataType)
 	if err != nil {
 		return 0, "", err
 	}
 	if _, ok := t.ENVI(); !ok {
 		return 0, "", fmt.Errorf("data type %s cannot be stored in ENVI (use uint8, int16, uint16, int32, uint32, int64, uint64, float32 or float64)", t)
 	}
-	il := strings.ToLower(opt.Interleave)
-	switch il {
-	case "":
-		il = "bsq"
-	case "bsq", "bil", "bip":
-	default:
-		return 0, "", fmt.Errorf("interleave %q (want bsq, bil or bip)", opt.Interleave)
+	il, err := hsi.ParseInterleave(string(opt.Interleave))
+	if err != nil {
+		return 0, "", err
 	}
-	return t, il, nil
+	if il == "" {
+		il = hsi.BSQ
+	}
+	return t, string(il), nil
 }
 
 // publish writes hdr to hdrPath beside the complete data file df and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
@@ -22,12 +23,12 @@ type Clamp struct {
 	n                  int64
 }
 
-// NewClamp returns the clamp to the integer type named dataType (as in
-// hsi.WriteOptions.DataType), or nil for a float type, which needs none.
-// noData and hasNoData are the output's no-data value; the value as
-// written is NoData.
-func NewClamp(dataType string, noData float64, hasNoData bool) (*Clamp, error) {
-	t, err := sample.ParseType(dataType)
+// NewClamp returns the clamp to the integer type dataType (as in
+// hsi.WriteOptions.DataType, the zero value float32), or nil for a float
+// type, which needs none. noData and hasNoData are the output's no-data
+// value; the value as written is NoData.
+func NewClamp(dataType sample.Type, noData float64, hasNoData bool) (*Clamp, error) {
+	t, err := raw.WriteType(dataType)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Clamping follows gdal_translate -ot: values whose rounding leaves the
@@ -16,7 +17,7 @@ import (
 func TestClamp(t *testing.T) {
 	nan := float32(math.NaN())
 	for _, tc := range []struct {
-		typ      string
+		typ      sample.Type
 		nd       float64
 		hasND    bool
 		in, want []float32
@@ -24,12 +25,12 @@ func TestClamp(t *testing.T) {
 		ndOut    float64
 		changed  bool
 	}{
-		{"uint16", 0, false, []float32{-0.939, -0.4, 0, 65535.4, 65535.5, 70000, nan}, []float32{0, -0.4, 0, 65535.4, 65535, 65535, 0}, 4, 0, false},
-		{"int16", -9999, true, []float32{-9999, -40000, 40000, 12.5}, []float32{-9999, -32768, 32767, 12.5}, 2, -9999, false},
-		{"uint16", -9999, true, []float32{-9999, -1, 3}, []float32{0, 0, 3}, 1, 0, true},
-		{"uint8", math.NaN(), true, []float32{nan, 256, -3, 7}, []float32{0, 255, 0, 7}, 2, 0, true},
-		{"int32", 0, false, []float32{3e9, -3e9}, []float32{2147483520, -2147483648}, 2, 0, false},
-		{"uint32", 0, false, []float32{5e9}, []float32{4294967040}, 1, 0, false},
+		{sample.Uint16, 0, false, []float32{-0.939, -0.4, 0, 65535.4, 65535.5, 70000, nan}, []float32{0, -0.4, 0, 65535.4, 65535, 65535, 0}, 4, 0, false},
+		{sample.Int16, -9999, true, []float32{-9999, -40000, 40000, 12.5}, []float32{-9999, -32768, 32767, 12.5}, 2, -9999, false},
+		{sample.Uint16, -9999, true, []float32{-9999, -1, 3}, []float32{0, 0, 3}, 1, 0, true},
+		{sample.Uint8, math.NaN(), true, []float32{nan, 256, -3, 7}, []float32{0, 255, 0, 7}, 2, 0, true},
+		{sample.Int32, 0, false, []float32{3e9, -3e9}, []float32{2147483520, -2147483648}, 2, 0, false},
+		{sample.Uint32, 0, false, []float32{5e9}, []float32{4294967040}, 1, 0, false},
 	} {
 		c, err := NewClamp(tc.typ, tc.nd, tc.hasND)
 		if err != nil {
@@ -46,12 +47,12 @@ func TestClamp(t *testing.T) {
 			t.Errorf("%s: no-data %v written as %v (changed %v), want %v (%v)", tc.typ, tc.nd, v, ch, tc.ndOut, tc.changed)
 		}
 	}
-	for _, typ := range []string{"", "float32", "float64"} {
+	for _, typ := range []sample.Type{sample.Invalid, sample.Float32, sample.Float64} {
 		if c, err := NewClamp(typ, 0, false); c != nil || err != nil {
 			t.Errorf("%q: clamp %v, err %v; float types need none", typ, c, err)
 		}
 	}
-	if _, err := NewClamp("int4", 0, false); err == nil {
+	if _, err := NewClamp(sample.Type(99), 0, false); err == nil {
 		t.Error("unknown type accepted")
 	}
 }
@@ -59,7 +60,7 @@ func TestClamp(t *testing.T) {
 // Every clamped value is written by every integer writer: the ends of the
 // 32-bit ranges are inside the range once in float32.
 func TestClampWriteEveryFormat(t *testing.T) {
-	for _, typ := range []string{"uint8", "int16", "uint16", "int32", "uint32"} {
+	for _, typ := range []sample.Type{sample.Uint8, sample.Int16, sample.Uint16, sample.Int32, sample.Uint32} {
 		c := hsi.MustNew(2, 3, 2)
 		copy(c.Data, []float32{-1e10, 1e10, -0.6, 0.4, float32(math.NaN()), 1e5, 1e9, -1e9, 5e9, -5e9, 3, 4})
 		cl, err := NewClamp(typ, 0, false)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Convert an ENVI image to NumPy, as `omnihsr convert` does.
@@ -18,7 +19,7 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 	c := hsi.MustNew(3, 4, 5)
-	if err := formats.Write(filepath.Join(dir, "scene.hdr"), c, hsi.WriteOptions{DataType: "int16", Interleave: "bil"}); err != nil {
+	if err := formats.Write(filepath.Join(dir, "scene.hdr"), c, hsi.WriteOptions{DataType: sample.Int16, Interleave: "bil"}); err != nil {
 		log.Fatal(err)
 	}
 

@@ -65,14 +65,21 @@ var table = []Format{
 		Note: "EnMAP and DESIS L2A: the SPECTRAL_IMAGE.TIF or METADATA.XML gives the whole product (reflectance, wavelengths, bad bands)"},
 }
 
-// Formats returns the supported formats, in a stable order.
+// Formats returns the supported formats, in a stable order. The formats
+// are copies: changing them changes nothing in the package.
 func Formats() []Format {
 	out := make([]Format, len(table))
-	for i, f := range table {
-		f.Exts = slices.Clone(f.Exts)
-		out[i] = f
+	for i := range table {
+		out[i] = *clone(&table[i])
 	}
 	return out
+}
+
+// clone returns a copy of f that shares nothing mutable with it.
+func clone(f *Format) *Format {
+	c := *f
+	c.Exts = slices.Clone(f.Exts)
+	return &c
 }
 
 // Help returns one line per format for command help text.
@@ -127,25 +134,26 @@ func byName(name string) *Format {
 // several files (an EnMAP spectral image or its metadata) as that product;
 // else by its signature (see Sniff) when it has one, so that a file whose extension names another
 // format is still read as what it is; else by extension, or ENVI when a
-// header lies beside it.
+// header lies beside it. The format is a copy, as Formats returns.
 func ForRead(path string) (*Format, error) {
 	if products.IsProductFile(path) {
-		return byName("EnMAP"), nil
+		return clone(byName("EnMAP")), nil
 	}
 	if f := byName(Sniff(path)); f != nil {
-		return f, nil
+		return clone(f), nil
 	}
 	if f, ok := byExt(path); ok {
-		return f, nil
+		return clone(f), nil
 	}
 	if envi.HeaderFor(path) != "" {
-		return &table[0], nil
+		return clone(&table[0]), nil
 	}
 	return nil, fmt.Errorf("%s: %w: extension %q (supported: %s; or any name with an ENVI .hdr beside it)",
 		path, ErrUnknownFormat, filepath.Ext(path), strings.Join(Extensions(), " "))
 }
 
-// ForWrite returns the format a new file gets from its extension.
+// ForWrite returns the format a new file gets from its extension, a copy
+// as Formats returns.
 func ForWrite(path string) (*Format, error) {
 	f, ok := byExt(path)
 	if !ok {
@@ -154,7 +162,7 @@ func ForWrite(path string) (*Format, error) {
 	if f.Write == nil {
 		return nil, fmt.Errorf("%s: writing %s files is not supported", path, f.Name)
 	}
-	return f, nil
+	return clone(f), nil
 }
 
 // Read reads a cube from path in the format its extension names. A NaN
@@ -266,7 +274,7 @@ func forWrite(path string, opt hsi.WriteOptions) (*Format, error) {
 	if opt.Interleave != "" && !f.Interleave {
 		return nil, fmt.Errorf("%s: an interleave (%q) applies to ENVI output only", path, opt.Interleave)
 	}
-	if opt.Compression != "" && !strings.EqualFold(opt.Compression, "none") && !f.Compression {
+	if opt.Compression != "" && !strings.EqualFold(string(opt.Compression), string(hsi.NoCompression)) && !f.Compression {
 		return nil, fmt.Errorf("%s: compression (%q) applies to MAT and TIFF output only", path, opt.Compression)
 	}
 	if (opt.Driver != "" || len(opt.Creation) > 0) && !f.Creation {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // fuzzNames are the file names the fuzz targets combine: ENVI pairs under
@@ -79,7 +80,7 @@ func FuzzCheckOutput(f *testing.F) {
 			}
 			return
 		}
-		if werr := Write(p(out), cube(), hsi.WriteOptions{DataType: "float64"}); werr != nil {
+		if werr := Write(p(out), cube(), hsi.WriteOptions{DataType: sample.Float64}); werr != nil {
 			return // e.g. a name no format writes
 		}
 		for i, f := range files {

@@ -5,9 +5,9 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/png"
-	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Shape returns the rows, columns and bands of the image at path from its
@@ -47,8 +47,8 @@ type Output struct {
 // would check of each output: its format takes the options; a streamed
 // output (Format.Create) fits on its file system together with the other
 // streamed outputs there, counted at their uncompressed size (an error
-// wrapping ErrNoSpace); an output written from memory fits in the memory
-// available (memlimit.ErrTooLarge).
+// matching hsi.ErrNoSpace); an output written from memory fits in the
+// memory available (hsi.ErrTooLarge).
 func CheckOutputs(outs []Output) error {
 	need := map[string]uint64{} // by file system
 	first := map[string]string{}
@@ -67,7 +67,7 @@ func CheckOutputs(outs []Output) error {
 			}
 			continue
 		}
-		t, err := sample.ParseType(o.Opt.DataType)
+		t, err := raw.WriteType(o.Opt.DataType)
 		if err != nil {
 			continue // the format's Create reports the bad type
 		}

@@ -99,7 +99,7 @@ func TestCheckOutputsSumsDisk(t *testing.T) {
 	defer func() { diskFree = old }()
 	diskFree = func(string) (uint64, bool) { return 3 << 20, true }
 	one := Output{Path: filepath.Join(dir, "a.npy"), H: 512, W: 512, B: 4} // 4 MiB float32
-	if err := CheckOutputs([]Output{one}); !errors.Is(err, ErrNoSpace) {
+	if err := CheckOutputs([]Output{one}); !errors.Is(err, hsi.ErrNoSpace) {
 		t.Fatalf("4 MiB on 3 MiB: %v", err)
 	}
 	diskFree = func(string) (uint64, bool) { return 6 << 20, true }
@@ -109,7 +109,7 @@ func TestCheckOutputsSumsDisk(t *testing.T) {
 		t.Fatalf("one output that fits: %v", err)
 	}
 	err := CheckOutputs([]Output{one, two})
-	if !errors.Is(err, ErrNoSpace) || !strings.Contains(err.Error(), "with the other outputs from "+one.Path) {
+	if !errors.Is(err, hsi.ErrNoSpace) || !strings.Contains(err.Error(), "with the other outputs from "+one.Path) {
 		t.Fatalf("two 4 MiB outputs on 6 MiB: %v", err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {

@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/rowstream"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
@@ -81,13 +81,9 @@ func (f *finiteRows) WriteRows(data []float32) error {
 	return f.RowWriter.WriteRows(data)
 }
 
-// ErrNoSpace marks a streamed output larger than the free space of its
-// file system.
-var ErrNoSpace = errors.New("not enough free disk space")
-
 // diskFree returns the bytes available to this user on the file system of
 // dir, or false when unknown; a variable so that tests can replace it.
-var diskFree = freeBytes
+var diskFree = atomicfile.DiskFree
 
 // Create starts the file at path, in the format its extension names, for
 // an image of h rows, w columns and b bands with metadata meta, written
@@ -99,13 +95,13 @@ var diskFree = freeBytes
 // bounded by one call's rows (and by raw.ChunkBytes), never by the image,
 // and the result is byte for byte what Write stores for the whole cube.
 // Create first checks that the file system has room for the whole file
-// (ErrNoSpace otherwise). TIFF streams too, a strip or tile height of rows
-// at a time (see tiff.Create; a COG also holds its overviews in memory, up
-// to about 0.4 of the float32 image).
+// (an error matching hsi.ErrNoSpace otherwise). TIFF streams too, a strip
+// or tile height of rows at a time (see tiff.Create; a COG also holds its
+// overviews in memory, up to about 0.4 of the float32 image).
 //
 // The other formats (MAT, PNG) are written from a whole cube: Create
 // checks that the h x w x b float32 cube fits in the memory available
-// (memlimit.Check; an error wrapping memlimit.ErrTooLarge that suggests ENVI or
+// (an error matching hsi.ErrTooLarge that suggests ENVI or
 // NPY otherwise), test-writes a one-pixel image with meta and opt so that a
 // refused option fails now rather than at Commit, and collects the rows in
 // memory; Commit writes them with Write.
@@ -126,7 +122,7 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (RowW
 		return nil, fmt.Errorf("formats: create %s: %w", path, err)
 	}
 	if f.Create != nil {
-		if t, err := sample.ParseType(opt.DataType); err == nil {
+		if t, err := raw.WriteType(opt.DataType); err == nil {
 			if err := checkDisk(path, uint64(n)*uint64(t.Size())); err != nil {
 				return nil, err
 			}
@@ -146,23 +142,19 @@ func checkDisk(path string, need uint64) error {
 	free, ok := diskFree(dir)
 	if ok && need > free {
 		return fmt.Errorf("formats: create %s: the output needs %s on disk, but %s has only %s free: %w",
-			path, memlimit.Format(need), dir, memlimit.Format(free), ErrNoSpace)
+			path, memlimit.Format(need), dir, memlimit.Format(free), hsi.ErrNoSpace)
 	}
 	return nil
 }
 
-// memWriter is the RowWriter of a format written from a whole cube.
+// memWriter is the rowstream.Sink of a format written from a whole cube:
+// the rows are collected in the cube, which Commit writes.
 type memWriter struct {
-	f         *Format
-	path      string
-	opt       hsi.WriteOptions
-	c         *hsi.Cube
-	next      int
-	err       error
-	committed bool
+	f    *Format
+	path string
+	opt  hsi.WriteOptions
+	c    *hsi.Cube
 }
-
-var errAborted = errors.New("the writer was aborted")
 
 // checkMemOutput refuses an output of a format written from memory whose
 // h x w x b float32 cube does not fit in the memory available.
@@ -176,7 +168,7 @@ func checkMemOutput(f *Format, path string, h, w, b int) error {
 	return nil
 }
 
-func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*memWriter, error) {
+func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*rowstream.Writer, error) {
 	if err := checkMemOutput(f, path, h, w, b); err != nil {
 		return nil, err
 	}
@@ -188,7 +180,7 @@ func newMemWriter(f *Format, path string, h, w, b int, meta hsi.Meta, opt hsi.Wr
 		return nil, fmt.Errorf("formats: create %s: %w", path, err)
 	}
 	c.Meta = meta.Clone()
-	return &memWriter{f: f, path: path, opt: opt, c: c}, nil
+	return rowstream.New("formats", path, h, w, b, &memWriter{f: f, path: path, opt: opt, c: c}), nil
 }
 
 // probeError is an error of a test write, with the probe file's name
@@ -219,59 +211,26 @@ func probe(f *Format, path string, b int, meta hsi.Meta, opt hsi.WriteOptions) e
 	return nil
 }
 
-func (m *memWriter) fail(err error) error {
-	m.err = err
-	m.c = nil
-	return err
-}
-
-func (m *memWriter) WriteRows(data []float32) error {
-	if m.err != nil {
-		return m.err
-	}
-	if m.committed {
-		return fmt.Errorf("formats: write %s: rows written after Commit", m.path)
-	}
+// WriteRows copies n rows, rows y0 on, into the cube.
+func (m *memWriter) WriteRows(data []float32, y0, _ int) error {
 	c := m.c
-	row := c.W * c.B
-	if len(data)%row != 0 {
-		return m.fail(fmt.Errorf("formats: write %s: %d values are not whole rows of %d pixels x %d bands", m.path, len(data), c.W, c.B))
-	}
-	n := len(data) / row
-	if n > c.H-m.next {
-		return m.fail(fmt.Errorf("formats: write %s: %d more rows after %d of %d", m.path, n, m.next, c.H))
-	}
 	for i, v := range data {
 		if v-v != 0 && v == v { // infinite; NaN is checked by the integer writers
-			return m.fail(fmt.Errorf("formats: write %s: %w", m.path, raw.BadValue(data, c.W, c.B, m.next, i, sample.Float32)))
+			return raw.BadValue(data, c.W, c.B, y0, i, sample.Float32)
 		}
 	}
-	copy(c.Data[m.next*row:], data)
-	m.next += n
+	copy(c.Data[y0*c.W*c.B:], data)
 	return nil
 }
 
+// Commit writes the cube.
 func (m *memWriter) Commit() error {
-	if m.err != nil {
-		return m.err
-	}
-	if m.committed {
-		return nil
-	}
-	if m.next != m.c.H {
-		return m.fail(fmt.Errorf("formats: write %s: only %d of %d rows were written", m.path, m.next, m.c.H))
-	}
 	if err := m.f.Write(m.path, m.c, m.opt); err != nil {
-		return m.fail(err)
+		return err
 	}
-	m.committed = true
 	m.c = nil
 	return nil
 }
 
-func (m *memWriter) Abort() {
-	if m.committed || m.err != nil {
-		return
-	}
-	m.fail(fmt.Errorf("formats: write %s: %w", m.path, errAborted))
-}
+// Abort drops the cube; nothing was written.
+func (m *memWriter) Abort() { m.c = nil }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // Stream an image to disk in bands of rows, as the renderer does for an
@@ -21,7 +22,7 @@ func ExampleCreate() {
 	const H, W, B, band = 10, 8, 3, 4
 	meta := hsi.Meta{Wavelengths: []float64{450, 550, 650}, WavelengthUnits: "Nanometers"}
 	path := filepath.Join(dir, "big.hdr")
-	w, err := formats.Create(path, H, W, B, meta, hsi.WriteOptions{DataType: "uint16", Interleave: "bil"})
+	w, err := formats.Create(path, H, W, B, meta, hsi.WriteOptions{DataType: sample.Uint16, Interleave: "bil"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,12 +6,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
@@ -81,17 +81,17 @@ func TestCreateMatchesWrite(t *testing.T) {
 		opt  hsi.WriteOptions
 	}{
 		{"x.hdr", hsi.WriteOptions{}},
-		{"x.hdr", hsi.WriteOptions{Interleave: "bil", DataType: "uint16"}},
-		{"x.bip", hsi.WriteOptions{Interleave: "bip", DataType: "int16"}},
-		{"x.img", hsi.WriteOptions{Interleave: "bsq", DataType: "float64"}},
-		{"x.bil", hsi.WriteOptions{Interleave: "bil", DataType: "uint8"}},
-		{"x.dat", hsi.WriteOptions{Interleave: "bip", DataType: "int32"}},
+		{"x.hdr", hsi.WriteOptions{Interleave: "bil", DataType: sample.Uint16}},
+		{"x.bip", hsi.WriteOptions{Interleave: "bip", DataType: sample.Int16}},
+		{"x.img", hsi.WriteOptions{Interleave: "bsq", DataType: sample.Float64}},
+		{"x.bil", hsi.WriteOptions{Interleave: "bil", DataType: sample.Uint8}},
+		{"x.dat", hsi.WriteOptions{Interleave: "bip", DataType: sample.Int32}},
 		{"x.npy", hsi.WriteOptions{}},
-		{"x.npy", hsi.WriteOptions{DataType: "uint8"}},
-		{"x.npy", hsi.WriteOptions{DataType: "float64"}},
+		{"x.npy", hsi.WriteOptions{DataType: sample.Uint8}},
+		{"x.npy", hsi.WriteOptions{DataType: sample.Float64}},
 		{"x.tif", hsi.WriteOptions{}},
-		{"x.tif", hsi.WriteOptions{DataType: "uint16", Compression: "deflate"}},
-		{"x.mat", hsi.WriteOptions{DataType: "int16"}},
+		{"x.tif", hsi.WriteOptions{DataType: sample.Uint16, Compression: "deflate"}},
+		{"x.mat", hsi.WriteOptions{DataType: sample.Int16}},
 		{"x.png", hsi.WriteOptions{}},
 	} {
 		a, b := t.TempDir(), t.TempDir()
@@ -262,21 +262,11 @@ func TestCreateTooLarge(t *testing.T) {
 	dirEmpty(t, dir)
 
 	diskFree = func(string) (uint64, bool) { return 10 << 30, true }
-	_, err := Create(filepath.Join(dir, "big.hdr"), 8192, 8192, 128, hsi.Meta{}, hsi.WriteOptions{DataType: "uint16"})
-	if !errors.Is(err, ErrNoSpace) || !strings.Contains(err.Error(), "16.0 GiB on disk") || !strings.Contains(err.Error(), "10.0 GiB free") {
+	_, err := Create(filepath.Join(dir, "big.hdr"), 8192, 8192, 128, hsi.Meta{}, hsi.WriteOptions{DataType: sample.Uint16})
+	if !errors.Is(err, hsi.ErrNoSpace) || !strings.Contains(err.Error(), "16.0 GiB on disk") || !strings.Contains(err.Error(), "10.0 GiB free") {
 		t.Fatalf("no space: %v", err)
 	}
 	dirEmpty(t, dir)
-}
-
-func TestFreeBytes(t *testing.T) {
-	free, ok := freeBytes(t.TempDir())
-	if runtime.GOOS == "linux" && (!ok || free == 0) {
-		t.Fatalf("freeBytes = %d, %v", free, ok)
-	}
-	if _, ok := freeBytes(filepath.Join(t.TempDir(), "missing")); ok {
-		t.Fatal("freeBytes of a missing directory succeeded")
-	}
 }
 
 // TestCreateRefusesEarly: options and metadata a format refuses fail at
@@ -289,18 +279,18 @@ func TestCreateRefusesEarly(t *testing.T) {
 		opt  hsi.WriteOptions
 		want string
 	}{
-		{"e.tif", hsi.Meta{}, hsi.WriteOptions{DataType: "int64"}, "not supported"},
+		{"e.tif", hsi.Meta{}, hsi.WriteOptions{DataType: sample.Int64}, "not supported"},
 		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Compression: "brotli"}, "brotli"},
 		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Creation: []string{"COMPRESS=JPEG"}}, "COMPRESS=JPEG"},
 		{"e.tif", hsi.Meta{}, hsi.WriteOptions{Driver: "COG", Creation: []string{"TILED=YES"}}, "TILED is not known to the COG driver"},
 		{"e.hdr", hsi.Meta{}, hsi.WriteOptions{Creation: []string{"COMPRESS=LZW"}}, "TIFF output only"},
 		{"e.mat", hsi.Meta{}, hsi.WriteOptions{Var: "1bad"}, "1bad"},
-		{"e.png", hsi.Meta{}, hsi.WriteOptions{DataType: "float32"}, "8-bit"},
+		{"e.png", hsi.Meta{}, hsi.WriteOptions{DataType: sample.Float32}, "8-bit"},
 		{"e.tif", hsi.Meta{Wavelengths: []float64{1}}, hsi.WriteOptions{}, "1 entries for 3 bands"},
 		{"e.hdr", hsi.Meta{Wavelengths: []float64{1}}, hsi.WriteOptions{}, "1 entries for 3 bands"},
-		{"e.hdr", hsi.Meta{}, hsi.WriteOptions{DataType: "int8"}, "cannot be stored in ENVI"},
+		{"e.hdr", hsi.Meta{}, hsi.WriteOptions{DataType: sample.Int8}, "cannot be stored in ENVI"},
 		{"e.npy", hsi.Meta{}, hsi.WriteOptions{Interleave: "bil"}, "ENVI output only"},
-		{"e.npy", hsi.Meta{}, hsi.WriteOptions{DataType: "half"}, "cannot be written"},
+		{"e.npy", hsi.Meta{}, hsi.WriteOptions{DataType: sample.Float16}, "cannot be written"},
 		{"e.xyz", hsi.Meta{}, hsi.WriteOptions{}, "unknown file format"},
 	} {
 		w, err := Create(filepath.Join(dir, tc.name), 4, 4, 3, tc.meta, tc.opt)
@@ -345,7 +335,7 @@ func BenchmarkCreate(b *testing.B) {
 			if name == "x.npy" && il != "" {
 				continue
 			}
-			opt := hsi.WriteOptions{Interleave: il}
+			opt := hsi.WriteOptions{Interleave: hsi.Interleave(il)}
 			p := filepath.Join(b.TempDir(), name)
 			b.Run(name+"/"+il+"/stream", func(b *testing.B) {
 				b.SetBytes(int64(len(c.Data)) * 4)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkWrite(b *testing.B) {
 				b.ResetTimer()
 				before := totalAlloc()
 				for i := 0; i < b.N; i++ {
-					if err := Write(path, c, hsi.WriteOptions{DataType: "uint16", Compression: comp}); err != nil {
+					if err := Write(path, c, hsi.WriteOptions{DataType: sample.Uint16, Compression: hsi.Compression(comp)}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -58,7 +59,7 @@ func BenchmarkRead(b *testing.B) {
 			b.Run(sz.name+"/"+comp, func(b *testing.B) {
 				c := testrand.Integers(testrand.New(1, 1), sz.h, sz.w, sz.b, 0, 4000)
 				path := filepath.Join(b.TempDir(), "b.mat")
-				if err := Write(path, c, hsi.WriteOptions{DataType: "uint16", Compression: comp}); err != nil {
+				if err := Write(path, c, hsi.WriteOptions{DataType: sample.Uint16, Compression: hsi.Compression(comp)}); err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(len(c.Data)) * 4)

@@ -10,6 +10,9 @@
 // int64, uint8 to uint64 and logical, whatever smaller type MATLAB chose to
 // store the values in. Cell, struct, char, sparse, object and complex
 // variables are listed but cannot be loaded.
+// Decode reads the same from an io.ReaderAt of a given size (bytes in
+// memory, a member of an archive), as archive/zip.NewReader does, with the
+// same checks.
 //
 // The variable is chosen by ReadOptions.Var, by default the numeric array
 // with the most elements. Its MATLAB dimensions are turned into a cube by a
@@ -39,11 +42,11 @@
 // # Writing
 //
 // Write produces a MAT v5 file with one H x W x B variable (WriteOptions.Var,
-// default "cube") of class single, or of the class named by
-// WriteOptions.DataType ("float64" is double; integer types are rounded half
-// away from zero by package sample and must fit). WriteOptions.Compression "deflate" (or "zlib") compresses the
+// default "cube") of class single, or of the class of
+// WriteOptions.DataType (sample.Float64 is double; integer types are rounded half
+// away from zero by package sample and must fit). WriteOptions.Compression hsi.Deflate (or "zlib") compresses the
 // elements as MATLAB's default -v7 does (zlib level 1: on the shared scenes
-// about 3.5 times as fast as level 6 for files 1-7% larger); "" or "none"
+// about 3.5 times as fast as level 6 for files 1-7% larger); "" or hsi.NoCompression
 // leaves them plain. Known
 // wavelengths, their units and FWHM are stored as the variables
 // "wavelength", "wavelength_units" and "fwhm". MAT v5 cannot hold a variable

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/matfile"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 func Example() {
@@ -24,7 +25,7 @@ func Example() {
 	c.Meta.Wavelengths = []float64{450, 550, 650, 750}
 	c.Meta.WavelengthUnits = "Nanometers"
 	path := filepath.Join(dir, "cube.mat")
-	if err := matfile.Write(path, c, hsi.WriteOptions{DataType: "uint16", Compression: "deflate"}); err != nil {
+	if err := matfile.Write(path, c, hsi.WriteOptions{DataType: sample.Uint16, Compression: "deflate"}); err != nil {
 		log.Fatal(err)
 	}
 

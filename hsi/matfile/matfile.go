@@ -200,6 +200,26 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	return c, info, nil
 }
 
+// Decode reads one variable of a MAT file (v5 or v7.3) of size bytes from
+// r, as Read reads a file, for data that is not a file (in memory, in an
+// archive, behind a network). Every allocation sized from the data is
+// checked against size and the memory limit before it is made; truncated
+// or hostile data is an error, never a panic.
+func Decode(r io.ReaderAt, size int64, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	if size < 0 {
+		return nil, hsi.SourceInfo{}, fmt.Errorf("matfile: decode: size %d is negative", size)
+	}
+	s, err := openReader(r, size)
+	if err == nil {
+		var c *hsi.Cube
+		var info hsi.SourceInfo
+		if c, info, err = s.read(opt); err == nil {
+			return c, info, nil
+		}
+	}
+	return nil, hsi.SourceInfo{}, fmt.Errorf("matfile: decode: %w", err)
+}
+
 func read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	s, err := open(path)
 	if err != nil {

@@ -54,13 +54,13 @@ func write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	st, err := sample.ParseType(opt.DataType)
+	st, err := raw.WriteType(opt.DataType)
 	ot, ok := outTypes[st]
 	if err != nil || !ok {
 		return fmt.Errorf("data type %q is not supported (float32, float64, int8, uint8, int16, uint16, int32, uint32, int64, uint64)", opt.DataType)
 	}
 	var compress bool
-	switch strings.ToLower(opt.Compression) {
+	switch strings.ToLower(string(opt.Compression)) {
 	case "", "none":
 	case "deflate", "zlib":
 		compress = true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -15,22 +16,22 @@ import (
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
-		dt      string
+		dt      sample.Type
 		lo, hi  float64
 		integer bool
 		class   string
 	}{
-		{"", -1e3, 1e3, false, "float32"},
-		{"float32", -1, 1, false, "float32"},
-		{"float64", -1e6, 1e6, false, "float64"},
-		{"int8", -128, 127, true, "int8"},
-		{"uint8", 0, 255, true, "uint8"},
-		{"int16", -32768, 32767, true, "int16"},
-		{"uint16", 0, 65535, true, "uint16"},
-		{"int32", -1e7, 1e7, true, "int32"},
-		{"uint32", 0, 1e7, true, "uint32"},
-		{"int64", -1e7, 1e7, true, "int64"},
-		{"uint64", 0, 1e7, true, "uint64"},
+		{sample.Invalid, -1e3, 1e3, false, "float32"},
+		{sample.Float32, -1, 1, false, "float32"},
+		{sample.Float64, -1e6, 1e6, false, "float64"},
+		{sample.Int8, -128, 127, true, "int8"},
+		{sample.Uint8, 0, 255, true, "uint8"},
+		{sample.Int16, -32768, 32767, true, "int16"},
+		{sample.Uint16, 0, 65535, true, "uint16"},
+		{sample.Int32, -1e7, 1e7, true, "int32"},
+		{sample.Uint32, 0, 1e7, true, "uint32"},
+		{sample.Int64, -1e7, 1e7, true, "int64"},
+		{sample.Uint64, 0, 1e7, true, "uint64"},
 	} {
 		for _, comp := range []string{"none", "deflate"} {
 			for _, size := range [][3]int{{7, 5, 3}, {4, 6, 1}, {1, 1, 1}, {9, 2, 33}} {
@@ -45,7 +46,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 				c.Meta.WavelengthUnits = "Nanometers"
 				path := filepath.Join(dir, "rt.mat")
-				err := Write(path, c, hsi.WriteOptions{DataType: tc.dt, Compression: comp, Var: "hsi_cube"})
+				err := Write(path, c, hsi.WriteOptions{DataType: tc.dt, Compression: hsi.Compression(comp), Var: "hsi_cube"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -79,8 +80,8 @@ func TestWriteErrors(t *testing.T) {
 		opt  hsi.WriteOptions
 		want string
 	}{
-		{hsi.WriteOptions{DataType: "uint8"}, "does not fit uint8"},
-		{hsi.WriteOptions{DataType: "complex64"}, "not supported"},
+		{hsi.WriteOptions{DataType: sample.Uint8}, "does not fit uint8"},
+		{hsi.WriteOptions{DataType: sample.Type(99)}, "not supported"},
 		{hsi.WriteOptions{Compression: "lzw"}, "not available"},
 		{hsi.WriteOptions{Var: "1abc"}, "not a MATLAB name"},
 		{hsi.WriteOptions{Var: "a-b"}, "not a MATLAB name"},
@@ -96,7 +97,7 @@ func TestWriteErrors(t *testing.T) {
 	}
 	nan := c.Clone()
 	nan.Data[4] = float32(math.NaN())
-	if err := Write(filepath.Join(dir, "nan.mat"), nan, hsi.WriteOptions{DataType: "int16"}); err == nil {
+	if err := Write(filepath.Join(dir, "nan.mat"), nan, hsi.WriteOptions{DataType: sample.Int16}); err == nil {
 		t.Error("NaN written as int16")
 	}
 	if err := Write(filepath.Join(dir, "empty.mat"), &hsi.Cube{}, hsi.WriteOptions{}); err == nil {

@@ -18,18 +18,17 @@ var benchSizes = []struct {
 
 func BenchmarkRead(b *testing.B) {
 	for _, sz := range benchSizes {
-		for _, typ := range []string{"float32", "int16"} {
+		for _, typ := range []sample.Type{sample.Float32, sample.Int16} {
 			b.Run(fmt.Sprintf("%s/%s", sz.name, typ), func(b *testing.B) {
 				if sz.name == "Large" && testing.Short() {
 					b.Skip("large")
 				}
-				t, _ := sample.ParseType(typ)
-				c := testCube(sz.h, sz.w, sz.b, t)
+				c := testCube(sz.h, sz.w, sz.b, typ)
 				p := filepath.Join(b.TempDir(), "x.npy")
 				if err := Write(p, c, hsi.WriteOptions{DataType: typ}); err != nil {
 					b.Fatal(err)
 				}
-				b.SetBytes(int64(len(c.Data) * t.Size()))
+				b.SetBytes(int64(len(c.Data) * typ.Size()))
 				for b.Loop() {
 					if _, _, err := Read(p, hsi.ReadOptions{}); err != nil {
 						b.Fatal(err)

@@ -10,10 +10,12 @@
 // are an error (*hsi.NonFiniteError, returned with the cube). The reader
 // streams the file into the cube through a buffer of a few MiB after
 // checking that the cube fits in memory.
+// Decode reads the same from an io.ReaderAt of a given size, as
+// archive/zip.NewReader does, with the same checks.
 //
 // Write stores a C-order, little-endian array of shape (H, W, B), version
 // 1.0 (2.0 when the header needs it), float32 unless WriteOptions.DataType
-// names another type; integer types are rounded half away from zero by
+// is another type; integer types are rounded half away from zero by
 // package sample (GDAL's rule) and a value that does not fit is an error. A one-band cube is written with
 // shape (H, W, 1). The file is written to a temporary file and renamed.
 // NPY holds no metadata: wavelengths and georeferencing are not stored.

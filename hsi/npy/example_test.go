@@ -1,6 +1,7 @@
 package npy_test
 
 import (
+	"bytes"
 	"fmt"
 	"log"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/npy"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 func Example() {
@@ -34,4 +36,36 @@ func Example() {
 	// Output:
 	// NPY float32 C order (2, 3, 2)
 	// [5 5.5]
+}
+
+// ExampleDecode reads an array from bytes in memory (here those of a file
+// written as uint16), as archive/zip.NewReader reads an archive.
+func ExampleDecode() {
+	dir, err := os.MkdirTemp("", "npy-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	c := hsi.MustNew(2, 2, 3)
+	for i := range c.Data {
+		c.Data[i] = float32(100 * i)
+	}
+	p := filepath.Join(dir, "cube.npy")
+	if err := npy.Write(p, c, hsi.WriteOptions{DataType: sample.Uint16}); err != nil {
+		log.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	got, info, err := npy.Decode(bytes.NewReader(b), int64(len(b)), hsi.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(info.Format, info.DataType, info.Layout)
+	fmt.Println(got.Spectrum(1, 1))
+	// Output:
+	// NPY uint16 C order (2, 2, 3)
+	// [900 1000 1100]
 }

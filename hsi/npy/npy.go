@@ -297,6 +297,25 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	return c, info, err
 }
 
+// Decode reads a .npy array of size bytes from r, as Read reads a file,
+// for data that is not a file (in memory, in an archive, behind a
+// network). The allocation of the cube is checked against size and the
+// memory limit before it is made; truncated or hostile data is an error,
+// never a panic. On NaN or infinite values it returns the cube together
+// with a *hsi.NonFiniteError whose Path is "input". The options are not
+// used.
+func Decode(r io.ReaderAt, size int64, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	var info hsi.SourceInfo
+	if size < 0 {
+		return nil, info, fmt.Errorf("npy: decode: size %d is negative", size)
+	}
+	c, h, err := decode(r, size, "input")
+	if h != nil {
+		info = sourceInfo(h)
+	}
+	return c, info, err
+}
+
 func sourceInfo(h *header) hsi.SourceInfo {
 	order, layout := "little-endian", "C order"
 	if h.bigEndian {
@@ -451,7 +470,7 @@ func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
 
 // writeType returns the sample type and dtype descriptor that opt asks for.
 func writeType(opt hsi.WriteOptions) (sample.Type, string, error) {
-	t, err := sample.ParseType(opt.DataType)
+	t, err := raw.WriteType(opt.DataType)
 	if err != nil {
 		return 0, "", err
 	}

@@ -128,7 +128,7 @@ func TestRoundTripEveryType(t *testing.T) {
 		for _, b := range []int{1, 4} {
 			c := testCube(6, 9, b, typ)
 			p := filepath.Join(dir, fmt.Sprintf("%s_%d.npy", typ, b))
-			if err := Write(p, c, hsi.WriteOptions{DataType: typ.String()}); err != nil {
+			if err := Write(p, c, hsi.WriteOptions{DataType: typ}); err != nil {
 				t.Fatal(err)
 			}
 			got, info, err := Read(p, hsi.ReadOptions{})
@@ -251,7 +251,7 @@ func TestTooLargeForMemory(t *testing.T) {
 func TestWriteErrors(t *testing.T) {
 	c := testCube(2, 2, 2, sample.Float32)
 	c.Data[5] = float32(math.Inf(1))
-	for _, opt := range []hsi.WriteOptions{{}, {DataType: "uint8"}, {DataType: "float16"}, {DataType: "complex"}} {
+	for _, opt := range []hsi.WriteOptions{{}, {DataType: sample.Uint8}, {DataType: sample.Float16}, {DataType: sample.Type(99)}} {
 		dir := t.TempDir()
 		err := Write(filepath.Join(dir, "x.npy"), c, opt)
 		if err == nil || !strings.Contains(err.Error(), "x.npy") {

@@ -1,10 +1,10 @@
 package npy
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/internal/rowstream"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
@@ -22,17 +22,17 @@ import (
 // temporary file and returns the same error from then on. A StreamWriter is
 // not safe for concurrent use.
 type StreamWriter struct {
-	path      string
-	h, w, b   int
-	t         sample.Type
-	f         *atomicfile.File
-	next      int // rows written so far
-	buf       []byte
-	err       error // sticky error
-	committed bool
+	rs *rowstream.Writer
 }
 
-var errAborted = errors.New("the writer was aborted")
+// streamSink is the rowstream.Sink of a StreamWriter: rows encoded onto
+// the end of the temporary file.
+type streamSink struct {
+	w, b int
+	t    sample.Type
+	f    *atomicfile.File
+	buf  []byte
+}
 
 // Create starts a C-order array of shape (h, w, b) at path with the data
 // type of opt, like Write (a one-band image too has shape (h, w, 1)). NPY
@@ -55,73 +55,45 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 		return nil, fmt.Errorf("npy: write %s: %w", path, err)
 	}
 	f.ExpectSize(int64(h) * int64(w) * int64(b) * int64(t.Size()))
-	return &StreamWriter{path: path, h: h, w: w, b: b, t: t, f: f}, nil
+	return &StreamWriter{rs: rowstream.New("npy", path, h, w, b, &streamSink{w: w, b: b, t: t, f: f})}, nil
 }
 
 // Rows returns the number of rows written so far.
-func (s *StreamWriter) Rows() int { return s.next }
-
-func (s *StreamWriter) fail(err error) error {
-	s.f.Abort()
-	s.err = err
-	s.buf = nil
-	return err
-}
+func (s *StreamWriter) Rows() int { return s.rs.Rows() }
 
 // WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
 // cube's pixel-interleaved order, which is the file's C order. A NaN or
 // infinite value, or one that does not fit the data type, is an error
 // naming its row, column and band.
-func (s *StreamWriter) WriteRows(data []float32) error {
-	if s.err != nil {
-		return s.err
-	}
-	if s.committed {
-		return fmt.Errorf("npy: write %s: rows written after Commit", s.path)
-	}
-	row := s.w * s.b
-	if len(data)%row != 0 {
-		return s.fail(fmt.Errorf("npy: write %s: %d values are not whole rows of %d pixels x %d bands", s.path, len(data), s.w, s.b))
-	}
-	n := len(data) / row
-	if n > s.h-s.next {
-		return s.fail(fmt.Errorf("npy: write %s: %d more rows after %d of %d", s.path, n, s.next, s.h))
-	}
-	buf, err := encodeRows(s.buf, s.f.Tracked(), data, s.w, s.b, s.next, s.t)
-	s.buf = buf
-	if err != nil {
-		return s.fail(fmt.Errorf("npy: write %s: %w", s.path, err))
-	}
-	s.next += n
-	return nil
-}
+func (s *StreamWriter) WriteRows(data []float32) error { return s.rs.WriteRows(data) }
 
 // Commit checks that all rows were written and publishes the file. With
 // rows missing it fails and removes the temporary file. Commit after a
 // successful Commit does nothing.
-func (s *StreamWriter) Commit() error {
-	if s.err != nil {
-		return s.err
-	}
-	if s.committed {
-		return nil
-	}
-	if s.next != s.h {
-		return s.fail(fmt.Errorf("npy: write %s: only %d of %d rows were written", s.path, s.next, s.h))
-	}
+func (s *StreamWriter) Commit() error { return s.rs.Commit() }
+
+// Abort removes the temporary file. It is idempotent and does nothing after
+// a successful Commit, so `defer w.Abort()` is always safe.
+func (s *StreamWriter) Abort() { s.rs.Abort() }
+
+// WriteRows appends n rows, rows y0 on, to the file.
+func (s *streamSink) WriteRows(data []float32, y0, _ int) error {
+	buf, err := encodeRows(s.buf, s.f.Tracked(), data, s.w, s.b, y0, s.t)
+	s.buf = buf
+	return err
+}
+
+// Commit syncs the file and renames it into place.
+func (s *streamSink) Commit() error {
 	if err := s.f.Commit(); err != nil {
-		return s.fail(fmt.Errorf("npy: %w", err))
+		return fmt.Errorf("npy: %w", err)
 	}
-	s.committed = true
 	s.buf = nil
 	return nil
 }
 
-// Abort removes the temporary file. It is idempotent and does nothing after
-// a successful Commit, so `defer w.Abort()` is always safe.
-func (s *StreamWriter) Abort() {
-	if s.committed || s.err != nil {
-		return
-	}
-	s.fail(fmt.Errorf("npy: write %s: %w", s.path, errAborted))
+// Abort removes the temporary file.
+func (s *streamSink) Abort() {
+	s.f.Abort()
+	s.buf = nil
 }

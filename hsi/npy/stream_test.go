@@ -50,7 +50,7 @@ func TestStreamMatchesWrite(t *testing.T) {
 	for _, typ := range []sample.Type{sample.Uint8, sample.Int8, sample.Int16, sample.Uint16, sample.Int32, sample.Uint32, sample.Int64, sample.Uint64, sample.Float32, sample.Float64} {
 		for _, b := range []int{1, 7} {
 			c := testCube(9, 5, b, typ)
-			opt := hsi.WriteOptions{DataType: typ.String()}
+			opt := hsi.WriteOptions{DataType: typ}
 			a, s := filepath.Join(dir, "a.npy"), filepath.Join(dir, "s.npy")
 			if err := Write(a, c, opt); err != nil {
 				t.Fatal(err)
@@ -95,14 +95,14 @@ func TestStreamMatchesWriteLarge(t *testing.T) {
 
 func TestStreamValueErrors(t *testing.T) {
 	for _, tc := range []struct {
-		typ  string
+		typ  sample.Type
 		v    float32
 		want string
 	}{
-		{"float32", float32(math.Inf(-1)), "holds -Inf at row 5, column 1, band 2"},
-		{"float64", float32(math.Inf(1)), "holds +Inf at row 5, column 1, band 2"},
-		{"int16", float32(math.NaN()), "holds NaN at row 5, column 1, band 2"},
-		{"uint8", -1, "value -1 at row 5, column 1, band 2 (0-based) does not fit uint8"},
+		{sample.Float32, float32(math.Inf(-1)), "holds -Inf at row 5, column 1, band 2"},
+		{sample.Float64, float32(math.Inf(1)), "holds +Inf at row 5, column 1, band 2"},
+		{sample.Int16, float32(math.NaN()), "holds NaN at row 5, column 1, band 2"},
+		{sample.Uint8, -1, "value -1 at row 5, column 1, band 2 (0-based) does not fit uint8"},
 	} {
 		dir := t.TempDir()
 		c := testCube(7, 3, 4, sample.Uint8)
@@ -172,7 +172,7 @@ func TestStreamLifecycle(t *testing.T) {
 	for _, bad := range []struct {
 		h   int
 		opt hsi.WriteOptions
-	}{{0, hsi.WriteOptions{}}, {5, hsi.WriteOptions{DataType: "float16"}}, {5, hsi.WriteOptions{DataType: "x"}}} {
+	}{{0, hsi.WriteOptions{}}, {5, hsi.WriteOptions{DataType: sample.Float16}}, {5, hsi.WriteOptions{DataType: sample.Type(99)}}} {
 		if _, err := Create(filepath.Join(dir, "e.npy"), bad.h, 3, 2, hsi.Meta{}, bad.opt); err == nil || !strings.Contains(err.Error(), "e.npy") {
 			t.Errorf("%+v: %v", bad, err)
 		}
@@ -186,7 +186,7 @@ func TestStreamLifecycle(t *testing.T) {
 func TestStreamMemory(t *testing.T) {
 	const H, W, B, k = 256, 64, 32, 4
 	rows := make([]float32, k*W*B)
-	s, err := Create(filepath.Join(t.TempDir(), "m.npy"), H, W, B, hsi.Meta{}, hsi.WriteOptions{DataType: "float64"})
+	s, err := Create(filepath.Join(t.TempDir(), "m.npy"), H, W, B, hsi.Meta{}, hsi.WriteOptions{DataType: sample.Float64})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 type golden struct {
@@ -198,7 +199,7 @@ func TestWriteNoPartialFile(t *testing.T) {
 	if err := WritePreview(filepath.Join(dir, "x.png"), hsi.MustNew(2, 2, 3), PreviewOptions{Bands: []int{7, 0, 0}}); err == nil {
 		t.Fatal("band 7 of 3 accepted")
 	}
-	if err := Write(filepath.Join(dir, "y.png"), hsi.MustNew(2, 2, 3), hsi.WriteOptions{DataType: "float32"}); err == nil {
+	if err := Write(filepath.Join(dir, "y.png"), hsi.MustNew(2, 2, 3), hsi.WriteOptions{DataType: sample.Float32}); err == nil {
 		t.Fatal("float32 PNG accepted")
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {

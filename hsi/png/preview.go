@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 )
 
@@ -250,9 +251,10 @@ func WritePreview(path string, c *hsi.Cube, opt PreviewOptions) error {
 
 // Write is WritePreview with the default options, with the signature of
 // the other format writers. WriteOptions are ignored except that a
-// DataType other than "" or "uint8" is an error (a preview is 8-bit).
+// DataType other than the zero value or sample.Uint8 is an error (a
+// preview is 8-bit).
 func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {
-	if opt.DataType != "" && opt.DataType != "uint8" {
+	if opt.DataType != sample.Invalid && opt.DataType != sample.Uint8 {
 		return fmt.Errorf("png: write %s: a PNG preview is 8-bit; data type %q is not available", path, opt.DataType)
 	}
 	return WritePreview(path, c, PreviewOptions{})

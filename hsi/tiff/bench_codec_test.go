@@ -7,6 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/matfile"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -37,9 +38,9 @@ func BenchmarkCodecs(b *testing.B) {
 	for _, cube := range []struct {
 		name string
 		c    *hsi.Cube
-		dt   string
+		dt   sample.Type
 		es   int
-	}{{"int16", raw, "int16", 2}, {"float32x2", up, "float32", 4}} {
+	}{{"int16", raw, sample.Int16, 2}, {"float32x2", up, sample.Float32, 4}} {
 		for _, co := range []struct {
 			name string
 			co   []string

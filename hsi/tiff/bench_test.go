@@ -39,7 +39,7 @@ func BenchmarkWrite(b *testing.B) {
 				b.ResetTimer()
 				before := totalAlloc()
 				for i := 0; i < b.N; i++ {
-					if err := Write(path, c, hsi.WriteOptions{Compression: comp}); err != nil {
+					if err := Write(path, c, hsi.WriteOptions{Compression: hsi.Compression(comp)}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -55,7 +55,7 @@ func BenchmarkRead(b *testing.B) {
 			b.Run(sz.name+"/"+comp, func(b *testing.B) {
 				c := smoothCube(sz.h, sz.w, sz.b, false)
 				path := filepath.Join(b.TempDir(), "b.tif")
-				if err := Write(path, c, hsi.WriteOptions{Compression: comp}); err != nil {
+				if err := Write(path, c, hsi.WriteOptions{Compression: hsi.Compression(comp)}); err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(len(c.Data)) * 4)

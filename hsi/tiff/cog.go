@@ -60,7 +60,7 @@ func downsample(dst []float32, src *hsi.Cube, resampling string, meta *hsi.Meta)
 // overviewLevels returns the overviews of a COG: the first (built as rows
 // arrive) and each next one the reduction of the one before, down to one
 // tile.
-func (s *StreamWriter) overviewLevels() []*hsi.Cube {
+func (s *streamSink) overviewLevels() []*hsi.Cube {
 	if s.ovr == nil {
 		return nil
 	}
@@ -78,7 +78,7 @@ func (s *StreamWriter) overviewLevels() []*hsi.Cube {
 // IFDs of the full-resolution image and of the overviews from the largest
 // to the smallest, then the tiles of the smallest overview first and those
 // of the full-resolution image last, which it copies from the spill file.
-func (s *StreamWriter) commitCOG() error {
+func (s *streamSink) commitCOG() error {
 	if err := s.out.Flush(); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -174,7 +175,7 @@ func TestCOGSmallAndNone(t *testing.T) {
 	} {
 		c := testrand.Integers(testrand.New(3, 7), tc.h, tc.w, 2, 0, 100)
 		p := filepath.Join(dir, "s.tif")
-		if err := Write(p, c, hsi.WriteOptions{DataType: "uint8", Driver: "COG", Creation: tc.co}); err != nil {
+		if err := Write(p, c, hsi.WriteOptions{DataType: sample.Uint8, Driver: "COG", Creation: tc.co}); err != nil {
 			t.Fatal(err)
 		}
 		_, offs, pages := cogLayout(t, p)

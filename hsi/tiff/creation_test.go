@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // combo is one way of writing a TIFF: a data type and creation options.
@@ -54,7 +55,7 @@ func writeCombos() []combo {
 							b = 1
 						}
 						name := fmt.Sprintf("%s_%s_p%s_%s_big%s_b%d.tif", dt, strings.ToLower(comp), pred, l.name, strings.ToLower(big), b)
-						out = append(out, combo{name, dt, b, hsi.WriteOptions{DataType: dt, Creation: co}})
+						out = append(out, combo{name, dt, b, hsi.WriteOptions{DataType: parseType(dt), Creation: co}})
 					}
 				}
 			}
@@ -64,10 +65,16 @@ func writeCombos() []combo {
 		for _, co := range [][]string{{}, {"COMPRESS=ZSTD", "PREDICTOR=YES"}, {"COMPRESS=NONE", "BIGTIFF=YES"}, {"COMPRESS=DEFLATE", "RESAMPLING=NEAREST"}} {
 			co = append([]string{"BLOCKSIZE=16"}, co...)
 			name := fmt.Sprintf("cog_%s_%s.tif", dt, strings.ToLower(strings.ReplaceAll(strings.Join(co, "_"), "=", "")))
-			out = append(out, combo{name, dt, 3, hsi.WriteOptions{DataType: dt, Driver: "COG", Creation: co}})
+			out = append(out, combo{name, dt, 3, hsi.WriteOptions{DataType: parseType(dt), Driver: hsi.COG, Creation: co}})
 		}
 	}
 	return out
+}
+
+// parseType is the sample type of a combo's type name.
+func parseType(dt string) sample.Type {
+	t, _ := sample.ParseType(dt)
+	return t
 }
 
 // comboCube is the cube of a combo: values over the whole range of an
@@ -75,7 +82,7 @@ func writeCombos() []combo {
 func comboCube(dt string, b int) *hsi.Cube {
 	c := hsi.MustNew(comboH, comboW, b)
 	r := rand.New(rand.NewPCG(uint64(len(dt)), uint64(b)))
-	st, _ := tiffType(dt)
+	st, _ := tiffType(parseType(dt))
 	lo, hi := st.t.Range()
 	for i := range c.Data {
 		switch {
@@ -193,8 +200,8 @@ func TestCreationErrors(t *testing.T) {
 		opt  hsi.WriteOptions
 		want string
 	}{
-		{hsi.WriteOptions{DataType: "uint16", Creation: []string{"COMPRESS=LZW", "PREDICTOR=3"}}, "PREDICTOR=3 (floating point) does not apply to uint16"},
-		{hsi.WriteOptions{DataType: "uint8"}, "at row 0, column 0, band 0 (0-based) does not fit uint8"},
+		{hsi.WriteOptions{DataType: sample.Uint16, Creation: []string{"COMPRESS=LZW", "PREDICTOR=3"}}, "PREDICTOR=3 (floating point) does not apply to uint16"},
+		{hsi.WriteOptions{DataType: sample.Uint8}, "at row 0, column 0, band 0 (0-based) does not fit uint8"},
 		{hsi.WriteOptions{Driver: "JPEG"}, `output format "JPEG"`},
 		{hsi.WriteOptions{Creation: []string{"NUM_THREADS=4"}}, "NUM_THREADS is not known"},
 	} {
@@ -208,7 +215,7 @@ func TestCreationErrors(t *testing.T) {
 	defer func(v uint64) { bigTIFFAbove = v }(bigTIFFAbove)
 	bigTIFFAbove = 1000
 	for _, drv := range []string{"GTiff", "COG"} {
-		err := Write(filepath.Join(dir, "n.tif"), c, hsi.WriteOptions{Driver: drv, Creation: []string{"BIGTIFF=NO"}})
+		err := Write(filepath.Join(dir, "n.tif"), c, hsi.WriteOptions{Driver: hsi.Driver(drv), Creation: []string{"BIGTIFF=NO"}})
 		if err == nil || !strings.Contains(err.Error(), "needs BigTIFF, but BIGTIFF=NO") {
 			t.Errorf("%s BIGTIFF=NO: %v", drv, err)
 		}
@@ -237,7 +244,7 @@ func TestBigTIFFChoice(t *testing.T) {
 		bigTIFFAbove, ifSaferAbove = tc.above, tc.safer
 		for _, drv := range []string{"GTiff", "COG"} {
 			p := filepath.Join(dir, "b.tif")
-			if err := Write(p, c, hsi.WriteOptions{Driver: drv, Creation: []string{"BIGTIFF=" + tc.big}}); err != nil {
+			if err := Write(p, c, hsi.WriteOptions{Driver: hsi.Driver(drv), Creation: []string{"BIGTIFF=" + tc.big}}); err != nil {
 				t.Fatal(err)
 			}
 			b, _ := os.ReadFile(p)

@@ -19,6 +19,10 @@
 // with horizontal differencing (predictor 2) or the floating-point
 // predictor (3).
 //
+// Decode reads the same from an io.ReaderAt of a given size (bytes in
+// memory, a member of an archive), as archive/zip.NewReader does, with the
+// same checks.
+//
 // GeoTIFF tags are kept in Meta.Geo as stored: ModelPixelScale (33550),
 // ModelTiepoint (33922), ModelTransformation (34264), GeoKeyDirectory
 // (34735), GeoDoubleParams (34736) and GeoAsciiParams (34737);
@@ -66,7 +70,7 @@
 // so no partial file is ever left.
 //
 // The layout follows GDAL's creation options (ParseOptions), given as
-// WriteOptions.Driver ("GTiff" or "COG") and WriteOptions.Creation
+// WriteOptions.Driver (hsi.GTiff or hsi.COG) and WriteOptions.Creation
 // ("KEY=VALUE"):
 //
 //   - COMPRESS=NONE (GTiff default), DEFLATE (code 8; ZLEVEL 1-9, default 1,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
@@ -19,11 +20,11 @@ type sampleType struct {
 	format, bits int
 }
 
-// tiffType returns the sample type named dataType (as in
-// hsi.WriteOptions.DataType; "" is float32), false when TIFF does not store
-// it.
-func tiffType(dataType string) (sampleType, bool) {
-	t, err := sample.ParseType(dataType)
+// tiffType returns the sample type dataType (as in
+// hsi.WriteOptions.DataType; the zero value is float32), false when TIFF
+// does not store it.
+func tiffType(dataType sample.Type) (sampleType, bool) {
+	t, err := raw.WriteType(dataType)
 	format, bits, ok := t.TIFF()
 	if err != nil || !ok {
 		return sampleType{}, false

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
 )
 
 // FuzzRead feeds arbitrary bytes to the TIFF reader, seeded with the
@@ -18,7 +20,7 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, _, err := decodeAll("fuzz", bytes.NewReader(data), int64(len(data)))
+		c, _, err := Decode(bytes.NewReader(data), int64(len(data)), hsi.ReadOptions{})
 		if err != nil {
 			return
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/npy"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 var gdalDir = flag.String("gdal-dir", "", "write every writer combination, its source values and manifest.json here for scripts/goldens/tiff.py")
@@ -66,7 +67,7 @@ func TestGDALReadsOurFiles(t *testing.T) {
 		src := fmt.Sprintf("src_%s_%d.npy", cb.dt, cb.b)
 		if *gdalDir != "" {
 			manifest[cb.name] = entry{src, cb.opt.Driver == "COG"}
-			if err := npy.Write(filepath.Join(dir, src), c, hsi.WriteOptions{DataType: "float64"}); err != nil {
+			if err := npy.Write(filepath.Join(dir, src), c, hsi.WriteOptions{DataType: sample.Float64}); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -204,7 +205,7 @@ func TestGDALLive(t *testing.T) {
 }
 
 func mustTIFFType(dt string) sampleType {
-	st, ok := tiffType(dt)
+	st, ok := tiffType(parseType(dt))
 	if !ok {
 		panic("no TIFF type " + dt)
 	}

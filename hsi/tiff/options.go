@@ -52,18 +52,6 @@ var optionKeys = map[bool][]string{
 	true:  {"COMPRESS", "PREDICTOR", "BLOCKSIZE", "BIGTIFF", "LEVEL", "ZLEVEL", "ZSTD_LEVEL", "OVERVIEWS", "RESAMPLING"},
 }
 
-// DriverName returns the canonical name of a TIFF driver ("GTiff" or
-// "COG"), or an error for any other name. "" is GTiff.
-func DriverName(driver string) (string, error) {
-	switch strings.ToUpper(strings.TrimSpace(driver)) {
-	case "", "GTIFF":
-		return "GTiff", nil
-	case "COG":
-		return "COG", nil
-	}
-	return "", fmt.Errorf("output format %q: TIFF output is written as GTiff or COG", driver)
-}
-
 // ParseOptions checks the TIFF options of opt: the driver (opt.Driver, ""
 // or "GTiff", or "COG"), the creation options (opt.Creation, "KEY=VALUE",
 // keys and values in any case) and opt.Compression, the compression of
@@ -72,11 +60,14 @@ func DriverName(driver string) (string, error) {
 // PREDICTOR=1 and BIGTIFF=IF_NEEDED; the COG defaults COMPRESS=LZW,
 // BLOCKSIZE=512, PREDICTOR=1, OVERVIEWS=AUTO and RESAMPLING=AVERAGE.
 func ParseOptions(opt hsi.WriteOptions) (Options, error) {
-	drv, err := DriverName(opt.Driver)
+	drv, err := hsi.ParseDriver(string(opt.Driver))
 	if err != nil {
 		return Options{}, err
 	}
-	o := Options{COG: drv == "COG", Compression: cNone, Predictor: 1, BigTIFF: "IF_NEEDED"}
+	if drv == "" {
+		drv = hsi.GTiff
+	}
+	o := Options{COG: drv == hsi.COG, Compression: cNone, Predictor: 1, BigTIFF: "IF_NEEDED"}
 	if o.COG {
 		o.Compression, o.Tiled, o.Overviews, o.Resampling = cLZW, true, true, "AVERAGE"
 	}
@@ -102,7 +93,7 @@ func ParseOptions(opt hsi.WriteOptions) (Options, error) {
 	bad := func(k, want string) error {
 		return fmt.Errorf("creation option %s=%s: want %s", k, seen[k], want)
 	}
-	if c := strings.ToLower(opt.Compression); c != "" {
+	if c := strings.ToLower(string(opt.Compression)); c != "" {
 		if _, dup := seen["COMPRESS"]; dup {
 			return Options{}, fmt.Errorf("compression is given both as %q and as COMPRESS=%s", opt.Compression, seen["COMPRESS"])
 		}

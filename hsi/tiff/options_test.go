@@ -35,7 +35,7 @@ func TestParseOptions(t *testing.T) {
 		{"COG", "", []string{"COMPRESS=DEFLATE", "LEVEL=3", "RESAMPLING=nearest"},
 			with(cog, func(o *Options) { o.Compression, o.Level, o.Resampling = cDeflate, 3, "NEAREST" })},
 	} {
-		got, err := ParseOptions(hsi.WriteOptions{Driver: tc.driver, Compression: tc.compress, Creation: tc.co})
+		got, err := ParseOptions(hsi.WriteOptions{Driver: hsi.Driver(tc.driver), Compression: hsi.Compression(tc.compress), Creation: tc.co})
 		if tc.want == (Options{}) {
 			if err == nil {
 				t.Errorf("%s %v: no error", tc.driver, tc.co)
@@ -83,7 +83,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		{"COG", "", []string{"OVERVIEWS=SOME"}, "AUTO or NONE"},
 		{"COG", "", []string{"RESAMPLING=CUBIC"}, "AVERAGE or NEAREST"},
 	} {
-		_, err := ParseOptions(hsi.WriteOptions{Driver: tc.driver, Compression: tc.compress, Creation: tc.co})
+		_, err := ParseOptions(hsi.WriteOptions{Driver: hsi.Driver(tc.driver), Compression: hsi.Compression(tc.compress), Creation: tc.co})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %q %v: err = %v, want %q", tc.driver, tc.compress, tc.co, err, tc.want)
 		}

@@ -540,6 +540,23 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	return c, info, nil
 }
 
+// Decode reads a TIFF or GeoTIFF of size bytes from r, as Read reads a
+// file, for data that is not a file (in memory, in an archive, behind a
+// network). Every allocation sized from the data is checked against size
+// and the memory limit before it is made; truncated or hostile data is an
+// error, never a panic. r may be read from several goroutines at once, as
+// io.ReaderAt allows. The options are not used.
+func Decode(r io.ReaderAt, size int64, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	if size < 0 {
+		return nil, hsi.SourceInfo{}, fmt.Errorf("tiff: decode: size %d is negative", size)
+	}
+	c, info, err := decodeAll("", r, size)
+	if err != nil {
+		return nil, hsi.SourceInfo{}, fmt.Errorf("tiff: decode: %w", err)
+	}
+	return c, info, nil
+}
+
 func read(path string) (*hsi.Cube, hsi.SourceInfo, error) {
 	fh, err := os.Open(path)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/image/tiff/lzw"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -39,19 +40,19 @@ func smoothCube(h, w, b int, integer bool) *hsi.Cube {
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	types := []struct {
-		dt      string
+		dt      sample.Type
 		lo, hi  float64
 		integer bool
 	}{
-		{"", -1e4, 1e4, false},
-		{"float32", -1, 1, false},
-		{"float64", -1e6, 1e6, false},
-		{"uint8", 0, 255, true},
-		{"int8", -128, 127, true},
-		{"uint16", 0, 65535, true},
-		{"int16", -32768, 32767, true},
-		{"uint32", 0, 1e9, true},
-		{"int32", -1e9, 1e9, true},
+		{sample.Invalid, -1e4, 1e4, false},
+		{sample.Float32, -1, 1, false},
+		{sample.Float64, -1e6, 1e6, false},
+		{sample.Uint8, 0, 255, true},
+		{sample.Int8, -128, 127, true},
+		{sample.Uint16, 0, 65535, true},
+		{sample.Int16, -32768, 32767, true},
+		{sample.Uint32, 0, 1e9, true},
+		{sample.Int32, -1e9, 1e9, true},
 	}
 	sizes := [][3]int{{1, 1, 1}, {7, 9, 5}, {3, 300, 2}, {130, 11, 3}, {4, 4, 40}}
 	for _, tc := range types {
@@ -82,7 +83,7 @@ func TestRoundTrip(t *testing.T) {
 					GeoKeys:    []uint16{1, 1, 0, 3, 1024, 0, 1, 1, 1025, 0, 1, 1, 3072, 0, 1, 32613},
 				}
 				path := filepath.Join(dir, "rt.tif")
-				if err := Write(path, c, hsi.WriteOptions{DataType: tc.dt, Compression: comp}); err != nil {
+				if err := Write(path, c, hsi.WriteOptions{DataType: tc.dt, Compression: hsi.Compression(comp)}); err != nil {
 					t.Fatalf("%s %s %v: %v", tc.dt, comp, sz, err)
 				}
 				back, info, err := Read(path, hsi.ReadOptions{})
@@ -90,10 +91,10 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatalf("%s %s %v: %v", tc.dt, comp, sz, err)
 				}
 				want := tc.dt
-				if want == "" {
-					want = "float32"
+				if want == sample.Invalid {
+					want = sample.Float32
 				}
-				if info.DataType != want || info.Format != "GeoTIFF" {
+				if info.DataType != want.String() || info.Format != "GeoTIFF" {
 					t.Errorf("%s: info %+v", tc.dt, info)
 				}
 				if back.H != c.H || back.W != c.W || back.B != c.B {
@@ -126,7 +127,7 @@ func TestCompressionShrinks(t *testing.T) {
 	size := map[string]int64{}
 	for _, comp := range []string{"none", "deflate", "lzw"} {
 		p := filepath.Join(dir, comp+".tif")
-		if err := Write(p, c, hsi.WriteOptions{DataType: "uint16", Compression: comp}); err != nil {
+		if err := Write(p, c, hsi.WriteOptions{DataType: sample.Uint16, Compression: hsi.Compression(comp)}); err != nil {
 			t.Fatal(err)
 		}
 		st, _ := os.Stat(p)
@@ -190,8 +191,8 @@ func TestWriteErrors(t *testing.T) {
 		opt  hsi.WriteOptions
 		want string
 	}{
-		{hsi.WriteOptions{DataType: "uint8"}, "does not fit uint8"},
-		{hsi.WriteOptions{DataType: "float16"}, "not supported"},
+		{hsi.WriteOptions{DataType: sample.Uint8}, "does not fit uint8"},
+		{hsi.WriteOptions{DataType: sample.Float16}, "not supported"},
 		{hsi.WriteOptions{Compression: "jpeg"}, "not supported"},
 	} {
 		path := filepath.Join(dir, "bad.tif")
@@ -202,7 +203,7 @@ func TestWriteErrors(t *testing.T) {
 	}
 	nan := c.Clone()
 	nan.Data[0] = float32(math.NaN())
-	if err := Write(filepath.Join(dir, "nan.tif"), nan, hsi.WriteOptions{DataType: "int16"}); err == nil {
+	if err := Write(filepath.Join(dir, "nan.tif"), nan, hsi.WriteOptions{DataType: sample.Int16}); err == nil {
 		t.Error("NaN written as int16")
 	}
 	if err := Write(filepath.Join(dir, "empty.tif"), &hsi.Cube{}, hsi.WriteOptions{}); err == nil {
@@ -251,7 +252,7 @@ func TestBigTIFFWrite(t *testing.T) {
 	c.Meta.Geo = &hsi.Geo{PixelScale: []float64{2, 2, 0}, Tiepoints: []float64{0, 0, 0, 1, 2, 0}}
 	for _, comp := range []string{"none", "lzw"} {
 		p := filepath.Join(dir, "big.tif")
-		if err := Write(p, c, hsi.WriteOptions{Compression: comp}); err != nil {
+		if err := Write(p, c, hsi.WriteOptions{Compression: hsi.Compression(comp)}); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(p)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/hsi/internal/rowstream"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
@@ -77,24 +78,28 @@ func newLevel(w, h, cw, ch, b int, tiled bool) *level {
 
 // StreamWriter writes a TIFF a block of rows at a time: see Create.
 type StreamWriter struct {
-	path      string
-	h, w, b   int
-	meta      hsi.Meta
-	st        sampleType
-	o         Options
-	f         *atomicfile.File
-	out       *bufio.Writer // the file (GTiff) or the spill file (COG)
-	pos       uint64        // bytes written to out
-	main      *level
-	enc       *blockEncoder
-	buf       []float32 // rows of the block being filled
-	rows      int       // rows in buf
-	next      int       // rows received
-	spill     *os.File  // COG: the full-resolution tiles until Commit
-	spillTmp  *atomicfile.File
-	ovr       *hsi.Cube // COG: the first overview, filled as rows arrive
-	err       error
-	committed bool
+	rs *rowstream.Writer
+}
+
+// streamSink is the rowstream.Sink of a StreamWriter: the file's layout,
+// the encoder and the block of rows being filled.
+type streamSink struct {
+	path     string
+	h, w, b  int
+	meta     hsi.Meta
+	st       sampleType
+	o        Options
+	f        *atomicfile.File
+	out      *bufio.Writer // the file (GTiff) or the spill file (COG)
+	pos      uint64        // bytes written to out
+	main     *level
+	enc      *blockEncoder
+	buf      []float32 // rows of the block being filled
+	rows     int       // rows in buf
+	next     int       // rows received
+	spill    *os.File  // COG: the full-resolution tiles until Commit
+	spillTmp *atomicfile.File
+	ovr      *hsi.Cube // COG: the first overview, filled as rows arrive
 }
 
 // Create starts a TIFF of h x w pixels and b bands at path, written as
@@ -109,10 +114,10 @@ func Create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	if err != nil {
 		return nil, fmt.Errorf("tiff: write %s: %w", path, err)
 	}
-	return s, nil
+	return &StreamWriter{rs: rowstream.New("tiff", path, h, w, b, s)}, nil
 }
 
-func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*StreamWriter, error) {
+func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*streamSink, error) {
 	if _, err := hsi.Elems(h, w, b); err != nil {
 		return nil, err
 	}
@@ -161,7 +166,7 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 	if err := checkBlockMemory(o, w, b, es); err != nil {
 		return nil, err
 	}
-	s := &StreamWriter{path: path, h: h, w: w, b: b, meta: meta.Clone(), st: st, o: o}
+	s := &streamSink{path: path, h: h, w: w, b: b, meta: meta.Clone(), st: st, o: o}
 	s.main = newLevel(w, h, o.BlockW, o.BlockH, b, o.Tiled)
 	if s.enc, err = newBlockEncoder(st, o, b); err != nil {
 		return nil, err
@@ -188,7 +193,7 @@ func create(path string, h, w, b int, meta hsi.Meta, opt hsi.WriteOptions) (*Str
 			return nil, err
 		}
 		s.spill = s.spillTmp.File
-		s.out = bufio.NewWriterSize(s.spill, 1<<20)
+		s.out = bufio.NewWriterSize(s.spillTmp, 1<<20)
 		return s, nil
 	}
 	s.out = bufio.NewWriterSize(s.f, 1<<20)
@@ -206,54 +211,45 @@ func checkBlockMemory(o Options, w, b, es int) error {
 	return memlimit.Check(need, fmt.Sprintf("a block of %d rows of %d pixels x %d bands", rows, w, b))
 }
 
-func (s *StreamWriter) write(b []byte) error {
+func (s *streamSink) write(b []byte) error {
 	n, err := s.out.Write(b)
 	s.pos += uint64(n)
 	return err
 }
 
-// fail makes err final and removes what was written.
-func (s *StreamWriter) fail(err error) error {
-	if s.err == nil {
-		s.err = err
-	}
+// WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
+// cube's pixel-interleaved order. An integer sample type reports a value
+// that does not fit it with its row, column and band.
+func (s *StreamWriter) WriteRows(data []float32) error { return s.rs.WriteRows(data) }
+
+// Commit writes what remains and publishes the file. It fails, leaving
+// nothing, unless all rows were written.
+func (s *StreamWriter) Commit() error { return s.rs.Commit() }
+
+// Abort removes everything written so far. It is idempotent and does
+// nothing after a successful Commit.
+func (s *StreamWriter) Abort() { s.rs.Abort() }
+
+// Abort removes what was written.
+func (s *streamSink) Abort() {
 	s.f.Abort()
 	if s.spill != nil {
 		s.spillTmp.Abort()
 		s.spill = nil
 	}
 	s.buf, s.ovr = nil, nil
-	return s.err
 }
 
-func (s *StreamWriter) failf(format string, args ...any) error {
-	return s.fail(fmt.Errorf("tiff: write %s: "+format, append([]any{s.path}, args...)...))
-}
-
-// WriteRows appends whole rows: data holds k*w*b values, k >= 0, in the
-// cube's pixel-interleaved order. An integer sample type reports a value
-// that does not fit it with its row, column and band.
-func (s *StreamWriter) WriteRows(data []float32) error {
-	if s.err != nil {
-		return s.err
-	}
-	if s.committed {
-		return fmt.Errorf("tiff: write %s: rows written after Commit", s.path)
-	}
-	row := s.w * s.b
-	if len(data)%row != 0 {
-		return s.failf("%d values are not whole rows of %d pixels x %d bands", len(data), s.w, s.b)
-	}
-	n := len(data) / row
-	if n > s.h-s.next {
-		return s.failf("%d more rows after %d of %d", n, s.next, s.h)
-	}
+// WriteRows takes n whole rows, rows y0 on, into the block being filled,
+// encoding and writing each block as it fills.
+func (s *streamSink) WriteRows(data []float32, y0, n int) error {
 	if !s.st.t.IsFloat() {
 		// Float samples keep NaN and infinities; integers must fit.
 		if bad := sample.FirstMisfit(data, s.st.t); bad >= 0 {
-			return s.fail(fmt.Errorf("tiff: write %s: %w", s.path, raw.BadValue(data, s.w, s.b, s.next, bad, s.st.t)))
+			return raw.BadValue(data, s.w, s.b, y0, bad, s.st.t)
 		}
 	}
+	row := s.w * s.b
 	for len(data) > 0 {
 		if s.buf == nil {
 			s.buf = make([]float32, s.main.ch*row)
@@ -265,7 +261,7 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 		s.next += k
 		if s.rows == s.main.ch || s.next == s.h {
 			if err := s.flushBlock(); err != nil {
-				return s.fail(fmt.Errorf("tiff: write %s: %w", s.path, err))
+				return err
 			}
 		}
 	}
@@ -273,7 +269,7 @@ func (s *StreamWriter) WriteRows(data []float32) error {
 }
 
 // flushBlock encodes and writes the block of rows in buf.
-func (s *StreamWriter) flushBlock() error {
+func (s *streamSink) flushBlock() error {
 	y0 := s.next - s.rows
 	block := s.buf[:s.rows*s.w*s.b]
 	if s.ovr != nil {
@@ -289,18 +285,8 @@ func (s *StreamWriter) flushBlock() error {
 	return err
 }
 
-// Commit writes what remains and publishes the file. It fails, leaving
-// nothing, unless all rows were written.
-func (s *StreamWriter) Commit() error {
-	if s.err != nil {
-		return s.err
-	}
-	if s.committed {
-		return nil
-	}
-	if s.next != s.h {
-		return s.failf("only %d of %d rows were written", s.next, s.h)
-	}
+// Commit writes what remains and publishes the file.
+func (s *streamSink) Commit() error {
 	var err error
 	if s.o.COG {
 		err = s.commitCOG()
@@ -308,24 +294,14 @@ func (s *StreamWriter) Commit() error {
 		err = s.commitGTiff()
 	}
 	if err != nil {
-		return s.fail(fmt.Errorf("tiff: write %s: %w", s.path, err))
+		return fmt.Errorf("tiff: write %s: %w", s.path, err)
 	}
-	s.committed = true
 	s.buf, s.ovr = nil, nil
 	return nil
 }
 
-// Abort removes everything written so far. It is idempotent and does
-// nothing after a successful Commit.
-func (s *StreamWriter) Abort() {
-	if s.committed || s.err != nil {
-		return
-	}
-	s.fail(fmt.Errorf("tiff: write %s: the writer was aborted", s.path))
-}
-
 // useBig decides between TIFF and BigTIFF for a file of size bytes.
-func (s *StreamWriter) useBig(size uint64) (bool, error) {
+func (s *streamSink) useBig(size uint64) (bool, error) {
 	switch s.o.BigTIFF {
 	case "YES":
 		return true, nil
@@ -340,7 +316,7 @@ func (s *StreamWriter) useBig(size uint64) (bool, error) {
 	return size > bigTIFFAbove, nil
 }
 
-func (s *StreamWriter) commitGTiff() error {
+func (s *streamSink) commitGTiff() error {
 	if s.pos%2 == 1 {
 		if err := s.write([]byte{0}); err != nil {
 			return err
@@ -381,7 +357,7 @@ func header(big bool, ifd uint64) []byte {
 
 // ifdTags are the tags of the IFD of level l: the full-resolution image
 // (full) with the file's metadata, or a reduced-resolution overview.
-func (s *StreamWriter) ifdTags(l *level, big, full bool) []tagValue {
+func (s *streamSink) ifdTags(l *level, big, full bool) []tagValue {
 	var tags []tagValue
 	add := func(t tagValue) { tags = append(tags, t) }
 	if !full {

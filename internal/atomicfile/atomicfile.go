@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/omnihsr/omnihsr/hsi"
 )
 
 // tmpTag sits between a destination's name and the PID in the name of its
@@ -86,6 +88,51 @@ type File struct {
 }
 
 type span struct{ off, n int64 }
+
+// Write writes p at the file's offset, as os.File.Write does; an error for
+// a full file system matches hsi.ErrNoSpace as well as syscall.ENOSPC.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	return n, noSpace(err)
+}
+
+// WriteAt writes p at offset off, as os.File.WriteAt does; an error for a
+// full file system matches hsi.ErrNoSpace as well as syscall.ENOSPC.
+func (f *File) WriteAt(p []byte, off int64) (int, error) {
+	n, err := f.File.WriteAt(p, off)
+	return n, noSpace(err)
+}
+
+// WriteString is Write of the bytes of s (io.WriteString uses it).
+func (f *File) WriteString(s string) (int, error) {
+	n, err := f.File.WriteString(s)
+	return n, noSpace(err)
+}
+
+// ReadFrom copies r to the file, as os.File.ReadFrom does (io.Copy uses
+// it); an error for a full file system matches hsi.ErrNoSpace as well as
+// syscall.ENOSPC.
+func (f *File) ReadFrom(r io.Reader) (int64, error) {
+	n, err := f.File.ReadFrom(r)
+	return n, noSpace(err)
+}
+
+// noSpaceError is the system's error for a full file system, which also
+// matches hsi.ErrNoSpace.
+type noSpaceError struct{ err error }
+
+func (e noSpaceError) Error() string   { return e.err.Error() }
+func (e noSpaceError) Unwrap() []error { return []error{e.err, hsi.ErrNoSpace} }
+
+// noSpace returns err, made to match hsi.ErrNoSpace when it says that the
+// file system is full (ENOSPC; EDQUOT, a user's quota, too where it
+// exists).
+func noSpace(err error) error {
+	if err != nil && isNoSpace(err) && !errors.Is(err, hsi.ErrNoSpace) {
+		return noSpaceError{err}
+	}
+	return err
+}
 
 // WritebackBytes is how many written bytes (Wrote) make a File start their
 // write-back (StartWriteback). Large enough that the write-back of a file
@@ -198,7 +245,7 @@ func (t tracked) Write(p []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := t.f.File.Write(p)
+	n, err := t.f.Write(p)
 	t.f.Wrote(off, int64(n))
 	return n, err
 }
@@ -294,7 +341,7 @@ func (f *File) finish() error {
 		f.remove()
 		return fmt.Errorf("write %s: %w", f.Path, ErrInterrupted)
 	}
-	err := f.File.Sync()
+	err := noSpace(f.File.Sync())
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
 	}

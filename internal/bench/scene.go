@@ -257,7 +257,7 @@ func (c SceneConfig) WriteOptions() hsi.WriteOptions {
 	if c.OutputExt() == ".hdr" {
 		return hsi.WriteOptions{}
 	}
-	return hsi.WriteOptions{Driver: c.OutputFormat(), Creation: c.Creation}
+	return hsi.WriteOptions{Driver: hsi.Driver(c.OutputFormat()), Creation: c.Creation}
 }
 
 // The names of a comparison's commands (Child.Name).

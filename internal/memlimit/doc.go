@@ -7,5 +7,5 @@
 // machine's physical memory, lowered to the memory limit of the process's
 // cgroup (v2 memory.max or v1 memory.limit_in_bytes) when one is set; else,
 // where neither is known, 1 TiB. Check compares a size with it and returns
-// an error wrapping ErrTooLarge.
+// an error wrapping ErrTooLarge, which is hsi.ErrTooLarge.
 package memlimit

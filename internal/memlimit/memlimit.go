@@ -2,13 +2,14 @@ package memlimit
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
 )
 
 // Env is the environment variable that overrides the limit.
@@ -18,8 +19,9 @@ const Env = "OMNIHSR_MEM_LIMIT"
 // limit is known.
 const unknown = 1 << 40
 
-// ErrTooLarge marks an allocation that does not fit in memory.
-var ErrTooLarge = errors.New("does not fit in memory")
+// ErrTooLarge marks an allocation that does not fit in memory. It is
+// hsi.ErrTooLarge, which callers outside the module match.
+var ErrTooLarge = hsi.ErrTooLarge
 
 // Limit returns the number of bytes one allocation may take (see the
 // package documentation). A malformed OMNIHSR_MEM_LIMIT is ignored.

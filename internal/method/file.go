@@ -9,6 +9,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 )
 
 // RenderFileContext renders r (prepared from lr) at h x w into the file
@@ -92,7 +93,7 @@ func RenderFileRows(ctx context.Context, r Renderer, H, W, B int, meta hsi.Meta,
 // nd when hasND, RenderFileRows the input's), written as sample type typ:
 // the grid rescaled, and a no-data value that typ cannot hold replaced as
 // the clamp writes it (warning says so).
-func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ, path string) (meta hsi.Meta, clamp *formats.Clamp, warning string, err error) {
+func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ sample.Type, path string) (meta hsi.Meta, clamp *formats.Clamp, warning string, err error) {
 	meta, err = inMeta.Resized(H, W, h, w)
 	if err != nil {
 		return meta, nil, "", err
@@ -104,7 +105,7 @@ func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ, pa
 	}
 	if clamp != nil && meta.HasDataIgnore {
 		if v, changed := clamp.NoData(); changed {
-			warning = noDataWarning(path, meta.DataIgnore, typ, clamp.String(), v)
+			warning = noDataWarning(path, meta.DataIgnore, typ.String(), clamp.String(), v)
 			meta.DataIgnore = v
 		}
 	}
@@ -112,11 +113,14 @@ func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ, pa
 }
 
 func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
-	rep := FileReport{Path: path, Type: wo.DataType, Height: h, Width: w}
+	rep := FileReport{Path: path, Height: h, Width: w}
+	if wo.DataType != sample.Invalid {
+		rep.Type = wo.DataType.String()
+	}
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
-	meta, clamp, warning, err := OutputMeta(inMeta, H, W, h, w, nd, hasND, rep.Type, path)
+	meta, clamp, warning, err := OutputMeta(inMeta, H, W, h, w, nd, hasND, wo.DataType, path)
 	if err != nil {
 		return rep, err
 	}
@@ -149,7 +153,7 @@ func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, n
 	}
 	rep.Dropped = formats.Dropped(path, &meta)
 	for _, f := range inMeta.Extra {
-		if slices.Contains(hsi.GridFields, f.Key) {
+		if slices.Contains(hsi.GridFields(), f.Key) {
 			rep.GridFields = append(rep.GridFields, f.Key)
 		}
 	}

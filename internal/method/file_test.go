@@ -10,6 +10,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -36,12 +37,13 @@ func TestRenderFile(t *testing.T) {
 	}
 	dir := t.TempDir()
 	tests := []struct {
-		name, file, typ string
-		clamped         bool
+		name, file string
+		typ        sample.Type
+		clamped    bool
 	}{
-		{"float32 ENVI", "a.hdr", "", false},
-		{"float32 NPY", "b.npy", "", false},
-		{"uint8 clamps", "c.hdr", "uint8", true},
+		{"float32 ENVI", "a.hdr", sample.Invalid, false},
+		{"float32 NPY", "b.npy", sample.Invalid, false},
+		{"uint8 clamps", "c.hdr", sample.Uint8, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,7 +68,7 @@ func TestRenderFile(t *testing.T) {
 			if got.H != 8 || got.W != 10 || got.B != 2 {
 				t.Fatalf("wrote %dx%dx%d, want 8x10x2", got.H, got.W, got.B)
 			}
-			if tc.typ == "" {
+			if tc.typ == sample.Invalid {
 				for i := range got.Data {
 					if got.Data[i] != want.Data[i] {
 						t.Fatalf("sample %d = %v, resample.Upsample gives %v", i, got.Data[i], want.Data[i])

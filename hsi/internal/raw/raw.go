@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
@@ -72,7 +73,7 @@ func CheckFinite(path string, c *hsi.Cube) error {
 }
 
 // NewCube allocates an h x w x b cube after checking that its float32 data
-// fits in memory (memlimit.Check: an error wrapping memlimit.ErrTooLarge). It never panics on user-supplied sizes.
+// fits in memory (memlimit.Check: an error matching hsi.ErrTooLarge). It never panics on user-supplied sizes.
 func NewCube(h, w, b int) (*hsi.Cube, error) {
 	n, err := hsi.Elems(h, w, b)
 	if err != nil {
@@ -230,4 +231,17 @@ func fromPixels16(rows []float32, ld int, src []float32, B int, n int) {
 		r8[p], r9[p], r10[p], r11[p] = s[8], s[9], s[10], s[11]
 		r12[p], r13[p], r14[p], r15[p] = s[12], s[13], s[14], s[15]
 	}
+}
+
+// WriteType returns the sample type a writer stores for
+// hsi.WriteOptions.DataType t: float32 for the zero value (sample.Invalid),
+// t itself when it is a sample type, an error otherwise.
+func WriteType(t sample.Type) (sample.Type, error) {
+	if t == sample.Invalid {
+		return sample.Float32, nil
+	}
+	if t.Size() == 0 {
+		return sample.Invalid, fmt.Errorf("unknown data type %v", t)
+	}
+	return t, nil
 }
