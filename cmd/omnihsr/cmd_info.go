@@ -127,9 +127,21 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	if err != nil {
 		return err
 	}
-	m := &c.Meta
 	p := func(k, format string, a ...any) { fmt.Fprintf(w, "%-15s %s\n", k+":", fmt.Sprintf(format, a...)) }
 	p("file", "%s", path)
+	infoFormat(p, c, info)
+	p("value range", "%s", valueRange(&c.Meta, st))
+	infoBands(p, c, st, path, opt)
+	infoGeo(p, c)
+	bandTable(w, c)
+	return nil
+}
+
+// infoLine prints one "key: value" line of omnihsr info.
+type infoLine func(k, format string, a ...any)
+
+// infoFormat prints the format, product, variable, shape and data type.
+func infoFormat(p infoLine, c *hsi.Cube, info hsi.SourceInfo) {
 	fd := info.Format
 	var det []string
 	if info.Layout != "" {
@@ -150,8 +162,12 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	}
 	p("shape", "%d x %d x %d (rows x columns x bands)", c.H, c.W, c.B)
 	p("data type", "%s", info.DataType)
-	// The range leaves out the samples at the data ignore value, as gdalinfo's
-	// statistics leave out no-data, and says how many there are.
+}
+
+// valueRange is the value range line: it leaves out the samples at the
+// data ignore value, as gdalinfo's statistics leave out no-data, and says
+// how many there are.
+func valueRange(m *hsi.Meta, st hsi.Stats) string {
 	ign, _ := m.IgnoreValue()
 	lo, hi := st.Lo, st.Hi
 	nNaN, nInf, nIgn := st.NaN, st.Inf, st.Ignored
@@ -169,7 +185,14 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	if nNaN+nInf > 0 {
 		rng += fmt.Sprintf(" (%d NaN, %d infinite; first at row %d, column %d, band %d)", nNaN, nInf, st.Row, st.Col, st.Band)
 	}
-	p("value range", "%s", rng)
+	return rng
+}
+
+// infoBands prints the spectral lines: wavelengths, FWHM, bad bands, the
+// bands upscale's noise screen leaves out, the data ignore value and the
+// description.
+func infoBands(p infoLine, c *hsi.Cube, st hsi.Stats, path string, opt hsi.ReadOptions) {
+	m := &c.Meta
 	if len(m.Wavelengths) > 0 {
 		wlo, whi := math.Inf(1), math.Inf(-1)
 		for _, v := range m.Wavelengths {
@@ -235,6 +258,11 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		}
 		p("description", "%s", d)
 	}
+}
+
+// infoGeo prints the georeferencing: CRS, pixel size and corners.
+func infoGeo(p infoLine, c *hsi.Cube) {
+	m := &c.Meta
 	p("georeferencing", "%s", m.Geo.Summary())
 	if gt, ok := m.Geo.Transform(); ok {
 		cs, note := m.Geo.CRS()
@@ -264,6 +292,11 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 		p("lower right", "%s", at(c.W, c.H))
 		p("center", "(%.6f, %.6f)", gt[0]+float64(c.W)/2*gt[1]+float64(c.H)/2*gt[2], gt[3]+float64(c.W)/2*gt[4]+float64(c.H)/2*gt[5])
 	}
+}
+
+// bandTable prints a line per band when the file describes its bands.
+func bandTable(w io.Writer, c *hsi.Cube) {
+	m := &c.Meta
 	if len(m.Wavelengths) > 0 || len(m.FWHM) > 0 || m.BadBands != nil || m.Scale != nil {
 		fmt.Fprintln(w, "bands:")
 		for b := 0; b < c.B; b++ {
@@ -286,5 +319,4 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 			fmt.Fprintln(w, line)
 		}
 	}
-	return nil
 }
