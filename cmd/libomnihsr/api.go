@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/omnihsr/omnihsr"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/buildinfo"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/resample"
+)
+
+// Status codes returned by every C function that can fail.
+const (
+	statusOK       = 0 // success
+	statusError    = 1 // any other error (bad file, bad data, I/O)
+	statusOption   = 2 // invalid options (omnihsr.ErrOption, bad JSON, bad shape)
+	statusCanceled = 3 // the cancel flag was set
+	statusNotFound = 4 // a file does not exist
+)
+
+// statusOf maps an error to its status code.
+func statusOf(err error) int {
+	switch {
+	case err == nil:
+		return statusOK
+	case errors.Is(err, context.Canceled):
+		return statusCanceled
+	case errors.Is(err, omnihsr.ErrOption), errors.Is(err, errOption):
+		return statusOption
+	case errors.Is(err, fs.ErrNotExist):
+		return statusNotFound
+	}
+	return statusError
+}
+
+// errOption is wrapped by the errors of options this package decodes.
+var errOption = errors.New("invalid option")
+
+// num is a float64 written to JSON as Python's json module reads it: NaN,
+// Infinity and -Infinity as bare words. encoding/json refuses them, so
+// MarshalJSON writes them as sentinel strings that marshal replaces.
+type num float64
+
+// The sentinels of NaN and the infinities (marshal replaces them).
+const (
+	nanWord    = "\"\u00a7omnihsr:NaN\u00a7\""
+	posInfWord = "\"\u00a7omnihsr:Infinity\u00a7\""
+	negInfWord = "\"\u00a7omnihsr:-Infinity\u00a7\""
+)
+
+func (v num) MarshalJSON() ([]byte, error) {
+	f := float64(v)
+	switch {
+	case math.IsNaN(f):
+		return []byte(nanWord), nil
+	case math.IsInf(f, 1):
+		return []byte(posInfWord), nil
+	case math.IsInf(f, -1):
+		return []byte(negInfWord), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number, or "nan", "inf", "-inf" as a string.
+func (v *num) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", s)
+		}
+		*v = num(f)
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*v = num(f)
+	return nil
+}
+
+func nums(v []float64) []num {
+	if v == nil {
+		return nil
+	}
+	out := make([]num, len(v))
+	for i, x := range v {
+		out[i] = num(x)
+	}
+	return out
+}
+
+func floats(v []num) []float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// readOptions are hsi.ReadOptions as JSON.
+type readOptions struct {
+	Var    string `json:"var"`
+	Layout string `json:"layout"`
+	Height int    `json:"height"`
+	Width  int    `json:"width"`
+	Ortho  bool   `json:"ortho"`
+}
+
+func (r readOptions) hsi() hsi.ReadOptions {
+	return hsi.ReadOptions{Var: r.Var, Layout: r.Layout, Height: r.Height, Width: r.Width, Ortho: r.Ortho}
+}
+
+// options are the JSON options of omnihsr_upscale and
+// omnihsr_upscale_file: omnihsr.Options, with the noise as "auto",
+// "clean", a number or one number per band, and, for arrays, the input's
+// no-data value and band metadata.
+type options struct {
+	Scale          float64         `json:"scale"`
+	Size           [2]int          `json:"size"`
+	Method         string          `json:"method"`
+	Noise          json.RawMessage `json:"noise"`
+	KeepNoisyBands bool            `json:"keep_noisy_bands"`
+	Weights        string          `json:"weights"`
+
+	// Arrays only.
+	NoData      *num   `json:"nodata"`
+	Wavelengths []num  `json:"wavelengths"`
+	BadBands    []bool `json:"bad_bands"`
+
+	// Files only.
+	Type      string      `json:"type"`
+	Driver    string      `json:"driver"`
+	Creation  []string    `json:"creation"`
+	Read      readOptions `json:"read"`
+	Overwrite bool        `json:"overwrite"`
+}
+
+// decodeStrict decodes one JSON object into v, refusing unknown fields;
+// "" and "null" leave v as it is.
+func decodeStrict(s string, v any) error {
+	if t := strings.TrimSpace(s); t == "" || t == "null" {
+		return nil
+	}
+	d := json.NewDecoder(strings.NewReader(s))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("libomnihsr: %w: options JSON: %v", errOption, err)
+	}
+	if d.More() {
+		return fmt.Errorf("libomnihsr: %w: options JSON: text after the object", errOption)
+	}
+	return nil
+}
+
+// parseOptions decodes the JSON options s.
+func parseOptions(s string) (options, omnihsr.Options, error) {
+	var o options
+	if err := decodeStrict(s, &o); err != nil {
+		return o, omnihsr.Options{}, err
+	}
+	opt := omnihsr.Options{Scale: o.Scale, Size: o.Size, Method: omnihsr.Method(o.Method),
+		KeepNoisyBands: o.KeepNoisyBands, Weights: o.Weights}
+	nz, err := parseNoise(o.Noise)
+	if err != nil {
+		return o, opt, err
+	}
+	opt.Noise = nz
+	return o, opt, nil
+}
+
+// parseNoise reads "auto", "clean", a number or a list of numbers.
+func parseNoise(raw json.RawMessage) (omnihsr.Noise, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return omnihsr.Noise{}, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "", "auto":
+			return omnihsr.Noise{}, nil
+		case "clean":
+			return omnihsr.Noise{Mode: omnihsr.NoiseClean}, nil
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %q: want \"auto\", \"clean\", a number or one number per band", errOption, s)
+		}
+		return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{f}}, nil
+	}
+	var f float64
+	if json.Unmarshal(raw, &f) == nil {
+		return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{f}}, nil
+	}
+	var v []float64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %s: want \"auto\", \"clean\", a number or one number per band", errOption, raw)
+	}
+	return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: v}, nil
+}
+
+// arrayCube wraps the caller's samples (H x W x B, C order) as a cube
+// without copying them, with the metadata of o.
+func arrayCube(data []float32, h, w, b int, o options) (*hsi.Cube, error) {
+	if h < 1 || w < 1 || b < 1 {
+		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d: want positive sizes", errOption, h, w, b)
+	}
+	n, err := hsi.Elems(h, w, b)
+	if err != nil || n != len(data) {
+		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d does not match %d samples", errOption, h, w, b, len(data))
+	}
+	c := &hsi.Cube{H: h, W: w, B: b, Data: data}
+	if o.NoData != nil {
+		c.Meta.DataIgnore, c.Meta.HasDataIgnore = float64(*o.NoData), true
+	}
+	if len(o.Wavelengths) > 0 {
+		if len(o.Wavelengths) != b {
+			return nil, fmt.Errorf("libomnihsr: %w: %d wavelengths for %d bands", errOption, len(o.Wavelengths), b)
+		}
+		c.Meta.Wavelengths = floats(o.Wavelengths)
+	}
+	if len(o.BadBands) > 0 {
+		if len(o.BadBands) != b {
+			return nil, fmt.Errorf("libomnihsr: %w: %d bad-band flags for %d bands", errOption, len(o.BadBands), b)
+		}
+		c.Meta.BadBands = o.BadBands
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("libomnihsr: %w: %w", errOption, err)
+	}
+	return c, nil
+}
+
+// outputSize returns the output size of an h x w input under the JSON
+// options s, as omnihsr.Upscale computes it.
+func outputSize(h, w int, s string) (oh, ow int, err error) {
+	_, opt, err := parseOptions(s)
+	if err != nil {
+		return 0, 0, err
+	}
+	if opt.Size != [2]int{} {
+		if opt.Scale != 0 {
+			return 0, 0, fmt.Errorf("libomnihsr: %w: set exactly one of scale and size", errOption)
+		}
+		if opt.Size[0] < 1 || opt.Size[1] < 1 {
+			return 0, 0, fmt.Errorf("libomnihsr: %w: size %dx%d: want positive height and width", errOption, opt.Size[0], opt.Size[1])
+		}
+		return opt.Size[0], opt.Size[1], nil
+	}
+	s64 := opt.Scale
+	if !(s64 > 0) || math.IsInf(s64, 0) {
+		return 0, 0, fmt.Errorf("libomnihsr: %w: scale %v: want a finite number > 0 (or a size)", errOption, s64)
+	}
+	oh, ow = resample.UpSize(h, s64), resample.UpSize(w, s64)
+	if oh < 1 || ow < 1 {
+		return 0, 0, fmt.Errorf("libomnihsr: %w: %dx%d pixels times %g: the output side round(S*side) must be between 1 and 2^31", errOption, h, w, s64)
+	}
+	return oh, ow, nil
+}
+
+// upscaleArray super-resolves the caller's h x w x b samples with the JSON
+// options s and returns the output samples.
+func upscaleArray(ctx context.Context, data []float32, h, w, b int, s string, progress func(done, total int)) ([]float32, omnihsr.Result, error) {
+	o, opt, err := parseOptions(s)
+	if err != nil {
+		return nil, omnihsr.Result{}, err
+	}
+	if o.Type != "" || o.Driver != "" || len(o.Creation) > 0 || o.Read != (readOptions{}) || o.Overwrite {
+		return nil, omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type, driver, creation, read and overwrite apply to files only", errOption)
+	}
+	lr, err := arrayCube(data, h, w, b, o)
+	if err != nil {
+		return nil, omnihsr.Result{}, err
+	}
+	opt.Progress = progress
+	sr, res, err := omnihsr.Upscale(ctx, lr, opt)
+	if err != nil {
+		return nil, res, err
+	}
+	return sr.Data, res, nil
+}
+
+// upscaleFile runs omnihsr.UpscaleFile with the JSON options s.
+func upscaleFile(ctx context.Context, in, out, s string, progress func(done, total int)) (omnihsr.Result, error) {
+	o, opt, err := parseOptions(s)
+	if err != nil {
+		return omnihsr.Result{}, err
+	}
+	if o.NoData != nil || len(o.Wavelengths) > 0 || len(o.BadBands) > 0 {
+		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: nodata, wavelengths and bad_bands apply to arrays only (a file states its own)", errOption)
+	}
+	opt.Type, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Type, o.Driver, o.Creation, o.Read.hsi(), o.Overwrite
+	opt.Progress = progress
+	return omnihsr.UpscaleFile(ctx, in, out, opt)
+}
+
+// readFile reads path with the JSON reader options s, as `omnihsr
+// upscale` reads its input.
+func readFile(path, s string) (*hsi.Cube, hsi.SourceInfo, error) {
+	var ro readOptions
+	if err := decodeStrict(s, &ro); err != nil {
+		return nil, hsi.SourceInfo{}, err
+	}
+	return omnihsr.ReadFile(path, ro.hsi())
+}
+
+// checkAlloc checks an allocation of n float32 samples for the caller.
+func checkAlloc(n int, what string) error {
+	return memlimit.Check(uint64(n)*4, what)
+}
+
+// version is the build's one-line description, as `omnihsr version
+// -short` prints it.
+func version() string { return buildinfo.Read().Short() }
+
+var errorf = fmt.Errorf
+
+// cubes holds the cubes omnihsr_read returned, by handle, until
+// omnihsr_cube_free: C never holds a Go pointer.
+var cubes struct {
+	sync.Mutex
+	next uint64
+	m    map[uint64]*hsi.Cube
+}
+
+// keepCube registers c and returns its handle (never 0).
+func keepCube(c *hsi.Cube) uint64 {
+	cubes.Lock()
+	defer cubes.Unlock()
+	if cubes.m == nil {
+		cubes.m = map[uint64]*hsi.Cube{}
+	}
+	cubes.next++
+	cubes.m[cubes.next] = c
+	return cubes.next
+}
+
+// cubeOf returns the cube of handle h.
+func cubeOf[T ~uint64 | ~uintptr | ~uint](h T) (*hsi.Cube, error) {
+	cubes.Lock()
+	defer cubes.Unlock()
+	c, ok := cubes.m[uint64(h)]
+	if !ok {
+		return nil, fmt.Errorf("libomnihsr: %w: cube handle %d unknown (freed, or never returned by omnihsr_read)", errOption, uint64(h))
+	}
+	return c, nil
+}
+
+// dropCube forgets the cube of handle h; unknown handles are ignored.
+func dropCube(h uint64) {
+	cubes.Lock()
+	defer cubes.Unlock()
+	delete(cubes.m, h)
+}

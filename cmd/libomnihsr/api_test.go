@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
+)
+
+func TestParseOptions(t *testing.T) {
+	cases := []struct {
+		json   string
+		want   omnihsr.Options
+		status int
+	}{
+		{``, omnihsr.Options{}, statusOK},
+		{`{"scale": 2.5}`, omnihsr.Options{Scale: 2.5}, statusOK},
+		{`{"size": [10, 12], "method": "bicubic"}`, omnihsr.Options{Size: [2]int{10, 12}, Method: "bicubic"}, statusOK},
+		{`{"scale": 2, "noise": "clean"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseClean}}, statusOK},
+		{`{"scale": 2, "noise": "auto"}`, omnihsr.Options{Scale: 2}, statusOK},
+		{`{"scale": 2, "noise": 0.5}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.5}}}, statusOK},
+		{`{"scale": 2, "noise": "0.25"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.25}}}, statusOK},
+		{`{"scale": 2, "noise": [1, 2]}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{1, 2}}}, statusOK},
+		{`{"scale": 2, "keep_noisy_bands": true, "weights": "w.omw"}`, omnihsr.Options{Scale: 2, KeepNoisyBands: true, Weights: "w.omw"}, statusOK},
+		{`{"scale": 2, "noise": "loud"}`, omnihsr.Options{}, statusOption},
+		{`{"scale": 2, "noise": {}}`, omnihsr.Options{}, statusOption},
+		{`{"scael": 2}`, omnihsr.Options{}, statusOption},
+		{`{"scale": 2} {}`, omnihsr.Options{}, statusOption},
+		{`[1]`, omnihsr.Options{}, statusOption},
+	}
+	for _, c := range cases {
+		_, got, err := parseOptions(c.json)
+		if st := statusOf(err); st != c.status {
+			t.Errorf("%s: status %d (%v), want %d", c.json, st, err, c.status)
+			continue
+		}
+		if err == nil && !(got.Scale == c.want.Scale && got.Size == c.want.Size && got.Method == c.want.Method &&
+			got.Noise.Mode == c.want.Noise.Mode && slices.Equal(got.Noise.Sigma, c.want.Noise.Sigma) &&
+			got.KeepNoisyBands == c.want.KeepNoisyBands && got.Weights == c.want.Weights) {
+			t.Errorf("%s: got %+v, want %+v", c.json, got, c.want)
+		}
+	}
+}
+
+func TestOutputSize(t *testing.T) {
+	cases := []struct {
+		h, w   int
+		json   string
+		oh, ow int
+		status int
+	}{
+		{10, 7, `{"scale": 4}`, 40, 28, statusOK},
+		{10, 7, `{"scale": 2.5}`, 25, 18, statusOK}, // 17.5 rounds away from zero
+		{10, 7, `{"size": [3, 5]}`, 3, 5, statusOK},
+		{10, 7, `{}`, 0, 0, statusOption},
+		{10, 7, `{"scale": 2, "size": [3, 5]}`, 0, 0, statusOption},
+		{10, 7, `{"size": [0, 5]}`, 0, 0, statusOption},
+		{10, 7, `{"scale": -1}`, 0, 0, statusOption},
+		{10, 7, `{"scale": 0.01}`, 0, 0, statusOption},
+	}
+	for _, c := range cases {
+		oh, ow, err := outputSize(c.h, c.w, c.json)
+		if st := statusOf(err); st != c.status || oh != c.oh || ow != c.ow {
+			t.Errorf("%dx%d %s: %dx%d status %d (%v), want %dx%d status %d", c.h, c.w, c.json, oh, ow, st, err, c.oh, c.ow, c.status)
+		}
+	}
+}
+
+// TestUpscaleArray checks that the array path gives omnihsr.Upscale's
+// values, without modifying its input, and that the no-data value and
+// bad bands given as options reach the library.
+func TestUpscaleArray(t *testing.T) {
+	c := testrand.Uniform(testrand.New(31, 1), 12, 10, 5, 0, 1)
+	c.Data[7] = -9999
+	orig := slices.Clone(c.Data)
+	var calls int
+	got, res, err := upscaleArray(context.Background(), c.Data, 12, 10, 5, `{"scale": 2, "nodata": -9999, "bad_bands": [false, true, false, false, false]}`,
+		func(done, total int) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.Data, orig) {
+		t.Fatal("the input was modified")
+	}
+	lr := &hsi.Cube{H: 12, W: 10, B: 5, Data: orig, Meta: hsi.Meta{DataIgnore: -9999, HasDataIgnore: true, BadBands: []bool{false, true, false, false, false}}}
+	want, wres, err := omnihsr.Upscale(context.Background(), lr, omnihsr.Options{Scale: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want.Data) {
+		t.Error("values differ from omnihsr.Upscale")
+	}
+	if res.NoData != 1 || res.BadBands != 1 || res.NoData != wres.NoData || res.Height != 24 || res.Width != 20 {
+		t.Errorf("result %+v, want 1 no-data sample, 1 bad band, 24 x 20", res)
+	}
+	if calls == 0 {
+		t.Error("progress never called")
+	}
+	for _, bad := range []string{`{"scale": 2, "type": "uint8"}`, `{"scale": 2, "wavelengths": [1, 2]}`, `{"scale": 2, "bad_bands": [true]}`} {
+		if _, _, err := upscaleArray(context.Background(), c.Data, 12, 10, 5, bad, nil); statusOf(err) != statusOption {
+			t.Errorf("%s: %v, want an option error", bad, err)
+		}
+	}
+	if _, _, err := upscaleArray(context.Background(), c.Data, 12, 10, 4, `{"scale": 2}`, nil); statusOf(err) != statusOption {
+		t.Errorf("wrong shape: %v, want an option error", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := upscaleArray(ctx, c.Data, 12, 10, 5, `{"scale": 2}`, nil); statusOf(err) != statusCanceled {
+		t.Errorf("cancelled: %v, want status %d", err, statusCanceled)
+	}
+}
+
+// TestReadAndFile reads an ENVI file with wavelengths and a map info back
+// as JSON metadata and upscales it file to file.
+func TestReadAndFile(t *testing.T) {
+	dir := t.TempDir()
+	c := testrand.Uniform(testrand.New(31, 2), 9, 8, 4, 0, 1)
+	c.Meta.Wavelengths, c.Meta.WavelengthUnits = []float64{450, 550, 650, 850}, "Nanometers"
+	c.Meta.DataIgnore, c.Meta.HasDataIgnore = math.NaN(), true
+	c.Meta.Geo = &hsi.Geo{MapInfo: "UTM, 1, 1, 500000, 4200000, 30, 30, 33, North, WGS-84"}
+	in := filepath.Join(dir, "in.hdr")
+	if err := envi.Write(in, c, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got, info, err := readFile(in, `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := marshal(metaOf(got, info))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Shape       []int
+		Wavelengths []float64
+		NoData      any `json:"nodata"`
+		CRSEPSG     int `json:"crs_epsg"`
+		CRSWKT      string
+		Transform   []float64
+	}
+	if !strings.Contains(s, `"nodata":NaN`) {
+		t.Errorf("no-data not NaN in %s", s)
+	}
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(s, "NaN", "null")), &m); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Shape, []int{9, 8, 4}) || !slices.Equal(m.Wavelengths, c.Meta.Wavelengths) || m.CRSEPSG != 32633 ||
+		!slices.Equal(m.Transform, []float64{500000, 30, 0, 4200000, 0, -30}) {
+		t.Errorf("metadata %+v from %s", m, s)
+	}
+	if _, _, err := readFile(in, `{"bogus": 1}`); statusOf(err) != statusOption {
+		t.Errorf("unknown reader option: %v", err)
+	}
+	if _, _, err := readFile(filepath.Join(dir, "none.hdr"), ``); statusOf(err) != statusNotFound {
+		t.Errorf("missing file: %v (status %d), want status %d", err, statusOf(err), statusNotFound)
+	}
+
+	out := filepath.Join(dir, "out.hdr")
+	res, err := upscaleFile(context.Background(), in, out, `{"scale": 2, "method": "bicubic", "type": "uint8"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := resultOf(res, true)
+	if j.Height != 18 || j.Width != 16 || j.File == nil || len(j.Warnings) == 0 {
+		t.Errorf("result %+v: want 18 x 16 and the warning that NaN no-data does not fit uint8", j)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+	if _, err := upscaleFile(context.Background(), in, filepath.Join(dir, "o2.hdr"), `{"scale": 2, "nodata": 0}`, nil); statusOf(err) != statusOption {
+		t.Errorf("nodata for a file: %v, want an option error", err)
+	}
+}
+
+func TestNumJSON(t *testing.T) {
+	b, err := marshal([]num{1.5, num(math.NaN()), num(math.Inf(1)), num(math.Inf(-1)), 1e-300})
+	if err != nil || b != "[1.5,NaN,Infinity,-Infinity,1e-300]" {
+		t.Errorf("%s %v", b, err)
+	}
+	var v []num
+	if err := json.Unmarshal([]byte(`[2, "nan", "-inf", " 3 "]`), &v); err != nil || v[0] != 2 || !math.IsNaN(float64(v[1])) || !math.IsInf(float64(v[2]), -1) || v[3] != 3 {
+		t.Errorf("%v %v", v, err)
+	}
+	if err := json.Unmarshal([]byte(`["x"]`), &v); err == nil {
+		t.Error(`"x" accepted as a number`)
+	}
+}
+
+func TestCubeHandles(t *testing.T) {
+	c := hsi.MustNew(1, 1, 1)
+	h := keepCube(c)
+	if got, err := cubeOf(h); err != nil || got != c {
+		t.Fatalf("%v %v", got, err)
+	}
+	dropCube(h)
+	dropCube(h)
+	if _, err := cubeOf(h); !errors.Is(err, errOption) {
+		t.Errorf("freed handle: %v", err)
+	}
+	if _, err := cubeOf(uint64(0)); err == nil {
+		t.Error("handle 0 accepted")
+	}
+}

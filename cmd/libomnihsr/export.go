@@ -1,0 +1,210 @@
+//go:build cgo
+
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef void (*omnihsr_progress_fn)(int64_t done, int64_t total, void *user);
+
+// Defined in errors.go's preamble.
+extern void omnihsr_set_error(char *msg);
+extern const char *omnihsr_get_error(void);
+extern void omnihsr_call_progress(omnihsr_progress_fn f, int64_t done, int64_t total, void *user);
+*/
+import "C"
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// fail records err as the calling thread's last error and returns its
+// status; ok clears it.
+func fail(err error) C.int {
+	if err == nil {
+		C.omnihsr_set_error(nil)
+		return statusOK
+	}
+	C.omnihsr_set_error(C.CString(err.Error()))
+	return C.int(statusOf(err))
+}
+
+// cancelContext returns a context that is canceled once *flag (a C int32
+// the caller owns, which may be NULL) becomes nonzero, polled every 10 ms,
+// and the function that ends the polling.
+func cancelContext(flag *C.int32_t) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if flag == nil {
+		return ctx, cancel
+	}
+	p := (*int32)(unsafe.Pointer(flag))
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if atomic.LoadInt32(p) != 0 {
+				cancel()
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var once atomic.Bool
+	return ctx, func() {
+		if once.CompareAndSwap(false, true) {
+			close(done)
+			cancel()
+		}
+	}
+}
+
+// progressFunc calls the C callback f (nil when f is NULL).
+func progressFunc(f C.omnihsr_progress_fn, user unsafe.Pointer) func(done, total int) {
+	if f == nil {
+		return nil
+	}
+	return func(done, total int) {
+		C.omnihsr_call_progress(f, C.int64_t(done), C.int64_t(total), user)
+	}
+}
+
+// setString stores a C copy of s in *dst when dst is not NULL.
+func setString(dst **C.char, s string) {
+	if dst != nil {
+		*dst = C.CString(s)
+	}
+}
+
+//export omnihsr_version
+func omnihsr_version() *C.char {
+	return C.CString(version())
+}
+
+//export omnihsr_last_error
+func omnihsr_last_error() *C.char {
+	return C.omnihsr_get_error()
+}
+
+//export omnihsr_free
+func omnihsr_free(p unsafe.Pointer) {
+	C.free(p)
+}
+
+//export omnihsr_output_size
+func omnihsr_output_size(h, w C.int64_t, opts *C.char, oh, ow *C.int64_t) C.int {
+	y, x, err := outputSize(int(h), int(w), C.GoString(opts))
+	if err == nil && oh != nil && ow != nil {
+		*oh, *ow = C.int64_t(y), C.int64_t(x)
+	}
+	return fail(err)
+}
+
+//export omnihsr_upscale
+func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float, outLen C.int64_t, outAlloc **C.float,
+	result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) C.int {
+	if in == nil || h < 1 || w < 1 || b < 1 {
+		return fail(errorf("libomnihsr: %w: no input, or shape %d x %d x %d not positive", errOption, h, w, b))
+	}
+	if out == nil && outAlloc == nil {
+		return fail(errorf("libomnihsr: %w: give an output buffer or a place for the library's", errOption))
+	}
+	n := int(h) * int(w) * int(b)
+	if int64(n)/int64(h)/int64(w) != int64(b) {
+		return fail(errorf("libomnihsr: %w: shape %d x %d x %d overflows", errOption, h, w, b))
+	}
+	data := unsafe.Slice((*float32)(unsafe.Pointer(in)), n)
+	ctx, stop := cancelContext(cancelFlag)
+	defer stop()
+	sr, res, err := upscaleArray(ctx, data, int(h), int(w), int(b), C.GoString(opts), progressFunc(progress, user))
+	if err != nil {
+		return fail(err)
+	}
+	if out != nil {
+		if int(outLen) != len(sr) {
+			return fail(errorf("libomnihsr: %w: the output buffer holds %d samples, the output has %d (%d x %d x %d)", errOption, outLen, len(sr), res.Height, res.Width, res.Bands))
+		}
+		copy(unsafe.Slice((*float32)(unsafe.Pointer(out)), len(sr)), sr)
+	} else {
+		if err := checkAlloc(len(sr), "the output buffer"); err != nil {
+			return fail(err)
+		}
+		p := C.malloc(C.size_t(len(sr)) * 4)
+		if p == nil {
+			return fail(errorf("libomnihsr: out of memory for the %d x %d x %d output", res.Height, res.Width, res.Bands))
+		}
+		copy(unsafe.Slice((*float32)(p), len(sr)), sr)
+		*outAlloc = (*C.float)(p)
+	}
+	if result != nil {
+		s, err := marshal(resultOf(res, false))
+		if err != nil {
+			return fail(err)
+		}
+		setString(result, s)
+	}
+	return fail(nil)
+}
+
+//export omnihsr_upscale_file
+func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) C.int {
+	if in == nil || out == nil {
+		return fail(errorf("libomnihsr: %w: input and output paths are required", errOption))
+	}
+	ctx, stop := cancelContext(cancelFlag)
+	defer stop()
+	res, err := upscaleFile(ctx, C.GoString(in), C.GoString(out), C.GoString(opts), progressFunc(progress, user))
+	if err != nil {
+		return fail(err)
+	}
+	s, err := marshal(resultOf(res, true))
+	if err != nil {
+		return fail(err)
+	}
+	setString(result, s)
+	return fail(nil)
+}
+
+//export omnihsr_read
+func omnihsr_read(path, opts *C.char, cube *C.uintptr_t, meta **C.char) C.int {
+	if path == nil || cube == nil {
+		return fail(errorf("libomnihsr: %w: a path and a place for the cube handle are required", errOption))
+	}
+	c, info, err := readFile(C.GoString(path), C.GoString(opts))
+	if err != nil {
+		return fail(err)
+	}
+	s, err := marshal(metaOf(c, info))
+	if err != nil {
+		return fail(err)
+	}
+	setString(meta, s)
+	*cube = C.uintptr_t(keepCube(c))
+	return fail(nil)
+}
+
+//export omnihsr_cube_copy
+func omnihsr_cube_copy(cube C.uintptr_t, dst *C.float, n C.int64_t) C.int {
+	c, err := cubeOf(cube)
+	if err != nil {
+		return fail(err)
+	}
+	if dst == nil || int(n) != len(c.Data) {
+		return fail(errorf("libomnihsr: %w: the buffer holds %d samples, the cube has %d", errOption, n, len(c.Data)))
+	}
+	copy(unsafe.Slice((*float32)(unsafe.Pointer(dst)), len(c.Data)), c.Data)
+	return fail(nil)
+}
+
+//export omnihsr_cube_free
+func omnihsr_cube_free(cube C.uintptr_t) {
+	dropCube(uint64(cube))
+}

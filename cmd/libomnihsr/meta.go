@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/omnihsr/omnihsr"
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/noise"
+)
+
+// metaJSON is a cube's shape, source and metadata as omnihsr_read returns
+// them.
+type metaJSON struct {
+	Shape [3]int `json:"shape"` // height, width, bands
+
+	Format   string `json:"format"`
+	DataType string `json:"data_type"`
+	Layout   string `json:"layout"`
+	Variable string `json:"variable"`
+	Detail   string `json:"detail"`
+	Product  string `json:"product"`
+
+	Wavelengths      []num       `json:"wavelengths"`
+	WavelengthUnits  string      `json:"wavelength_units"`
+	FWHM             []num       `json:"fwhm"`
+	BadBands         []bool      `json:"bad_bands"`
+	BandNames        []string    `json:"band_names"`
+	NoData           *num        `json:"nodata"`
+	Scale            []num       `json:"scale"`
+	Offset           []num       `json:"offset"`
+	ReflectanceScale num         `json:"reflectance_scale"`
+	Description      string      `json:"description"`
+	Noise            []num       `json:"noise"`
+	Extra            []fieldJSON `json:"extra"`
+
+	// CRSWKT is the coordinate reference system as WKT ("" when none),
+	// CRSEPSG its EPSG code (0 when unknown), CRSNote why a CRS the file
+	// describes could not be read.
+	CRSWKT  string `json:"crs_wkt"`
+	CRSEPSG int    `json:"crs_epsg"`
+	CRSNote string `json:"crs_note"`
+	// Transform is GDAL's geotransform of the grid (null when none).
+	Transform *[6]num `json:"transform"`
+}
+
+type fieldJSON struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// metaOf describes the cube c read with info.
+func metaOf(c *hsi.Cube, info hsi.SourceInfo) metaJSON {
+	m := c.Meta
+	j := metaJSON{Shape: [3]int{c.H, c.W, c.B},
+		Format: info.Format, DataType: info.DataType, Layout: info.Layout, Variable: info.Variable,
+		Detail: info.Detail, Product: info.Product,
+		Wavelengths: nums(m.Wavelengths), WavelengthUnits: m.WavelengthUnits, FWHM: nums(m.FWHM),
+		BadBands: m.BadBands, BandNames: m.BandNames, Scale: nums(m.Scale), Offset: nums(m.Offset),
+		ReflectanceScale: num(m.ReflectanceScale), Description: m.Description, Noise: nums(m.Noise)}
+	if m.HasDataIgnore {
+		v := num(m.DataIgnore)
+		j.NoData = &v
+	}
+	for _, f := range m.Extra {
+		j.Extra = append(j.Extra, fieldJSON{f.Key, f.Value})
+	}
+	if m.Geo != nil {
+		c, note := m.Geo.CRS()
+		j.CRSWKT, j.CRSEPSG, j.CRSNote = c.WKT, c.EPSG, note
+		if gt, ok := m.Geo.Transform(); ok {
+			var t [6]num
+			for i, v := range gt {
+				t[i] = num(v)
+			}
+			j.Transform = &t
+		}
+	}
+	return j
+}
+
+// resultJSON is an omnihsr.Result as the C functions return it.
+type resultJSON struct {
+	Height   int    `json:"height"`
+	Width    int    `json:"width"`
+	Bands    int    `json:"bands"`
+	InHeight int    `json:"in_height"`
+	InWidth  int    `json:"in_width"`
+	Method   string `json:"method"`
+	// NoData counts the no-data input samples, BadBands the bands left
+	// out of the model's input.
+	NoData   int       `json:"nodata_samples"`
+	BadBands int       `json:"bad_bands"`
+	Model    modelJSON `json:"model"`
+	File     *fileJSON `json:"file"`
+	// Warnings are the lines `omnihsr upscale` prints as warnings.
+	Warnings []string `json:"warnings"`
+}
+
+type modelJSON struct {
+	Used       bool          `json:"used"`
+	NoiseInput bool          `json:"noise_input"`
+	Pair       bool          `json:"pair"`
+	Sigma      num           `json:"sigma"`
+	Estimated  bool          `json:"estimated"`
+	Net        num           `json:"net"`
+	Feature    num           `json:"feature"`
+	NoiseAware bool          `json:"noise_aware"`
+	Gate       num           `json:"gate"`
+	Gain       num           `json:"gain"`
+	Screened   []outlierJSON `json:"screened"`
+	// Summary is the line `omnihsr upscale` prints ("" for bicubic).
+	Summary string `json:"summary"`
+}
+
+type outlierJSON struct {
+	Band  int `json:"band"`
+	Sigma num `json:"sigma"`
+	Ref   num `json:"ref"`
+	NSR   num `json:"nsr"`
+}
+
+type fileJSON struct {
+	Path          string   `json:"path"`
+	Type          string   `json:"type"`
+	NoDataChanged bool     `json:"nodata_changed"`
+	NoDataFrom    num      `json:"nodata_from"`
+	NoDataTo      num      `json:"nodata_to"`
+	Dropped       []string `json:"dropped"`
+	GridFields    []string `json:"grid_fields"`
+	Clamped       int64    `json:"clamped"`
+	ClampRange    string   `json:"clamp_range"`
+}
+
+// resultOf converts r; file is true for UpscaleFile's results.
+func resultOf(r omnihsr.Result, file bool) resultJSON {
+	m := r.Model
+	j := resultJSON{Height: r.Height, Width: r.Width, Bands: r.Bands, InHeight: r.InHeight, InWidth: r.InWidth,
+		Method: string(r.Method), NoData: r.NoData, BadBands: r.BadBands,
+		Model: modelJSON{Used: m.Used, NoiseInput: m.NoiseInput, Pair: m.Pair, Sigma: num(m.Sigma), Estimated: m.Estimated,
+			Net: num(m.Net), Feature: num(m.Feature), NoiseAware: m.NoiseAware, Gate: num(m.Gate), Gain: num(m.Gain),
+			Summary: m.String()},
+		Warnings: []string{}}
+	for _, o := range m.Screened {
+		j.Model.Screened = append(j.Model.Screened, outlierJSON{o.Band, num(o.Sigma), num(o.Ref), num(o.NSR)})
+	}
+	if len(m.Screened) > 0 {
+		j.Warnings = append(j.Warnings, screenedWarning(len(m.Screened)))
+	}
+	if file {
+		f := r.File
+		j.File = &fileJSON{Path: f.Path, Type: f.Type, NoDataChanged: f.NoDataChanged, NoDataFrom: num(f.NoDataFrom),
+			NoDataTo: num(f.NoDataTo), Dropped: f.Dropped, GridFields: f.GridFields, Clamped: f.Clamped, ClampRange: f.ClampRange}
+		j.Warnings = append(j.Warnings, f.Warnings()...)
+	}
+	return j
+}
+
+// screenedWarning says that n bands were screened out of the noise level.
+func screenedWarning(n int) string {
+	return fmt.Sprintf("upscale: %d band(s) judged unusable (estimated noise over %g times their spectral neighbours'): "+
+		"left out of the noise level, the routing and the field gain, rendered like every band (keep_noisy_bands keeps them in)", n, float64(noise.OutlierFactor))
+}
+
+// marshal encodes v as JSON, with NaN and the infinities of its num
+// values as NaN, Infinity and -Infinity.
+func marshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	r := strings.NewReplacer(nanWord, "NaN", posInfWord, "Infinity", negInfWord, "-Infinity")
+	return r.Replace(string(b)), nil
+}
