@@ -1,0 +1,260 @@
+"""OmniHSR from Python: super-resolution of hyperspectral images from any
+sensor, at any scale, and a reader for the files and products the
+``omnihsr`` command reads.
+
+The package calls the OmniHSR library (``libomnihsr.so``, built from the Go
+sources with ``-buildmode=c-shared``) through ctypes, and ships the
+``omnihsr`` command too (on PATH in the environment the wheel is installed
+in).
+
+    >>> import omnihsr
+    >>> sr = omnihsr.upscale(cube, scale=4)          # numpy (H, W, B) float32
+    >>> da = omnihsr.open("scene.hdr")              # xarray.DataArray (y, x, band)
+    >>> sr = omnihsr.upscale(da, scale=2)            # wavelengths, CRS, transform kept
+    >>> res = omnihsr.upscale_file("in.tif", "out.tif", scale=4)
+
+One Go runtime runs per process. Do not ``fork()`` a process that has
+loaded the library: with ``multiprocessing``, use the "spawn" (or
+"forkserver") start method, or import omnihsr in the children only.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _lib
+from ._lib import Cancelled, NotFoundError, OmniHSRError, OptionError
+
+__all__ = [
+    "upscale",
+    "upscale_file",
+    "open",
+    "read",
+    "version",
+    "binary",
+    "OmniHSRError",
+    "OptionError",
+    "Cancelled",
+    "NotFoundError",
+]
+
+__version__ = "0.1.0"
+
+Noise = Union[str, float, Sequence[float], None]
+Progress = Optional[Callable[[int, int], Any]]
+
+
+def version() -> str:
+    """The library's build: version, commit, Go version, platform, GEMM kernel."""
+    return _lib.version()
+
+
+def binary() -> str:
+    """The path of the ``omnihsr`` command installed with the package
+    ($OMNIHSR_BIN when set; "" when none is found)."""
+    return _lib.binary_path()
+
+
+def _noise(noise: Noise) -> Any:
+    if noise is None or isinstance(noise, str):
+        return noise
+    if isinstance(noise, (int, float, np.floating, np.integer)):
+        return float(noise)
+    return [float(v) for v in noise]
+
+
+def _num(v: Optional[float]) -> Any:
+    """A float for the library's JSON: NaN and infinities as strings."""
+    if v is None:
+        return None
+    f = float(v)
+    if math.isnan(f):
+        return "nan"
+    if math.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    return f
+
+
+def _size(size: Optional[Sequence[int]]) -> Optional[list]:
+    if size is None:
+        return None
+    if len(size) != 2:
+        raise OptionError(f"size {size!r}: want (height, width)")
+    return [int(size[0]), int(size[1])]
+
+
+def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int]] = None,
+            method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
+            keep_noisy_bands: bool = False, weights: Optional[str] = None,
+            progress: Progress = None, out: Optional[np.ndarray] = None) -> Any:
+    """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
+
+    x: a numpy array (H, W, B) (any real dtype; taken without a copy when
+       it is C-contiguous float32), or an ``xarray.DataArray`` with dims
+       y, x and band (in any order; other names: the last dim is the band).
+    scale: the factor S > 0 (output side round(S*side), half away from
+       zero); fractional factors are fine. Exactly one of scale and size.
+    size: the output (height, width) instead.
+    method: "omnihsr" (default), "omnihsr-se", "omnihsr-bp" or "bicubic".
+    noise: "auto" (estimate, default), "clean", the noise standard
+       deviation in the input's units, or one per band.
+    nodata: the no-data value (NaN samples are always no-data); for a
+       DataArray, its rioxarray no-data (``_FillValue``) by default.
+    keep_noisy_bands: keep bands whose noise is far above their neighbours'
+       in the noise level (screened out by default).
+    weights: an OmniHSR weight file (*.omw) instead of the embedded model.
+    progress: called as progress(rows_done, rows_total) from the library's
+       threads.
+    out: a C-contiguous float32 array of the output's shape to write into.
+
+    Returns a float32 numpy array (H', W', B) with the values ``omnihsr
+    upscale`` writes as float32 for the same input, or, for a DataArray, a
+    DataArray with the band coordinates and attributes kept, x and y set to
+    the new pixel centres, and the CRS and transform carried (rioxarray).
+    The GIL is released during the computation; Ctrl-C cancels it.
+    """
+    try:
+        import xarray as xr
+    except ImportError:  # pragma: no cover - xarray is optional for numpy input
+        xr = None
+    if xr is not None and isinstance(x, xr.DataArray):
+        from ._xr import upscale_dataarray
+        return upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
+                                 keep_noisy_bands=keep_noisy_bands, weights=weights, progress=progress)
+    a = np.asarray(x)
+    if a.ndim == 2:
+        a = a[:, :, None]
+    if a.ndim != 3:
+        raise OptionError(f"input of shape {a.shape}: want (height, width, bands)")
+    if not np.issubdtype(a.dtype, np.floating) and not np.issubdtype(a.dtype, np.integer):
+        raise OptionError(f"input of dtype {a.dtype}: want real numbers")
+    a = np.ascontiguousarray(a, dtype=np.float32)  # no copy when already so
+    res, sr = _upscale_array(a, dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
+                                     nodata=_num(nodata), keep_noisy_bands=keep_noisy_bands or None,
+                                     weights=weights), progress, out)
+    return sr
+
+
+def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: Progress,
+                   out: Optional[np.ndarray] = None) -> Tuple[dict, np.ndarray]:
+    L = _lib.lib()
+    h, w, b = a.shape
+    js = _lib.options_json(opts)
+    oh, ow = ctypes.c_int64(), ctypes.c_int64()
+    _lib.call(L.omnihsr_output_size, h, w, js, ctypes.byref(oh), ctypes.byref(ow))
+    shape = (oh.value, ow.value, b)
+    if out is None:
+        out = np.empty(shape, dtype=np.float32)
+    elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous or not out.flags.writeable:
+        raise OptionError(f"out: want a writable C-contiguous float32 array of shape {shape}")
+    result = ctypes.c_void_p()
+    cancel = ctypes.c_int32(0)
+    cb = _lib.progress_callback(progress)
+    try:
+        _lib.call(L.omnihsr_upscale, a.ctypes.data, h, w, b, js, out.ctypes.data, out.size, None,
+                  ctypes.byref(result), ctypes.byref(cancel), cb, None, cancel=cancel)
+    finally:
+        res = _lib.loads(_lib.take_string(result))
+    return res, out
+
+
+def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], scale: Optional[float] = None,
+                 size: Optional[Tuple[int, int]] = None, method: str = "omnihsr", noise: Noise = "auto", *,
+                 keep_noisy_bands: bool = False, weights: Optional[str] = None, type: Optional[str] = None,
+                 driver: Optional[str] = None, creation: Optional[Sequence[str]] = None,
+                 overwrite: bool = False, progress: Progress = None, **reader_options: Any) -> dict:
+    """Super-resolves the file src into dst, exactly as
+    ``omnihsr upscale -in src -out dst`` does (the same bytes), streaming.
+
+    The options are those of upscale, plus: type, the output sample type
+    ("float32" default, "float64", "uint8", "uint16", "int16", "int32" or
+    "same"); driver ("GTiff" or "COG") and creation (GDAL-style "KEY=VALUE"
+    TIFF creation options) for TIFF outputs; overwrite, to allow an output
+    that is the input; and the reader options of ``open`` (var, layout,
+    height, width, ortho).
+
+    Returns the typed result as a dict: the output shape (height, width,
+    bands), the input size, the method, the no-data samples filled, the
+    model chosen and its noise (``model``: sigma, noise_aware, gate, gain,
+    screened bands, and ``summary``, the line the command prints), what
+    writing reported (``file``) and ``warnings`` (the command's warning
+    lines).
+    """
+    opts = dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
+                keep_noisy_bands=keep_noisy_bands or None, weights=weights, type=type, driver=driver,
+                creation=list(creation) if creation else None, overwrite=overwrite or None,
+                read=_read_options(reader_options) or None)
+    L = _lib.lib()
+    result = ctypes.c_void_p()
+    cancel = ctypes.c_int32(0)
+    cb = _lib.progress_callback(progress)
+    try:
+        _lib.call(L.omnihsr_upscale_file, os.fsencode(src), os.fsencode(dst), _lib.options_json(opts),
+                  ctypes.byref(result), ctypes.byref(cancel), cb, None, cancel=cancel)
+    finally:
+        res = _lib.loads(_lib.take_string(result))
+    return res
+
+
+_READ_KEYS = ("var", "layout", "height", "width", "ortho")
+
+
+def _read_options(o: Dict[str, Any]) -> Dict[str, Any]:
+    bad = sorted(set(o) - set(_READ_KEYS))
+    if bad:
+        raise OptionError(f"unknown reader option(s) {bad}: want {list(_READ_KEYS)}")
+    return {k: v for k, v in o.items() if v is not None}
+
+
+def read(path: Union[str, os.PathLike], **reader_options: Any) -> Tuple[np.ndarray, dict]:
+    """Reads a hyperspectral file as ``omnihsr upscale`` reads its input.
+
+    Returns the cube as a float32 numpy array (H, W, B) (stored values;
+    NaN samples are no-data) and its metadata as a dict: shape, format,
+    data_type, product, wavelengths, wavelength_units, fwhm, bad_bands,
+    band_names, nodata, scale, offset, reflectance_scale, description,
+    extra (other header fields), crs_wkt, crs_epsg and transform (GDAL's
+    geotransform, or None).
+
+    reader_options: var (the MATLAB/HDF5 array), layout ("HWB",
+    "B_HW_colmajor", "HDF5_BWH"), height and width (of a bands x pixels
+    matrix), ortho (EMIT: the orthorectified grid).
+    """
+    L = _lib.lib()
+    handle = ctypes.c_uint64()
+    meta = ctypes.c_void_p()
+    _lib.call(L.omnihsr_read, os.fsencode(path), _lib.options_json(_read_options(reader_options)),
+              ctypes.byref(handle), ctypes.byref(meta))
+    try:
+        m = _lib.loads(_lib.take_string(meta))
+        data = np.empty(tuple(m["shape"]), dtype=np.float32)
+        _lib.call(L.omnihsr_cube_copy, handle.value, data.ctypes.data, data.size)
+    finally:
+        L.omnihsr_cube_free(handle.value)
+    return data, m
+
+
+def open(path: Union[str, os.PathLike], **reader_options: Any) -> Any:  # noqa: A001 - the name asked for
+    """Reads a hyperspectral file or product as an ``xarray.DataArray``.
+
+    Every format and product the ``omnihsr`` command reads: ENVI, GeoTIFF,
+    MATLAB, NumPy, HDF5/NetCDF, EMIT (``ortho=True`` for the map grid),
+    PRISMA, EnMAP, DESIS, AVIRIS-NG, NEON.
+
+    The DataArray has dims (y, x, band) and float32 stored values; coords
+    wavelength, fwhm, bad_band and band_name along band when the file
+    states them; x and y (pixel centres) and the CRS and transform as
+    rioxarray reads them (``da.rio.crs``, ``da.rio.transform()``) when the
+    grid is georeferenced; attrs: the no-data value (``_FillValue``),
+    per-band scale and offset as coords ``scale`` and ``offset``,
+    wavelength_units, reflectance_scale, description, the source format
+    and product, and the file's other header fields.
+    """
+    from ._xr import dataarray
+    data, m = read(path, **reader_options)
+    return dataarray(data, m, os.fspath(path))

@@ -1,0 +1,125 @@
+"""omnihsr.upscale and upscale_file give the bytes of `omnihsr upscale`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import omnihsr
+from conftest import read_envi, run_cli, write_envi
+
+
+def cube(h: int, w: int, b: int, seed: int = 0) -> np.ndarray:
+    """A smooth random-ish cube, positive, float32."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:h, 0:w]
+    base = np.sin(x[..., None] / 3.0 + np.arange(b) / 5.0) * np.cos(y[..., None] / 4.0)
+    return (1.5 + base + 0.05 * rng.standard_normal((h, w, b))).astype(np.float32)
+
+
+CASES = [
+    ({"scale": 4}, ["-scale", "4"]),
+    ({"scale": 2.5, "method": "bicubic"}, ["-scale", "2.5", "-method", "bicubic"]),
+    ({"size": (30, 17), "noise": "clean"}, ["-size", "30x17", "-noise", "clean"]),
+    ({"scale": 2, "method": "omnihsr-bp", "noise": 0.02}, ["-scale", "2", "-method", "omnihsr-bp", "-noise", "0.02"]),
+]
+
+
+@pytest.mark.parametrize("opts,flags", CASES)
+def test_numpy_equals_cli_npy(tmp_path: Path, cli: str, opts: dict, flags: list) -> None:
+    x = cube(19, 14, 9)
+    np.save(tmp_path / "in.npy", x)
+    run_cli(cli, "upscale", "-in", str(tmp_path / "in.npy"), "-out", str(tmp_path / "out.npy"), *flags)
+    want = np.load(tmp_path / "out.npy")
+    got = omnihsr.upscale(x, **opts)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+def test_numpy_equals_cli_envi_nodata(tmp_path: Path, cli: str) -> None:
+    x = cube(16, 13, 6, seed=1)
+    x[3, 4, :] = -9999
+    x[7, 2, 1] = -9999
+    hdr = write_envi(tmp_path / "in", x, data_ignore_value="-9999")
+    run_cli(cli, "upscale", "-in", str(hdr), "-out", str(tmp_path / "out.hdr"), "-scale", "3")
+    want, _ = read_envi(tmp_path / "out.hdr")
+    got = omnihsr.upscale(x, scale=3, nodata=-9999)
+    assert got.tobytes() == want.tobytes()
+    assert np.count_nonzero(got == -9999) == 9 * 6 + 9  # no-data again in the output, 3 x 3 pixels each
+    # Without the no-data value, the -9999 samples are data: another result.
+    assert omnihsr.upscale(x, scale=3).tobytes() != want.tobytes()
+
+
+def test_input_kinds(tmp_path: Path) -> None:
+    x = cube(12, 10, 4, seed=2)
+    want = omnihsr.upscale(x, scale=2)
+    # float64, non-contiguous and 2-D inputs are converted (a copy) first.
+    assert omnihsr.upscale(x.astype(np.float64), scale=2).tobytes() == want.tobytes()
+    f = np.asfortranarray(x)
+    assert not f.flags.c_contiguous
+    assert omnihsr.upscale(f, scale=2).tobytes() == want.tobytes()
+    one = omnihsr.upscale(x[:, :, 0], scale=2)
+    assert one.shape == (24, 20, 1)
+    # The input is not modified.
+    y = x.copy()
+    omnihsr.upscale(y, scale=2, method="bicubic")
+    assert y.tobytes() == x.tobytes()
+    # out= receives the result.
+    out = np.zeros((24, 20, 4), np.float32)
+    assert omnihsr.upscale(x, scale=2, out=out) is out
+    assert out.tobytes() == want.tobytes()
+    with pytest.raises(omnihsr.OptionError):
+        omnihsr.upscale(x, scale=2, out=np.zeros((24, 20, 3), np.float32))
+
+
+def test_upscale_file_result(tmp_path: Path, cli: str) -> None:
+    x = cube(18, 15, 5, seed=3)
+    x[0, 0, 0] = 7e9  # clamped to uint16's range in the output
+    np.save(tmp_path / "in.npy", x)
+    res = omnihsr.upscale_file(tmp_path / "in.npy", tmp_path / "py.tif", scale=2, type="uint16")
+    p = run_cli(cli, "upscale", "-in", str(tmp_path / "in.npy"), "-out", str(tmp_path / "cli.tif"), "-scale", "2", "-type", "uint16")
+    assert (tmp_path / "py.tif").read_bytes() == (tmp_path / "cli.tif").read_bytes()
+    assert (res["height"], res["width"], res["bands"], res["in_height"], res["in_width"]) == (36, 30, 5, 18, 15)
+    assert res["method"] == "omnihsr"
+    assert res["model"]["used"] and res["model"]["summary"].startswith("noise ")
+    assert "upscale: " + res["model"]["summary"] in p.stderr
+    assert res["file"]["clamped"] > 0 and res["file"]["clamp_range"] == "0..65535"
+    for w in res["warnings"]:
+        assert w.replace("py.tif", "cli.tif") in p.stderr
+    assert any("clamp" in w for w in res["warnings"]), res["warnings"]
+
+
+def test_progress_and_gil(tmp_path: Path) -> None:
+    """The GIL is released: a Python thread runs while the library works."""
+    x = cube(96, 96, 16, seed=4)
+    seen = []
+    ticks = [0]
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            ticks[0] += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    t0 = time.perf_counter()
+    try:
+        omnihsr.upscale(x, scale=4, progress=lambda d, n: seen.append((d, n)))
+    finally:
+        stop.set()
+        t.join()
+    elapsed = time.perf_counter() - t0
+    assert seen and seen[-1][0] == seen[-1][1] == 384
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    # A thread holding the GIL for the whole call would leave spin() at a
+    # few iterations; a free GIL lets it run millions of times a second.
+    assert ticks[0] > 10000 * elapsed, (ticks[0], elapsed)
+
+
+def test_version(cli: str) -> None:
+    from conftest import run_cli as rc
+    assert omnihsr.version() == rc(cli, "version", "-short").stdout.strip()
