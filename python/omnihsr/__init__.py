@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import sys
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -118,10 +119,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     the new pixel centres, and the CRS and transform carried (rioxarray).
     The GIL is released during the computation; Ctrl-C cancels it.
     """
-    try:
-        import xarray as xr
-    except ImportError:  # pragma: no cover - xarray is optional for numpy input
-        xr = None
+    xr = sys.modules.get("xarray")  # x is no DataArray unless xarray is loaded
     if xr is not None and isinstance(x, xr.DataArray):
         from ._xr import upscale_dataarray
         return upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,

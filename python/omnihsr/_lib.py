@@ -139,6 +139,7 @@ def call(fn: Callable[..., int], *args: Any, cancel: Optional[ctypes.c_int32] = 
     library stops between bands of rows) and KeyboardInterrupt is raised.
     """
     box: dict = {}
+    done = threading.Event()
 
     def run() -> None:
         try:
@@ -148,24 +149,32 @@ def call(fn: Callable[..., int], *args: Any, cancel: Optional[ctypes.c_int32] = 
                 box["message"] = (lib().omnihsr_last_error() or b"").decode("utf-8", "replace")
         except BaseException as e:  # noqa: BLE001 - handed to the caller
             box["exc"] = e
+        finally:
+            done.set()
 
     t = threading.Thread(target=run, name="omnihsr-call", daemon=True)
     t.start()
     interrupted = False
-    while t.is_alive():
+    # Event.wait, not Thread.join: a KeyboardInterrupt inside join() can
+    # leave the thread marked as stopped while it runs (CPython bpo-45274).
+    while not done.is_set():
         try:
-            t.join(0.05)
+            done.wait(0.05)
         except KeyboardInterrupt:
             interrupted = True
             if cancel is not None:
                 cancel.value = 1
     if "exc" in box:
         raise box["exc"]
-    if interrupted:
-        raise KeyboardInterrupt
     st = box["status"]
+    err = None
     if st != STATUS_OK:
-        raise _ERRORS.get(st, OmniHSRError)(box["message"] or f"libomnihsr: status {st}")
+        err = _ERRORS.get(st, OmniHSRError)(box["message"] or f"libomnihsr: status {st}")
+    if interrupted:
+        # Cancelled (or finished before the flag was seen): Ctrl-C wins.
+        raise KeyboardInterrupt from err
+    if err is not None:
+        raise err
 
 
 def options_json(opts: dict) -> bytes:
