@@ -6,12 +6,8 @@ package main
 #include <stdint.h>
 #include <stdlib.h>
 
+// omnihsr_progress_fn is called with the output rows done and their total.
 typedef void (*omnihsr_progress_fn)(int64_t done, int64_t total, void *user);
-
-// Defined in errors.go's preamble.
-extern void omnihsr_set_error(char *msg);
-extern const char *omnihsr_get_error(void);
-extern void omnihsr_call_progress(omnihsr_progress_fn f, int64_t done, int64_t total, void *user);
 */
 import "C"
 
@@ -26,10 +22,10 @@ import (
 // status; ok clears it.
 func fail(err error) C.int {
 	if err == nil {
-		C.omnihsr_set_error(nil)
+		setError(nil)
 		return statusOK
 	}
-	C.omnihsr_set_error(C.CString(err.Error()))
+	setError(C.CString(err.Error()))
 	return C.int(statusOf(err))
 }
 
@@ -73,7 +69,7 @@ func progressFunc(f C.omnihsr_progress_fn, user unsafe.Pointer) func(done, total
 		return nil
 	}
 	return func(done, total int) {
-		C.omnihsr_call_progress(f, C.int64_t(done), C.int64_t(total), user)
+		callProgress(unsafe.Pointer(f), done, total, user)
 	}
 }
 
@@ -91,7 +87,7 @@ func omnihsr_version() *C.char {
 
 //export omnihsr_last_error
 func omnihsr_last_error() *C.char {
-	return C.omnihsr_get_error()
+	return lastError()
 }
 
 //export omnihsr_free

@@ -47,7 +47,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 Noise = Union[str, float, Sequence[float], None]
-Progress = Optional[Callable[[int, int], Any]]
+ProgressFn = Optional[Callable[[int, int], Any]]
 
 
 def version() -> str:
@@ -92,7 +92,7 @@ def _size(size: Optional[Sequence[int]]) -> Optional[list]:
 def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int]] = None,
             method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
             keep_noisy_bands: bool = False, weights: Optional[str] = None,
-            progress: Progress = None, out: Optional[np.ndarray] = None) -> Any:
+            progress: ProgressFn = None, out: Optional[np.ndarray] = None) -> Any:
     """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
 
     x: a numpy array (H, W, B) (any real dtype; taken without a copy when
@@ -110,7 +110,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
        in the noise level (screened out by default).
     weights: an OmniHSR weight file (*.omw) instead of the embedded model.
     progress: called as progress(rows_done, rows_total) from the library's
-       threads.
+       threads; an exception it raises cancels the call and is raised.
     out: a C-contiguous float32 array of the output's shape to write into.
 
     Returns a float32 numpy array (H', W', B) with the values ``omnihsr
@@ -138,7 +138,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     return sr
 
 
-def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: Progress,
+def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: ProgressFn,
                    out: Optional[np.ndarray] = None) -> Tuple[dict, np.ndarray]:
     L = _lib.lib()
     h, w, b = a.shape
@@ -152,10 +152,10 @@ def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: Progress,
         raise OptionError(f"out: want a writable C-contiguous float32 array of shape {shape}")
     result = ctypes.c_void_p()
     cancel = ctypes.c_int32(0)
-    cb = _lib.progress_callback(progress)
+    cb = _lib.Progress(progress, cancel)
     try:
         _lib.call(L.omnihsr_upscale, a.ctypes.data, h, w, b, js, out.ctypes.data, out.size, None,
-                  ctypes.byref(result), ctypes.byref(cancel), cb, None, cancel=cancel)
+                  ctypes.byref(result), ctypes.byref(cancel), cb.c, None, cancel=cancel, progress=cb)
     finally:
         res = _lib.loads(_lib.take_string(result))
     return res, out
@@ -165,7 +165,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                  size: Optional[Tuple[int, int]] = None, method: str = "omnihsr", noise: Noise = "auto", *,
                  keep_noisy_bands: bool = False, weights: Optional[str] = None, type: Optional[str] = None,
                  driver: Optional[str] = None, creation: Optional[Sequence[str]] = None,
-                 overwrite: bool = False, progress: Progress = None, **reader_options: Any) -> dict:
+                 overwrite: bool = False, progress: ProgressFn = None, **reader_options: Any) -> dict:
     """Super-resolves the file src into dst, exactly as
     ``omnihsr upscale -in src -out dst`` does (the same bytes), streaming.
 
@@ -173,8 +173,8 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     ("float32" default, "float64", "uint8", "uint16", "int16", "int32" or
     "same"); driver ("GTiff" or "COG") and creation (GDAL-style "KEY=VALUE"
     TIFF creation options) for TIFF outputs; overwrite, to allow an output
-    that is the input; and the reader options of ``open`` (var, layout,
-    height, width, ortho).
+    that is the input; progress, as for upscale; and the reader options of
+    ``open`` (var, layout, height, width, ortho).
 
     Returns the typed result as a dict: the output shape (height, width,
     bands), the input size, the method, the no-data samples filled, the
@@ -190,10 +190,10 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     L = _lib.lib()
     result = ctypes.c_void_p()
     cancel = ctypes.c_int32(0)
-    cb = _lib.progress_callback(progress)
+    cb = _lib.Progress(progress, cancel)
     try:
         _lib.call(L.omnihsr_upscale_file, os.fsencode(src), os.fsencode(dst), _lib.options_json(opts),
-                  ctypes.byref(result), ctypes.byref(cancel), cb, None, cancel=cancel)
+                  ctypes.byref(result), ctypes.byref(cancel), cb.c, None, cancel=cancel, progress=cb)
     finally:
         res = _lib.loads(_lib.take_string(result))
     return res

@@ -131,7 +131,8 @@ def loads(s: str) -> Any:
     return json.loads(s) if s else None
 
 
-def call(fn: Callable[..., int], *args: Any, cancel: Optional[ctypes.c_int32] = None) -> None:
+def call(fn: Callable[..., int], *args: Any, cancel: Optional[ctypes.c_int32] = None,
+         progress: Optional["Progress"] = None) -> None:
     """Runs fn(*args) in a worker thread and raises the library's error.
 
     The GIL is released while the library runs. On KeyboardInterrupt in the
@@ -173,6 +174,8 @@ def call(fn: Callable[..., int], *args: Any, cancel: Optional[ctypes.c_int32] = 
     if interrupted:
         # Cancelled (or finished before the flag was seen): Ctrl-C wins.
         raise KeyboardInterrupt from err
+    if progress is not None and progress.error is not None:
+        raise progress.error
     if err is not None:
         raise err
 
@@ -182,18 +185,26 @@ def options_json(opts: dict) -> bytes:
     return json.dumps({k: v for k, v in opts.items() if v is not None}, allow_nan=True).encode()
 
 
-def progress_callback(progress: Optional[Callable[[int, int], Any]]) -> Any:
-    """Wraps a Python progress function as the library's callback.
+class Progress:
+    """A Python progress function as the library's callback.
 
-    Exceptions raised by progress are kept and do not stop the call.
+    An exception raised by the function cancels the call, and call()
+    raises it once the library has stopped.
     """
-    if progress is None:
-        return PROGRESS()  # NULL
 
-    def cb(done: int, total: int, _user: Any) -> None:
-        try:
-            progress(done, total)
-        except Exception:  # noqa: BLE001 - a callback must not raise into C
-            pass
+    def __init__(self, fn: Optional[Callable[[int, int], Any]], cancel: ctypes.c_int32) -> None:
+        self.error: Optional[BaseException] = None
+        if fn is None:
+            self.c = PROGRESS()  # NULL
+            return
 
-    return PROGRESS(cb)
+        def cb(done: int, total: int, _user: Any) -> None:
+            if self.error is not None:
+                return
+            try:
+                fn(done, total)
+            except BaseException as e:  # noqa: BLE001 - must not unwind into C
+                self.error = e
+                cancel.value = 1
+
+        self.c = PROGRESS(cb)

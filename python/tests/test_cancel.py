@@ -62,3 +62,33 @@ def test_keyboard_interrupt_cancels() -> None:
     assert done < total or total == 0, r
     assert r["files"] == ["in.npy"], r  # no output, no temporary left
     assert r["after"] == [16, 16, 4]
+
+
+class Stop(Exception):
+    pass
+
+
+def test_progress_exception_cancels(tmp_path) -> None:
+    """An exception raised by the progress function stops the call and is
+    raised; a file output is then not written."""
+    import numpy as np
+    import pytest
+
+    import omnihsr
+
+    # A 768 x 768 x 32 float32 output (72 MiB) renders in bands of 32 MiB.
+    x = np.random.default_rng(7).random((64, 64, 32), dtype=np.float32)
+    seen = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        raise Stop("enough")
+
+    with pytest.raises(Stop, match="enough"):
+        omnihsr.upscale(x, scale=12, method="bicubic", progress=progress)
+    assert len(seen) == 1 and seen[0][0] < seen[0][1] == 768, seen
+    np.save(tmp_path / "in.npy", x)
+    seen.clear()
+    with pytest.raises(Stop):
+        omnihsr.upscale_file(tmp_path / "in.npy", tmp_path / "out.npy", scale=12, method="bicubic", progress=progress)
+    assert len(seen) == 1 and sorted(p.name for p in tmp_path.iterdir()) == ["in.npy"]

@@ -123,3 +123,47 @@ def test_progress_and_gil(tmp_path: Path) -> None:
 def test_version(cli: str) -> None:
     from conftest import run_cli as rc
     assert omnihsr.version() == rc(cli, "version", "-short").stdout.strip()
+
+
+def test_concurrent_calls() -> None:
+    """Calls from several Python threads at once give the serial results."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    xs = [cube(20 + i, 17, 5, seed=10 + i) for i in range(6)]
+    want = [omnihsr.upscale(x, scale=2).tobytes() for x in xs]
+    with ThreadPoolExecutor(3) as ex:
+        got = list(ex.map(lambda x: omnihsr.upscale(x, scale=2).tobytes(), xs))
+    assert got == want
+
+
+def test_abi_library_buffer() -> None:
+    """The C ABI's library-allocated output and its handles, through ctypes."""
+    import ctypes
+
+    from omnihsr import _lib
+
+    L = _lib.lib()
+    x = cube(7, 6, 3, seed=20)
+    want = omnihsr.upscale(x, scale=2, method="bicubic")
+    p = ctypes.POINTER(ctypes.c_float)()
+    st = L.omnihsr_upscale(x.ctypes.data, 7, 6, 3, b'{"scale": 2, "method": "bicubic"}', None, 0, ctypes.byref(p),
+                           None, None, _lib.PROGRESS(), None)
+    assert st == _lib.STATUS_OK and L.omnihsr_last_error() == b""
+    try:
+        got = np.ctypeslib.as_array(p, shape=want.shape).copy()
+    finally:
+        L.omnihsr_free(p)
+    assert got.tobytes() == want.tobytes()
+    # No output place at all, then a wrong buffer size: option errors.
+    assert L.omnihsr_upscale(x.ctypes.data, 7, 6, 3, b'{"scale": 2}', None, 0, None, None, None, _lib.PROGRESS(), None) == _lib.STATUS_OPTION
+    out = np.empty(10, np.float32)
+    assert L.omnihsr_upscale(x.ctypes.data, 7, 6, 3, b'{"scale": 2}', out.ctypes.data, 10, None, None, None, _lib.PROGRESS(), None) == _lib.STATUS_OPTION
+    assert b"holds 10 samples, the output has 504" in L.omnihsr_last_error()
+    # A preset cancel flag stops the call at once.
+    flag = ctypes.c_int32(1)
+    out = np.empty(want.shape, np.float32)
+    assert L.omnihsr_upscale(x.ctypes.data, 7, 6, 3, b'{"scale": 2}', out.ctypes.data, out.size, None, None,
+                             ctypes.byref(flag), _lib.PROGRESS(), None) == _lib.STATUS_CANCELED
+    # Unknown and freed cube handles are errors, not crashes.
+    assert L.omnihsr_cube_copy(12345, out.ctypes.data, out.size) == _lib.STATUS_OPTION
+    L.omnihsr_cube_free(12345)
