@@ -30,6 +30,10 @@
 //	int omnihsr_cube_copy(uintptr_t cube, float *dst, int64_t n);
 //	void omnihsr_cube_free(uintptr_t cube);
 //
+// (The generated header declares the const parameters without const, as
+// cgo writes them; the library never writes through them, nor keeps them
+// after the call returns.)
+//
 // Strings the library returns (version, result and metadata JSON) and
 // buffers it allocates (out_alloc) are allocated with malloc and freed by
 // the caller with omnihsr_free.

@@ -85,3 +85,8 @@ def rss_mb(key: str = "VmRSS") -> float:
 def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """Runs code in a fresh interpreter of this environment."""
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+
+
+def pytest_report_header(config) -> str:
+    from omnihsr import _lib
+    return f"omnihsr: {omnihsr.__file__}, library {_lib.library_path()}, command {omnihsr.binary()}"
