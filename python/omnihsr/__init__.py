@@ -219,6 +219,9 @@ def read(path: Union[str, os.PathLike], **reader_options: Any) -> Tuple[np.ndarr
     extra (other header fields), crs_wkt, crs_epsg and transform (GDAL's
     geotransform, or None).
 
+    The cube is held twice for a moment: the library's copy, then numpy's
+    (the library's is released once copied). Ctrl-C waits for the read.
+
     reader_options: var (the MATLAB/HDF5 array), layout ("HWB",
     "B_HW_colmajor", "HDF5_BWH"), height and width (of a bands x pixels
     matrix), ortho (EMIT: the orthorectified grid).

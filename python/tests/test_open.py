@@ -141,3 +141,15 @@ def test_dataarray_without_georeferencing() -> None:
     sr = omnihsr.upscale(da, size=(10, 9), method="bicubic")
     assert sr.shape == (10, 9, 3) and sr.attrs == {"a": 1} and list(sr["wavelength"].values) == [1, 2, 3]
     assert "x" not in sr.coords
+
+
+def test_open_npy_and_read(tmp_path: Path, cli: str) -> None:
+    x = np.random.default_rng(8).random((6, 7, 5)).astype(np.float64)
+    np.save(tmp_path / "x.npy", x)
+    da = omnihsr.open(tmp_path / "x.npy")
+    run_cli(cli, "convert", "-in", str(tmp_path / "x.npy"), "-out", str(tmp_path / "c.hdr"))
+    want, _ = read_envi(tmp_path / "c.hdr")
+    assert da.dtype == np.float32 and np.array_equal(da.values, want) and np.array_equal(want, x.astype(np.float32))
+    data, meta = omnihsr.read(tmp_path / "x.npy")
+    assert np.array_equal(data, want) and meta["shape"] == [6, 7, 5] and meta["format"] == "NPY"
+    assert meta["data_type"] == "float64" and meta["transform"] is None and meta["wavelengths"] is None
