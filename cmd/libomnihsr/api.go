@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -244,6 +246,45 @@ func arrayCube(data []float32, h, w, b int, o options) (*hsi.Cube, error) {
 		return nil, fmt.Errorf("libomnihsr: %w: %w", errOption, err)
 	}
 	return c, nil
+}
+
+// cancelContext returns a context that is canceled once *p (an int32 in C
+// memory the caller owns and may set from any thread; nil: never) becomes
+// nonzero, polled every 10 ms, and the function that ends the polling.
+func cancelContext(p *int32) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if p == nil {
+		return ctx, cancel
+	}
+	if atomic.LoadInt32(p) != 0 {
+		// Set before the call: cancelled before any work, not whenever
+		// the polling goroutine first runs.
+		cancel()
+		return ctx, cancel
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if atomic.LoadInt32(p) != 0 {
+				cancel()
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var once atomic.Bool
+	return ctx, func() {
+		if once.CompareAndSwap(false, true) {
+			close(done)
+			cancel()
+		}
+	}
 }
 
 // outputSize returns the output size of an h x w input under the JSON

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -210,5 +212,35 @@ func TestCubeHandles(t *testing.T) {
 	}
 	if _, err := cubeOf(uint64(0)); err == nil {
 		t.Error("handle 0 accepted")
+	}
+}
+
+func TestCancelContext(t *testing.T) {
+	ctx, stop := cancelContext(nil)
+	if ctx.Err() != nil {
+		t.Fatal("nil flag: cancelled")
+	}
+	stop()
+	stop()
+
+	set := int32(1)
+	ctx, stop = cancelContext(&set)
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Error("a flag set before the call: not cancelled at once")
+	}
+	stop()
+
+	var flag int32
+	ctx, stop = cancelContext(&flag)
+	defer stop()
+	time.Sleep(30 * time.Millisecond)
+	if ctx.Err() != nil {
+		t.Fatal("cancelled with the flag clear")
+	}
+	atomic.StoreInt32(&flag, 1)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("not cancelled 5 s after the flag was set")
 	}
 }

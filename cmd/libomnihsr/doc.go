@@ -44,7 +44,10 @@
 // `omnihsr upscale` writes as float32 for the same samples. The output
 // goes into out (out_len samples: omnihsr_output_size gives its height and
 // width) or, when out is NULL, into a buffer the library allocates and
-// stores in *out_alloc. result, when not NULL, receives the result as JSON.
+// stores in *out_alloc; out's size is checked before any work. The output
+// is rendered in Go's memory and then copied, so it is held twice at the
+// end of the call (the input never is). result, when not NULL, receives
+// the result as JSON.
 // omnihsr_upscale_file is omnihsr.UpscaleFile: the same bytes as `omnihsr
 // upscale -in in -out out`, streaming, no file left on any error.
 // omnihsr_read reads a file as `omnihsr upscale` reads its input and

@@ -13,9 +13,10 @@ import "C"
 
 import (
 	"context"
-	"sync/atomic"
-	"time"
+
 	"unsafe"
+
+	"github.com/omnihsr/omnihsr/hsi"
 )
 
 // fail records err as the calling thread's last error and returns its
@@ -29,38 +30,9 @@ func fail(err error) C.int {
 	return C.int(statusOf(err))
 }
 
-// cancelContext returns a context that is canceled once *flag (a C int32
-// the caller owns, which may be NULL) becomes nonzero, polled every 10 ms,
-// and the function that ends the polling.
-func cancelContext(flag *C.int32_t) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	if flag == nil {
-		return ctx, cancel
-	}
-	p := (*int32)(unsafe.Pointer(flag))
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(10 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if atomic.LoadInt32(p) != 0 {
-				cancel()
-				return
-			}
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	var once atomic.Bool
-	return ctx, func() {
-		if once.CompareAndSwap(false, true) {
-			close(done)
-			cancel()
-		}
-	}
+// flagContext is cancelContext over the C int32 *flag (NULL: never).
+func flagContext(flag *C.int32_t) (context.Context, func()) {
+	return cancelContext((*int32)(unsafe.Pointer(flag)))
 }
 
 // progressFunc calls the C callback f (nil when f is NULL).
@@ -113,21 +85,28 @@ func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float,
 	if out == nil && outAlloc == nil {
 		return fail(errorf("libomnihsr: %w: give an output buffer or a place for the library's", errOption))
 	}
-	n := int(h) * int(w) * int(b)
-	if int64(n)/int64(h)/int64(w) != int64(b) {
-		return fail(errorf("libomnihsr: %w: shape %d x %d x %d overflows", errOption, h, w, b))
+	n, err := hsi.Elems(int(h), int(w), int(b))
+	if err != nil {
+		return fail(errorf("libomnihsr: %w: %w", errOption, err))
+	}
+	o := C.GoString(opts)
+	if out != nil {
+		oh, ow, err := outputSize(int(h), int(w), o)
+		if err != nil {
+			return fail(err)
+		}
+		if m, err := hsi.Elems(oh, ow, int(b)); err != nil || int64(m) != int64(outLen) {
+			return fail(errorf("libomnihsr: %w: the output buffer holds %d samples, the output has %d (%d x %d x %d)", errOption, outLen, m, oh, ow, b))
+		}
 	}
 	data := unsafe.Slice((*float32)(unsafe.Pointer(in)), n)
-	ctx, stop := cancelContext(cancelFlag)
+	ctx, stop := flagContext(cancelFlag)
 	defer stop()
-	sr, res, err := upscaleArray(ctx, data, int(h), int(w), int(b), C.GoString(opts), progressFunc(progress, user))
+	sr, res, err := upscaleArray(ctx, data, int(h), int(w), int(b), o, progressFunc(progress, user))
 	if err != nil {
 		return fail(err)
 	}
 	if out != nil {
-		if int(outLen) != len(sr) {
-			return fail(errorf("libomnihsr: %w: the output buffer holds %d samples, the output has %d (%d x %d x %d)", errOption, outLen, len(sr), res.Height, res.Width, res.Bands))
-		}
 		copy(unsafe.Slice((*float32)(unsafe.Pointer(out)), len(sr)), sr)
 	} else {
 		if err := checkAlloc(len(sr), "the output buffer"); err != nil {
@@ -155,7 +134,7 @@ func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.
 	if in == nil || out == nil {
 		return fail(errorf("libomnihsr: %w: input and output paths are required", errOption))
 	}
-	ctx, stop := cancelContext(cancelFlag)
+	ctx, stop := flagContext(cancelFlag)
 	defer stop()
 	res, err := upscaleFile(ctx, C.GoString(in), C.GoString(out), C.GoString(opts), progressFunc(progress, user))
 	if err != nil {
