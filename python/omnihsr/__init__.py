@@ -92,7 +92,7 @@ def _size(size: Optional[Sequence[int]]) -> Optional[list]:
 def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int]] = None,
             method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
             keep_noisy_bands: bool = False, weights: Optional[str] = None,
-            progress: ProgressFn = None, out: Optional[np.ndarray] = None) -> Any:
+            progress: ProgressFn = None, out: Optional[np.ndarray] = None, return_result: bool = False) -> Any:
     """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
 
     x: a numpy array (H, W, B) (any real dtype; taken without a copy when
@@ -112,6 +112,9 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     progress: called as progress(rows_done, rows_total) from the library's
        threads; an exception it raises cancels the call and is raised.
     out: a C-contiguous float32 array of the output's shape to write into.
+    return_result: return (output, result) instead, the result a dict as
+       upscale_file's (without ``file``): shape, no-data samples filled,
+       bad bands, the model chosen and its noise, warnings.
 
     Returns a float32 numpy array (H', W', B) with the values ``omnihsr
     upscale`` writes as float32 for the same input, or, for a DataArray, a
@@ -122,8 +125,9 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     xr = sys.modules.get("xarray")  # x is no DataArray unless xarray is loaded
     if xr is not None and isinstance(x, xr.DataArray):
         from ._xr import upscale_dataarray
-        return upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
-                                 keep_noisy_bands=keep_noisy_bands, weights=weights, progress=progress)
+        da, res = upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
+                                    keep_noisy_bands=keep_noisy_bands, weights=weights, progress=progress)
+        return (da, res) if return_result else da
     a = np.asarray(x)
     if a.ndim == 2:
         a = a[:, :, None]
@@ -135,7 +139,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     res, sr = _upscale_array(a, dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
                                      nodata=_num(nodata), keep_noisy_bands=keep_noisy_bands or None,
                                      weights=weights), progress, out)
-    return sr
+    return (sr, res) if return_result else sr
 
 
 def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: ProgressFn,

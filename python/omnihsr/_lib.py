@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import shutil
+import sys
 import sysconfig
 import threading
 from typing import Any, Callable, Optional
@@ -55,9 +56,13 @@ _c_int32_p = ctypes.POINTER(ctypes.c_int32)
 _c_char_pp = ctypes.POINTER(ctypes.c_void_p)
 
 
+# The library's file name on each platform (build.sh builds the first).
+_LIBNAME = {"darwin": "libomnihsr.dylib", "win32": "omnihsr.dll"}.get(sys.platform, "libomnihsr.so")
+
+
 def library_path() -> str:
     """The shared library used: $OMNIHSR_LIB, else the one in the package."""
-    return os.environ.get("OMNIHSR_LIB") or os.path.join(_HERE, "_bin", "libomnihsr.so")
+    return os.environ.get("OMNIHSR_LIB") or os.path.join(_HERE, "_bin", _LIBNAME)
 
 
 def binary_path() -> str:
@@ -65,7 +70,7 @@ def binary_path() -> str:
     into this environment's scripts, else the one on PATH ("" if none)."""
     if os.environ.get("OMNIHSR_BIN"):
         return os.environ["OMNIHSR_BIN"]
-    p = os.path.join(sysconfig.get_path("scripts"), "omnihsr")
+    p = os.path.join(sysconfig.get_path("scripts"), "omnihsr.exe" if sys.platform == "win32" else "omnihsr")
     if os.path.exists(p):
         return p
     return shutil.which("omnihsr") or ""

@@ -108,8 +108,8 @@ def _dims(da: xr.DataArray) -> Tuple[str, str, str]:
 
 def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optional[Tuple[int, int]], method: str,
                       noise: Any, nodata: Optional[float], keep_noisy_bands: bool, weights: Optional[str],
-                      progress: Any) -> xr.DataArray:
-    """omnihsr.upscale of a DataArray."""
+                      progress: Any) -> Tuple[xr.DataArray, dict]:
+    """omnihsr.upscale of a DataArray, and the library's result."""
     from . import _noise, _num, _size, _upscale_array
     ydim, xdim, bdim = _dims(da)
     if nodata is None:
@@ -120,7 +120,6 @@ def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optiona
                 nodata = da.rio.nodata
             except Exception:  # noqa: BLE001
                 nodata = None
-    wl = da.coords.get("wavelength")
     bad = da.coords.get("bad_band")
     src = da.transpose(ydim, xdim, bdim)
     a = np.ascontiguousarray(src.values, dtype=np.float32)  # no copy when already C-contiguous float32
@@ -128,8 +127,7 @@ def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optiona
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights)
     if bad is not None and bad.dims == (bdim,):
         opts["bad_bands"] = [bool(v) for v in np.asarray(bad)]
-    del wl  # the model uses band order, not wavelengths
-    _, sr = _upscale_array(a, opts, progress)
+    res, sr = _upscale_array(a, opts, progress)
     oh, ow = sr.shape[0], sr.shape[1]
     h, w = a.shape[0], a.shape[1]
     coords: Dict[str, Any] = {}
@@ -154,4 +152,4 @@ def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optiona
         except Exception:  # noqa: BLE001
             wkt = ""
         out = _georeference(out, wkt, ngt)
-    return out.transpose(*da.dims)
+    return out.transpose(*da.dims), res

@@ -167,3 +167,16 @@ def test_abi_library_buffer() -> None:
     # Unknown and freed cube handles are errors, not crashes.
     assert L.omnihsr_cube_copy(12345, out.ctypes.data, out.size) == _lib.STATUS_OPTION
     L.omnihsr_cube_free(12345)
+
+
+def test_return_result() -> None:
+    x = cube(16, 12, 6, seed=30)
+    x[2, 3, :] = np.nan
+    sr, res = omnihsr.upscale(x, scale=2, noise="clean", return_result=True)
+    assert sr.tobytes() == omnihsr.upscale(x, scale=2, noise="clean").tobytes()
+    assert (res["height"], res["width"], res["bands"], res["in_height"], res["in_width"]) == (32, 24, 6, 16, 12)
+    assert res["nodata_samples"] == 6 and res["file"] is None and res["method"] == "omnihsr"
+    assert res["model"]["used"] and not res["model"]["estimated"] and res["model"]["sigma"] == 0
+    assert np.isnan(sr[4:6, 6:8]).all() and np.isfinite(np.delete(sr.reshape(-1, 6), [4 * 24 + 6, 4 * 24 + 7, 5 * 24 + 6, 5 * 24 + 7], axis=0)).all()
+    _, res = omnihsr.upscale(x, scale=2, method="bicubic", return_result=True)
+    assert not res["model"]["used"] and res["model"]["summary"] == ""
