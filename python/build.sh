@@ -16,8 +16,9 @@
 # GOARCH=arm64 CGO_ENABLED=1 for linux/arm64, tag manylinux_2_M_aarch64;
 # macOS: the library is libomnihsr.dylib, built on a Mac, tag
 # macosx_11_0_arm64 or macosx_10_15_x86_64; Windows: omnihsr.dll with
-# MinGW-w64, tag win_amd64). _lib.py loads libomnihsr.so, so the name is the
-# one line to change for them. The omnihsr command itself cross-compiles
+# MinGW-w64, tag win_amd64), each into omnihsr/_bin/ under the name
+# _lib.py loads on that platform, with the command as build/bin/omnihsr (.exe
+# on Windows: setup.py's BIN). The omnihsr command itself cross-compiles
 # (scripts/release).
 #
 # Environment: PYTHON (default /usr/bin/python3), GO (default go),

@@ -14,7 +14,7 @@ from distutils.command.build_scripts import build_scripts  # setuptools 66 has n
 from wheel.bdist_wheel import bdist_wheel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BIN = os.path.join("build", "bin", "omnihsr")
+BIN = os.path.join("build", "bin", "omnihsr.exe" if os.name == "nt" else "omnihsr")
 
 
 class PlatformWheel(bdist_wheel):
@@ -53,7 +53,8 @@ class CopyScripts(build_scripts):
         return outfiles, outfiles
 
 
-if not os.path.exists(os.path.join(HERE, "omnihsr", "_bin", "libomnihsr.so")) or not os.path.exists(os.path.join(HERE, BIN)):
-    raise SystemExit("setup.py: omnihsr/_bin/libomnihsr.so or build/bin/omnihsr missing: build the wheel with python/build.sh")
+LIBS = ("libomnihsr.so", "libomnihsr.dylib", "omnihsr.dll")
+if not any(os.path.exists(os.path.join(HERE, "omnihsr", "_bin", n)) for n in LIBS) or not os.path.exists(os.path.join(HERE, BIN)):
+    raise SystemExit(f"setup.py: omnihsr/_bin/ holds none of {LIBS}, or {BIN} is missing: build the wheel with python/build.sh")
 
 setup(distclass=BinaryDistribution, cmdclass={"bdist_wheel": PlatformWheel, "build_scripts": CopyScripts}, scripts=[BIN])
