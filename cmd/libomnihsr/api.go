@@ -116,26 +116,29 @@ func floats(v []num) []float64 {
 
 // readOptions are hsi.ReadOptions as JSON.
 type readOptions struct {
-	Var    string `json:"var"`
-	Layout string `json:"layout"`
-	Height int    `json:"height"`
-	Width  int    `json:"width"`
-	Ortho  bool   `json:"ortho"`
+	Var       string `json:"var"`
+	Layout    string `json:"layout"`
+	Height    int    `json:"height"`
+	Width     int    `json:"width"`
+	Ortho     bool   `json:"ortho"`
+	RefuseNaN bool   `json:"refuse_nan"`
 }
 
 func (r readOptions) hsi() hsi.ReadOptions {
-	return hsi.ReadOptions{Var: r.Var, Layout: r.Layout, Height: r.Height, Width: r.Width, Ortho: r.Ortho}
+	return hsi.ReadOptions{Var: r.Var, Layout: r.Layout, Height: r.Height, Width: r.Width, Ortho: r.Ortho, RefuseNaN: r.RefuseNaN}
 }
 
 // options are the JSON options of omnihsr_upscale and
 // omnihsr_upscale_file: omnihsr.Options, with the noise as "auto",
-// "clean", a number or one number per band, and, for arrays, the input's
-// no-data value and band metadata.
+// "clean", a number or one number per band, or noise_file (a file of them,
+// or "auto": an EMIT granule's uncertainty companion, as -noise-file
+// does), and, for arrays, the input's no-data value and band metadata.
 type options struct {
 	Scale          float64         `json:"scale"`
 	Size           [2]int          `json:"size"`
 	Method         string          `json:"method"`
 	Noise          json.RawMessage `json:"noise"`
+	NoiseFile      string          `json:"noise_file"`
 	KeepNoisyBands bool            `json:"keep_noisy_bands"`
 	Weights        string          `json:"weights"`
 
@@ -145,6 +148,7 @@ type options struct {
 	BadBands    []bool `json:"bad_bands"`
 
 	// Files only.
+	Scales    []float64   `json:"scales"`
 	Type      string      `json:"type"`
 	Driver    string      `json:"driver"`
 	Creation  []string    `json:"creation"`
@@ -180,6 +184,15 @@ func parseOptions(s string) (options, omnihsr.Options, error) {
 	nz, err := parseNoise(o.Noise)
 	if err != nil {
 		return o, opt, err
+	}
+	if o.NoiseFile != "" {
+		if nz.Mode != omnihsr.NoiseAuto {
+			return o, opt, fmt.Errorf("libomnihsr: %w: give noise or noise_file, not both", errOption)
+		}
+		nz = omnihsr.Noise{Mode: omnihsr.NoiseFile, File: o.NoiseFile}
+		if o.NoiseFile == "auto" { // as -noise-file auto: an EMIT granule's companion
+			nz = omnihsr.Noise{Mode: omnihsr.NoiseCompanion}
+		}
 	}
 	opt.Noise = nz
 	return o, opt, nil
@@ -321,8 +334,8 @@ func upscaleArray(ctx context.Context, data []float32, h, w, b int, s string, pr
 	if err != nil {
 		return nil, omnihsr.Result{}, err
 	}
-	if o.Type != "" || o.Driver != "" || len(o.Creation) > 0 || o.Read != (readOptions{}) || o.Overwrite {
-		return nil, omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type, driver, creation, read and overwrite apply to files only", errOption)
+	if o.Type != "" || o.Driver != "" || len(o.Creation) > 0 || o.Read != (readOptions{}) || o.Overwrite || len(o.Scales) > 0 {
+		return nil, omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: scales, type, driver, creation, read and overwrite apply to files only", errOption)
 	}
 	lr, err := arrayCube(data, h, w, b, o)
 	if err != nil {
@@ -345,7 +358,11 @@ func upscaleFile(ctx context.Context, in, out, s string, progress func(done, tot
 	if o.NoData != nil || len(o.Wavelengths) > 0 || len(o.BadBands) > 0 {
 		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: nodata, wavelengths and bad_bands apply to arrays only (a file states its own)", errOption)
 	}
-	opt.Type, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Type, o.Driver, o.Creation, o.Read.hsi(), o.Overwrite
+	drv, err := hsi.ParseDriver(o.Driver)
+	if err != nil {
+		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: driver: %w", errOption, err)
+	}
+	opt.Scales, opt.Type, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Scales, o.Type, drv, o.Creation, o.Read.hsi(), o.Overwrite
 	opt.Progress = progress
 	return omnihsr.UpscaleFile(ctx, in, out, opt)
 }

@@ -34,6 +34,9 @@ func TestParseOptions(t *testing.T) {
 		{`{"scale": 2, "noise": "0.25"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.25}}}, statusOK},
 		{`{"scale": 2, "noise": [1, 2]}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{1, 2}}}, statusOK},
 		{`{"scale": 2, "keep_noisy_bands": true, "weights": "w.omw"}`, omnihsr.Options{Scale: 2, KeepNoisyBands: true, Weights: "w.omw"}, statusOK},
+		{`{"scale": 2, "noise_file": "auto"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseCompanion}}, statusOK},
+		{`{"scale": 2, "noise_file": "n.txt"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: "n.txt"}}, statusOK},
+		{`{"scale": 2, "noise": "clean", "noise_file": "n.txt"}`, omnihsr.Options{}, statusOption},
 		{`{"scale": 2, "noise": "loud"}`, omnihsr.Options{}, statusOption},
 		{`{"scale": 2, "noise": {}}`, omnihsr.Options{}, statusOption},
 		{`{"scael": 2}`, omnihsr.Options{}, statusOption},
@@ -47,7 +50,7 @@ func TestParseOptions(t *testing.T) {
 			continue
 		}
 		if err == nil && !(got.Scale == c.want.Scale && got.Size == c.want.Size && got.Method == c.want.Method &&
-			got.Noise.Mode == c.want.Noise.Mode && slices.Equal(got.Noise.Sigma, c.want.Noise.Sigma) &&
+			got.Noise.Mode == c.want.Noise.Mode && slices.Equal(got.Noise.Sigma, c.want.Noise.Sigma) && got.Noise.File == c.want.Noise.File &&
 			got.KeepNoisyBands == c.want.KeepNoisyBands && got.Weights == c.want.Weights) {
 			t.Errorf("%s: got %+v, want %+v", c.json, got, c.want)
 		}
@@ -108,7 +111,7 @@ func TestUpscaleArray(t *testing.T) {
 	if calls == 0 {
 		t.Error("progress never called")
 	}
-	for _, bad := range []string{`{"scale": 2, "type": "uint8"}`, `{"scale": 2, "wavelengths": [1, 2]}`, `{"scale": 2, "bad_bands": [true]}`} {
+	for _, bad := range []string{`{"scale": 2, "type": "uint8"}`, `{"scales": [2, 3]}`, `{"scale": 2, "wavelengths": [1, 2]}`, `{"scale": 2, "bad_bands": [true]}`} {
 		if _, _, err := upscaleArray(context.Background(), c.Data, 12, 10, 5, bad, nil); statusOf(err) != statusOption {
 			t.Errorf("%s: %v, want an option error", bad, err)
 		}
@@ -179,6 +182,22 @@ func TestReadAndFile(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Error(err)
+	}
+	res, err = upscaleFile(context.Background(), in, filepath.Join(dir, "sr_x{scale}.npy"), `{"scales": [2, 3], "method": "bicubic"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j = resultOf(res, true)
+	if len(j.Files) != 2 || j.File == nil || j.File.Path != j.Files[0].Path || j.Files[1].Height != 27 || j.Files[1].Width != 24 {
+		t.Errorf("scales: files %+v", j.Files)
+	}
+	for _, name := range []string{"sr_x2.npy", "sr_x3.npy"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := upscaleFile(context.Background(), in, filepath.Join(dir, "o.tif"), `{"scale": 2, "driver": "PNG"}`, nil); statusOf(err) != statusOption {
+		t.Errorf("driver PNG: %v, want an option error", err)
 	}
 	if _, err := upscaleFile(context.Background(), in, filepath.Join(dir, "o2.hdr"), `{"scale": 2, "nodata": 0}`, nil); statusOf(err) != statusOption {
 		t.Errorf("nodata for a file: %v, want an option error", err)

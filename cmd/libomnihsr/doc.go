@@ -59,10 +59,12 @@
 //
 // opts is a JSON object (NULL or "" for none; unknown keys are an error):
 // "scale" or "size" ([height, width]), "method", "noise" ("auto",
-// "clean", a number or one number per band), "keep_noisy_bands",
-// "weights"; for arrays "nodata", "wavelengths" and "bad_bands"; for files
-// "type", "driver", "creation", "overwrite" and "read" ({"var", "layout",
-// "height", "width", "ortho"}, also omnihsr_read's opts). Numbers may be
+// "clean", a number or one number per band), "noise_file" (a file of
+// them, or "auto", as -noise-file), "keep_noisy_bands", "weights"; for
+// arrays "nodata", "wavelengths" and "bad_bands"; for files "scales" (out
+// then a pattern with {scale} or a directory, as Options.Scales), "type",
+// "driver", "creation", "overwrite" and "read" ({"var", "layout",
+// "height", "width", "ortho", "refuse_nan"}, also omnihsr_read's opts). Numbers may be
 // given as strings ("nan", "inf"). The JSON the library returns writes
 // NaN and infinities as NaN, Infinity and -Infinity, as Python's json
 // module reads them.

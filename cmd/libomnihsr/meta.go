@@ -93,7 +93,12 @@ type resultJSON struct {
 	NoData   int       `json:"nodata_samples"`
 	BadBands int       `json:"bad_bands"`
 	Model    modelJSON `json:"model"`
-	File     *fileJSON `json:"file"`
+	// NoiseFile is the file the noise was read from ("" when none).
+	NoiseFile string `json:"noise_file"`
+	// File is what writing the output reported (the first, with scales),
+	// Files all of them (upscale_file only; null for arrays).
+	File  *fileJSON  `json:"file"`
+	Files []fileJSON `json:"files"`
 	// Warnings are the lines `omnihsr upscale` prints as warnings.
 	Warnings []string `json:"warnings"`
 }
@@ -123,6 +128,8 @@ type outlierJSON struct {
 
 type fileJSON struct {
 	Path          string   `json:"path"`
+	Height        int      `json:"height"`
+	Width         int      `json:"width"`
 	Type          string   `json:"type"`
 	NoDataChanged bool     `json:"nodata_changed"`
 	NoDataFrom    num      `json:"nodata_from"`
@@ -148,11 +155,18 @@ func resultOf(r omnihsr.Result, file bool) resultJSON {
 	if len(m.Screened) > 0 {
 		j.Warnings = append(j.Warnings, screenedWarning(len(m.Screened)))
 	}
+	j.NoiseFile = r.NoiseFile
 	if file {
-		f := r.File
-		j.File = &fileJSON{Path: f.Path, Type: f.Type, NoDataChanged: f.NoDataChanged, NoDataFrom: num(f.NoDataFrom),
-			NoDataTo: num(f.NoDataTo), Dropped: f.Dropped, GridFields: f.GridFields, Clamped: f.Clamped, ClampRange: f.ClampRange}
-		j.Warnings = append(j.Warnings, f.Warnings()...)
+		j.Files = []fileJSON{}
+		for _, f := range r.Files {
+			j.Files = append(j.Files, fileJSON{Path: f.Path, Height: f.Height, Width: f.Width, Type: f.Type,
+				NoDataChanged: f.NoDataChanged, NoDataFrom: num(f.NoDataFrom), NoDataTo: num(f.NoDataTo),
+				Dropped: f.Dropped, GridFields: f.GridFields, Clamped: f.Clamped, ClampRange: f.ClampRange})
+			j.Warnings = append(j.Warnings, f.Warnings()...)
+		}
+		if len(j.Files) > 0 {
+			j.File = &j.Files[0]
+		}
 	}
 	return j
 }

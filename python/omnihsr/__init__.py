@@ -81,6 +81,10 @@ def _num(v: Optional[float]) -> Any:
     return f
 
 
+def _path(p: Optional[Union[str, os.PathLike]]) -> Optional[str]:
+    return None if p is None else os.fspath(p)
+
+
 def _size(size: Optional[Sequence[int]]) -> Optional[list]:
     if size is None:
         return None
@@ -91,8 +95,9 @@ def _size(size: Optional[Sequence[int]]) -> Optional[list]:
 
 def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int]] = None,
             method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
-            keep_noisy_bands: bool = False, weights: Optional[str] = None,
-            progress: ProgressFn = None, out: Optional[np.ndarray] = None, return_result: bool = False) -> Any:
+            noise_file: Optional[Union[str, os.PathLike]] = None, keep_noisy_bands: bool = False,
+            weights: Optional[str] = None, progress: ProgressFn = None, out: Optional[np.ndarray] = None,
+            return_result: bool = False) -> Any:
     """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
 
     x: a numpy array (H, W, B) (any real dtype; taken without a copy when
@@ -104,6 +109,8 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     method: "omnihsr" (default), "omnihsr-se", "omnihsr-bp" or "bicubic".
     noise: "auto" (estimate, default), "clean", the noise standard
        deviation in the input's units, or one per band.
+    noise_file: a file of the noise standard deviations, one per band (a
+       text file of numbers, or an uncertainty cube), instead of noise.
     nodata: the no-data value (NaN samples are always no-data); for a
        DataArray, its rioxarray no-data (``_FillValue``) by default.
     keep_noisy_bands: keep bands whose noise is far above their neighbours'
@@ -126,7 +133,8 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     if xr is not None and isinstance(x, xr.DataArray):
         from ._xr import upscale_dataarray
         da, res = upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
-                                    keep_noisy_bands=keep_noisy_bands, weights=weights, progress=progress)
+                                    noise_file=_path(noise_file), keep_noisy_bands=keep_noisy_bands,
+                                    weights=weights, progress=progress)
         return (da, res) if return_result else da
     a = np.asarray(x)
     if a.ndim == 2:
@@ -137,8 +145,8 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
         raise OptionError(f"input of dtype {a.dtype}: want real numbers")
     a = np.ascontiguousarray(a, dtype=np.float32)  # no copy when already so
     res, sr = _upscale_array(a, dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
-                                     nodata=_num(nodata), keep_noisy_bands=keep_noisy_bands or None,
-                                     weights=weights), progress, out)
+                                     noise_file=_path(noise_file), nodata=_num(nodata),
+                                     keep_noisy_bands=keep_noisy_bands or None, weights=weights), progress, out)
     return (sr, res) if return_result else sr
 
 
@@ -167,13 +175,18 @@ def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: ProgressFn,
 
 def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], scale: Optional[float] = None,
                  size: Optional[Tuple[int, int]] = None, method: str = "omnihsr", noise: Noise = "auto", *,
+                 scales: Optional[Sequence[float]] = None, noise_file: Optional[Union[str, os.PathLike]] = None,
                  keep_noisy_bands: bool = False, weights: Optional[str] = None, type: Optional[str] = None,
                  driver: Optional[str] = None, creation: Optional[Sequence[str]] = None,
                  overwrite: bool = False, progress: ProgressFn = None, **reader_options: Any) -> dict:
     """Super-resolves the file src into dst, exactly as
     ``omnihsr upscale -in src -out dst`` does (the same bytes), streaming.
 
-    The options are those of upscale, plus: type, the output sample type
+    The options are those of upscale, plus: scales, several factors
+    rendered from one encoding of the input (exactly one of scale, size and
+    scales; dst is then a pattern holding "{scale}", "sr_x{scale}.hdr", or a
+    directory); noise_file="auto", an EMIT granule's uncertainty companion
+    (as ``-noise-file auto``); type, the output sample type
     ("float32" default, "float64", "uint8", "uint16", "int16", "int32" or
     "same"); driver ("GTiff" or "COG") and creation (GDAL-style "KEY=VALUE"
     TIFF creation options) for TIFF outputs; overwrite, to allow an output
@@ -184,10 +197,12 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     bands), the input size, the method, the no-data samples filled, the
     model chosen and its noise (``model``: sigma, noise_aware, gate, gain,
     screened bands, and ``summary``, the line the command prints), what
-    writing reported (``file``) and ``warnings`` (the command's warning
-    lines).
+    writing reported (``file``, and ``files`` with scales: path, size,
+    clamped samples, metadata not written) and ``warnings`` (the command's
+    warning lines).
     """
-    opts = dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
+    opts = dict(scale=scale, size=_size(size), scales=[float(v) for v in scales] if scales is not None else None,
+                method=method, noise=_noise(noise), noise_file=_path(noise_file),
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights, type=type, driver=driver,
                 creation=list(creation) if creation else None, overwrite=overwrite or None,
                 read=_read_options(reader_options) or None)
@@ -203,7 +218,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     return res
 
 
-_READ_KEYS = ("var", "layout", "height", "width", "ortho")
+_READ_KEYS = ("var", "layout", "height", "width", "ortho", "refuse_nan")
 
 
 def _read_options(o: Dict[str, Any]) -> Dict[str, Any]:
@@ -228,7 +243,8 @@ def read(path: Union[str, os.PathLike], **reader_options: Any) -> Tuple[np.ndarr
 
     reader_options: var (the MATLAB/HDF5 array), layout ("HWB",
     "B_HW_colmajor", "HDF5_BWH"), height and width (of a bands x pixels
-    matrix), ortho (EMIT: the orthorectified grid).
+    matrix), ortho (EMIT: the orthorectified grid), refuse_nan (a NaN
+    sample is an error instead of no-data).
     """
     L = _lib.lib()
     handle = ctypes.c_uint64()

@@ -107,8 +107,8 @@ def _dims(da: xr.DataArray) -> Tuple[str, str, str]:
 
 
 def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optional[Tuple[int, int]], method: str,
-                      noise: Any, nodata: Optional[float], keep_noisy_bands: bool, weights: Optional[str],
-                      progress: Any) -> Tuple[xr.DataArray, dict]:
+                      noise: Any, nodata: Optional[float], noise_file: Optional[str], keep_noisy_bands: bool,
+                      weights: Optional[str], progress: Any) -> Tuple[xr.DataArray, dict]:
     """omnihsr.upscale of a DataArray, and the library's result."""
     from . import _noise, _num, _size, _upscale_array
     ydim, xdim, bdim = _dims(da)
@@ -123,7 +123,8 @@ def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optiona
     bad = da.coords.get("bad_band")
     src = da.transpose(ydim, xdim, bdim)
     a = np.ascontiguousarray(src.values, dtype=np.float32)  # no copy when already C-contiguous float32
-    opts = dict(scale=scale, size=_size(size), method=method, noise=_noise(noise), nodata=_num(nodata),
+    opts = dict(scale=scale, size=_size(size), method=method, noise=_noise(noise), noise_file=noise_file,
+                nodata=_num(nodata),
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights)
     if bad is not None and bad.dims == (bdim,):
         opts["bad_bands"] = [bool(v) for v in np.asarray(bad)]

@@ -180,3 +180,43 @@ def test_return_result() -> None:
     assert np.isnan(sr[4:6, 6:8]).all() and np.isfinite(np.delete(sr.reshape(-1, 6), [4 * 24 + 6, 4 * 24 + 7, 5 * 24 + 6, 5 * 24 + 7], axis=0)).all()
     _, res = omnihsr.upscale(x, scale=2, method="bicubic", return_result=True)
     assert not res["model"]["used"] and res["model"]["summary"] == ""
+
+
+def test_scales_and_noise_files(tmp_path: Path, cli: str) -> None:
+    """scales, noise_file (a text file; "auto": an EMIT granule's companion)
+    give the command's bytes."""
+    from conftest import PRODUCTS
+
+    x = cube(15, 13, 4, seed=40)
+    np.save(tmp_path / "in.npy", x)
+    res = omnihsr.upscale_file(tmp_path / "in.npy", tmp_path / "py_x{scale}.npy", scales=[2, 3.5])
+    run_cli(cli, "upscale", "-in", str(tmp_path / "in.npy"), "-out", str(tmp_path / "cli_x{scale}.npy"), "-scales", "2,3.5")
+    assert [f["path"] for f in res["files"]] == [str(tmp_path / "py_x2.npy"), str(tmp_path / "py_x3.5.npy")]
+    assert [(f["height"], f["width"]) for f in res["files"]] == [(30, 26), (53, 46)]
+    for s in ("2", "3.5"):
+        assert (tmp_path / f"py_x{s}.npy").read_bytes() == (tmp_path / f"cli_x{s}.npy").read_bytes()
+
+    (tmp_path / "noise.txt").write_text("0.01 0.02, 0.03\n0.04  # per band\n")
+    run_cli(cli, "upscale", "-in", str(tmp_path / "in.npy"), "-out", str(tmp_path / "cli_n.npy"), "-scale", "2",
+            "-noise-file", str(tmp_path / "noise.txt"))
+    sr, r = omnihsr.upscale(x, scale=2, noise_file=tmp_path / "noise.txt", return_result=True)
+    assert sr.tobytes() == np.load(tmp_path / "cli_n.npy").tobytes()
+    assert r["noise_file"] == str(tmp_path / "noise.txt") and not r["model"]["estimated"]
+    assert sr.tobytes() != omnihsr.upscale(x, scale=2).tobytes()  # the noise matters
+
+    emit = PRODUCTS / "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc"
+    res = omnihsr.upscale_file(emit, tmp_path / "py_e.hdr", scale=2, noise_file="auto")
+    run_cli(cli, "upscale", "-in", str(emit), "-out", str(tmp_path / "cli_e.hdr"), "-scale", "2", "-noise-file", "auto")
+    assert (tmp_path / "py_e.img").read_bytes() == (tmp_path / "cli_e.img").read_bytes()
+    assert "RFLUNCERT" in res["noise_file"]
+    with pytest.raises(omnihsr.OptionError, match="not both"):
+        omnihsr.upscale(x, scale=2, noise="clean", noise_file=tmp_path / "noise.txt")
+
+
+def test_refuse_nan(tmp_path: Path) -> None:
+    x = cube(5, 6, 3, seed=41)
+    x[1, 2, 0] = np.nan
+    np.save(tmp_path / "nan.npy", x)
+    assert np.isnan(omnihsr.open(tmp_path / "nan.npy").values[1, 2, 0])
+    with pytest.raises(omnihsr.OmniHSRError, match="NaN"):
+        omnihsr.open(tmp_path / "nan.npy", refuse_nan=True)
