@@ -32,11 +32,11 @@
 #
 #   run: bash internal/train/torch/device.sh            (carry internal/train/torch/pack)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 : "${OUT:?set OUT to the output directory}"
 MODE=${MODE:-finetune}
 MINUTES=${MINUTES:-8}
-PACK=${PACK:-train/torch/pack/pack.zip}
+PACK=${PACK:-internal/train/torch/pack/pack.zip}
 RUNDIR=${RUNDIR:-$OUT/run}
 LIMIT_S=${LIMIT_S:-$(python3 -c "print(int(${MINUTES}*60 + 50))")}
 PY=${PY:-python3}

@@ -14,7 +14,7 @@ import model as M
 import omw
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 DATA = os.path.join(HERE, "testdata")
 TOL = 1e-5
 
@@ -118,7 +118,7 @@ def test_padded_bands_match_unpadded():
 
 @pytest.mark.parametrize("name", ["default.omw", "noise.omw"])
 def test_omw_round_trip_bit_exact(name, tmp_path):
-    path = os.path.join(ROOT, "model", "weights", name)
+    path = os.path.join(ROOT, "internal", "model", "weights", name)
     with open(path, "rb") as f:
         data = f.read()
     w = omw.decode(data, path)
@@ -133,7 +133,7 @@ def test_omw_round_trip_bit_exact(name, tmp_path):
 
 
 def test_omw_rejects_corruption():
-    path = os.path.join(ROOT, "model", "weights", "default.omw")
+    path = os.path.join(ROOT, "internal", "model", "weights", "default.omw")
     with open(path, "rb") as f:
         data = bytearray(f.read())
     bad = bytearray(data)

@@ -168,9 +168,9 @@ def test_smoke_train_resume_and_omw(tiny_pack, tmp_path):
 
 def test_smoke_noise_companion_from_shipped_weights(tiny_pack, tmp_path):
     pack = tiny_pack[0]
-    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
     out = str(tmp_path / "noise")
-    assert run_train(pack, out, "--init", os.path.join(root, "model", "weights", "default.omw"), "--noise-input",
+    assert run_train(pack, out, "--init", os.path.join(root, "internal", "model", "weights", "default.omw"), "--noise-input",
                      "--noise-prob", "1", "--lr", "5e-5", "--steps", "2") == 0
     w = omw.read(os.path.join(out, "last.omw"))
     assert w.config["noise_input"] is True

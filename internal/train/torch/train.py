@@ -575,7 +575,7 @@ def golden_check(device):
     d = os.path.join(HERE, "testdata")
     with open(os.path.join(d, "manifest.json")) as f:
         cases = json.load(f)
-    root = os.path.normpath(os.path.join(HERE, "..", ".."))
+    root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
     models, worst = {}, 0.0
     for c in cases:
         if c["weights"] not in models:
