@@ -25,6 +25,7 @@ type ablationOpts struct {
 
 var ablationCmd = &command{
 	name:    "ablation",
+	stops:   true,
 	summary: "score trained ablation variants next to bicubic (paper Table \"Ablation\"); Markdown + JSON",
 	usage: `Usage: omnihsr ablation -weights NAME=FILE,NAME=FILE,... [-factors 2,4,8]
                         [-out docs/ablation.json] [-md docs/ablation.md] [scene flags]
@@ -93,7 +94,7 @@ func parseAblationWeights(s string) ([][2]string, error) {
 	return out, nil
 }
 
-func (f *ablationOpts) run(_ context.Context, e env) error {
+func (f *ablationOpts) run(ctx context.Context, e env) error {
 	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -133,7 +134,7 @@ func (f *ablationOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	res, err := ablation.Score(scenes, runs, ablation.Config{
+	res, err := ablation.Score(ctx, scenes, runs, ablation.Config{
 		Factors: factors, Geometry: eval.Geometry(f.geometry), TileSize: f.tile, CropSize: f.crop,
 		Workers: f.workers, Progress: terminal(e.stderr), Command: evalCommandLine(fs),
 	})

@@ -23,6 +23,7 @@ type banddefOpts struct {
 
 var banddefCmd = &command{
 	name:    "banddef",
+	stops:   true,
 	summary: "redefine the input bands (subset, merge, gain, offset) and measure how the output moves",
 	usage: `Usage: omnihsr banddef [-scenes TSV] [-split eval] [-files a.mat,...] [-method omnihsr]
                        [-weights FILE] [-factor 4] [-seed 0] [-out banddef.json] [-md banddef.md]
@@ -51,7 +52,7 @@ Example (the committed table):
 	},
 }
 
-func (f *banddefOpts) run(_ context.Context, e env) error {
+func (f *banddefOpts) run(ctx context.Context, e env) error {
 	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -71,7 +72,7 @@ func (f *banddefOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	res, err := eval.BandRedefinition(scenes, m, eval.BandDefConfig{
+	res, err := eval.BandRedefinition(ctx, scenes, m, eval.BandDefConfig{
 		Factor: f.factor, Seed: f.seed, Geometry: eval.Geometry(f.geometry), Tile: f.tile, Crop: f.crop,
 	})
 	if err != nil {

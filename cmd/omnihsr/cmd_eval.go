@@ -245,7 +245,7 @@ func (f *evalOpts) run(ctx context.Context, e env) error {
 		return err
 	}
 	if f.report != "" {
-		return f.runReport(e)
+		return f.runReport(ctx, e)
 	}
 	if f.workers < 1 || f.resamples < 1 {
 		return usagef("-workers and -resamples must be at least 1")
@@ -302,7 +302,7 @@ func (f *evalOpts) run(ctx context.Context, e env) error {
 }
 
 // runReport is `omnihsr eval -report DIR`.
-func (f *evalOpts) runReport(e env) error {
+func (f *evalOpts) runReport(ctx context.Context, e env) error {
 	fs := e.fs
 	var conflict []string
 	fs.Visit(func(fl *flag.Flag) {
@@ -342,7 +342,7 @@ func (f *evalOpts) runReport(e env) error {
 	// both are found.
 	exe, _ := os.Executable()
 	gdal, _ := exec.LookPath("gdal_translate")
-	_, err = report.Generate(report.Options{
+	_, err = report.Generate(ctx, report.Options{
 		Dir: f.report, Positions: positions, Model: m, Weights: weights, Meta: meta, Scenes: scenes,
 		Command: evalCommandLine(fs), SkipBench: f.noBench, SceneExe: exe, SceneGDAL: gdal,
 		Log: e.stderr, Progress: terminal(e.stderr),

@@ -20,6 +20,7 @@ type priorOpts struct {
 
 var priorCmd = &command{
 	name:    "prior",
+	stops:   true,
 	summary: "test the band-shared operator prior (paper appendix), no network",
 	usage: `Usage: omnihsr prior [-scenes TSV] [-split eval] [-files a.mat,...] [-factors 2,4]
                      [-window 16] [-ridge 1e-6] [-out prior.json] [-md prior.md]
@@ -55,7 +56,7 @@ Example (the committed table):
 	},
 }
 
-func (f *priorOpts) run(_ context.Context, e env) error {
+func (f *priorOpts) run(ctx context.Context, e env) error {
 	fs := e.fs
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -74,7 +75,7 @@ func (f *priorOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	res, err := eval.Prior(scenes, eval.PriorConfig{
+	res, err := eval.Prior(ctx, scenes, eval.PriorConfig{
 		Factors: factors, Window: f.window, Ridge: f.ridge, Geometry: eval.Geometry(f.geometry),
 		TileSize: f.tile, CropSize: f.crop, Workers: f.workers, Progress: terminal(e.stderr), Command: evalCommandLine(fs),
 	})

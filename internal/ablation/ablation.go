@@ -73,7 +73,7 @@ type Config struct {
 // Score runs the seven-dataset protocol with bicubic and every run (a
 // method labelled with the run's name) on scenes, and drops the timings so
 // that the result is deterministic.
-func Score(scenes []*eval.Scene, runs []Run, cfg Config) (*Result, error) {
+func Score(ctx context.Context, scenes []*eval.Scene, runs []Run, cfg Config) (*Result, error) {
 	methods := []eval.Method{eval.Bicubic{}}
 	for _, r := range runs {
 		if r.Model == nil {
@@ -81,7 +81,7 @@ func Score(scenes []*eval.Scene, runs []Run, cfg Config) (*Result, error) {
 		}
 		methods = append(methods, eval.MethodFunc{Label: r.Name, Fn: r.Model.Upscale})
 	}
-	res, err := eval.Run(context.Background(), scenes, eval.Config{
+	res, err := eval.Run(ctx, scenes, eval.Config{
 		Protocol: eval.ProtocolSeven, Factors: cfg.Factors, Methods: methods,
 		Geometry: cfg.Geometry, TileSize: cfg.TileSize, CropSize: cfg.CropSize,
 		Workers: cfg.Workers, Progress: cfg.Progress, Command: cfg.Command,

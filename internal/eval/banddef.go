@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -137,7 +138,7 @@ func psnrRaw(ref, est *hsi.Cube) float64 {
 }
 
 // BandRedefinition runs the test on the seven-protocol images of every scene.
-func BandRedefinition(scenes []*Scene, m Method, cfg BandDefConfig) (*BandDefResult, error) {
+func BandRedefinition(ctx context.Context, scenes []*Scene, m Method, cfg BandDefConfig) (*BandDefResult, error) {
 	if !(cfg.Factor > 0) {
 		return nil, fmt.Errorf("eval: band redefinition at factor %v", cfg.Factor)
 	}
@@ -162,6 +163,9 @@ func BandRedefinition(scenes []*Scene, m Method, cfg BandDefConfig) (*BandDefRes
 			}
 		}
 		for _, reg := range regs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			y, err := cube.Crop(reg.Y0, reg.X0, reg.H, reg.W)
 			if err != nil {
 				return nil, err

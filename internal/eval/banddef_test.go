@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -26,7 +28,7 @@ func banddefScene() *Scene {
 }
 
 func TestBandRedefinitionFixedOperator(t *testing.T) {
-	res, err := BandRedefinition([]*Scene{banddefScene()}, MethodFunc{Label: "nearest", Fn: nearest}, BandDefConfig{Factor: 4, Seed: 3})
+	res, err := BandRedefinition(context.Background(), []*Scene{banddefScene()}, MethodFunc{Label: "nearest", Fn: nearest}, BandDefConfig{Factor: 4, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestBandRedefinitionFixedOperator(t *testing.T) {
 }
 
 func TestBandRedefinitionDetectsChange(t *testing.T) {
-	res, err := BandRedefinition([]*Scene{banddefScene()}, MethodFunc{Label: "sensitive", Fn: bandSensitive}, BandDefConfig{Factor: 4, Seed: 3})
+	res, err := BandRedefinition(context.Background(), []*Scene{banddefScene()}, MethodFunc{Label: "sensitive", Fn: bandSensitive}, BandDefConfig{Factor: 4, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,20 @@ func TestBandRedefinitionDetectsChange(t *testing.T) {
 			}
 		}
 	}
-	if _, err := BandRedefinition([]*Scene{banddefScene()}, MethodFunc{Label: "n", Fn: nearest}, BandDefConfig{}); err == nil {
+	if _, err := BandRedefinition(context.Background(), []*Scene{banddefScene()}, MethodFunc{Label: "n", Fn: nearest}, BandDefConfig{}); err == nil {
 		t.Fatal("factor 0 accepted")
+	}
+}
+
+// A cancelled context stops the band redefinition and the prior test before
+// their next image, with the context's error.
+func TestBandDefPriorCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := BandRedefinition(ctx, []*Scene{banddefScene()}, MethodFunc{Label: "nearest", Fn: nearest}, BandDefConfig{Factor: 4, Seed: 3}); !errors.Is(err, context.Canceled) {
+		t.Errorf("BandRedefinition: %v, want context.Canceled", err)
+	}
+	if _, err := Prior(ctx, []*Scene{banddefScene()}, PriorConfig{Factors: []float64{2}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Prior: %v, want context.Canceled", err)
 	}
 }

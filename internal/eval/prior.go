@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -192,7 +193,7 @@ func (c *PriorConfig) normalise() error {
 
 // Prior runs the band-shared prior test on the images of the seven-dataset
 // protocol of every scene.
-func Prior(scenes []*Scene, cfg PriorConfig) (*PriorResult, error) {
+func Prior(ctx context.Context, scenes []*Scene, cfg PriorConfig) (*PriorResult, error) {
 	if err := cfg.normalise(); err != nil {
 		return nil, err
 	}
@@ -217,6 +218,9 @@ func Prior(scenes []*Scene, cfg PriorConfig) (*PriorResult, error) {
 		for _, s := range cfg.Factors {
 			var imgs []PriorImage
 			for _, r := range regs {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				hr, err := p.cube.Crop(r.Y0, r.X0, r.H, r.W)
 				if err != nil {
 					return nil, err

@@ -63,7 +63,7 @@ func TestSharedBicubicAndPrior(t *testing.T) {
 	if math.Abs(float64(s.PSNR)-34.90) > 0.01 || math.Abs(float64(s.SAM)-2.27) > 0.01 {
 		t.Errorf("CAVE x4 bicubic: PSNR %v, SAM %v; want 34.90, 2.27", s.PSNR, s.SAM)
 	}
-	pr, err := Prior([]*Scene{abu}, PriorConfig{})
+	pr, err := Prior(context.Background(), []*Scene{abu}, PriorConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ var DegradeFactors = []float64{4, 8}
 // Dir/results.md, Dir/results/*.json and Dir/results/*.png. Every figure
 // in it comes from this run; only the latency table (and the timing
 // fields of the JSON files) change between runs on the same machine.
-func Generate(opt Options) (*Results, error) {
+func Generate(ctx context.Context, opt Options) (*Results, error) {
 	if opt.Model == nil {
 		return nil, errors.New("report: no model")
 	}
@@ -168,7 +168,7 @@ func Generate(opt Options) (*Results, error) {
 	}
 	runWith := func(m eval.Method, protocol string, factors []float64, deg eval.Degradation) (*eval.Result, error) {
 		t0 := time.Now()
-		res, err := eval.Run(context.Background(), opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
+		res, err := eval.Run(ctx, opt.Scenes, eval.Config{Protocol: protocol, Factors: factors,
 			Methods: []eval.Method{m}, Degradation: deg, Progress: opt.Progress, Command: opt.Command})
 		if err != nil {
 			return nil, fmt.Errorf("report: %s protocol (%s): %w", protocol, deg.String(), err)
@@ -233,7 +233,7 @@ func Generate(opt Options) (*Results, error) {
 		return nil, err
 	}
 	t0 := time.Now()
-	if r.BandDef, err = eval.BandRedefinition(opt.Scenes, meth, eval.BandDefConfig{Factor: 4}); err != nil {
+	if r.BandDef, err = eval.BandRedefinition(ctx, opt.Scenes, meth, eval.BandDefConfig{Factor: 4}); err != nil {
 		return nil, fmt.Errorf("report: band redefinition: %w", err)
 	}
 	logf("band redefinition in %.1f s", time.Since(t0).Seconds())

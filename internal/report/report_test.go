@@ -47,7 +47,7 @@ func generate(t *testing.T, dir string) *Results {
 		eval.CubeScene("lab", "CAVE", synthScene(72, 72, 6, 0)),
 		eval.CubeScene("air", "AVIRIS", synthScene(64, 80, 9, 1)),
 	}
-	r, err := Generate(Options{Dir: dir, Model: m, Weights: "the embedded default model", Meta: model.DefaultMeta(),
+	r, err := Generate(context.Background(), Options{Dir: dir, Model: m, Weights: "the embedded default model", Meta: model.DefaultMeta(),
 		Scenes: scenes, Command: "omnihsr eval -report DIR", SkipBench: true})
 	if err != nil {
 		t.Fatal(err)
@@ -124,12 +124,12 @@ func TestGenerateErrors(t *testing.T) {
 		{Dir: t.TempDir(), Model: m},
 		{Model: m, Scenes: sc},
 	} {
-		if _, err := Generate(o); err == nil {
+		if _, err := Generate(context.Background(), o); err == nil {
 			t.Errorf("Generate(%+v) gave no error", o)
 		}
 	}
 	bad := []*eval.Scene{{Name: "broken", Load: func() (*hsi.Cube, error) { return nil, os.ErrNotExist }}}
-	if _, err := Generate(Options{Dir: t.TempDir(), Model: m, Scenes: bad, SkipBench: true}); err == nil {
+	if _, err := Generate(context.Background(), Options{Dir: t.TempDir(), Model: m, Scenes: bad, SkipBench: true}); err == nil {
 		t.Error("a scene that fails to load gave no error")
 	}
 }
