@@ -109,10 +109,13 @@ type Options struct {
 
 	// The options below apply to UpscaleFile only.
 
-	// Type is the output sample type: "" (float32), "float64", "uint8",
-	// "uint16", "int16", "int32", or "same" (the input's). Integer types
-	// clamp as gdal_translate -ot does (Result.File.Clamped).
-	Type string
+	// Type is the output sample type; the zero value, sample.Invalid, is
+	// float32. Integer types clamp as gdal_translate -ot does
+	// (Result.Files[i].Clamped).
+	Type sample.Type
+	// SameType writes the input's sample type instead (Type unset), as
+	// `-type same` does.
+	SameType bool
 	// Driver is the kind of TIFF written: "" or hsi.GTiff, or hsi.COG
 	// (hsi.ParseDriver reads GDAL's names).
 	Driver hsi.Driver
@@ -336,10 +339,11 @@ func (opt *Options) check() (method.Method, error) {
 	default:
 		return m, optionf("Noise.Mode %d unknown", opt.Noise.Mode)
 	}
-	if opt.Type != "" && !strings.EqualFold(opt.Type, "same") {
-		if _, err := sample.ParseType(opt.Type); err != nil {
-			return m, optionf("Type %q: %v", opt.Type, err)
-		}
+	if opt.Type != sample.Invalid && opt.Type.Size() == 0 {
+		return m, optionf("Type %d unknown", opt.Type)
+	}
+	if opt.SameType && opt.Type != sample.Invalid {
+		return m, optionf("Type %s and SameType", opt.Type)
 	}
 	return m, nil
 }
@@ -559,15 +563,8 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 			}
 		}
 	}
-	var wo hsi.WriteOptions
-	same := strings.EqualFold(opt.Type, "same") // the type is known once the input is read
-	if !same && opt.Type != "" {
-		t, err := sample.ParseType(opt.Type)
-		if err != nil {
-			return Result{}, optionf("Type %q: %v", opt.Type, err)
-		}
-		wo.DataType = t
-	}
+	wo := hsi.WriteOptions{DataType: opt.Type}
+	same := opt.SameType // the type is known once the input is read
 	if opt.Driver != "" || len(opt.Creation) > 0 {
 		for _, p := range paths {
 			if f, err := formats.ForWrite(p); err == nil && f.Name != "TIFF" {
@@ -700,8 +697,8 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	if err != nil {
 		return nil, Result{}, err
 	}
-	if opt.Scales != nil || opt.Type != "" || opt.Driver != "" || len(opt.Creation) > 0 || opt.Read != (hsi.ReadOptions{}) || opt.Overwrite || opt.Noise.Mode == NoiseCompanion {
-		return nil, Result{}, optionf("Scales, Type, Driver, Creation, Read, Overwrite and NoiseCompanion apply to UpscaleFile only")
+	if opt.Scales != nil || opt.Type != sample.Invalid || opt.SameType || opt.Driver != "" || len(opt.Creation) > 0 || opt.Read != (hsi.ReadOptions{}) || opt.Overwrite || opt.Noise.Mode == NoiseCompanion {
+		return nil, Result{}, optionf("Scales, Type, SameType, Driver, Creation, Read, Overwrite and NoiseCompanion apply to UpscaleFile only")
 	}
 	if lr == nil {
 		return nil, Result{}, optionf("no input cube")

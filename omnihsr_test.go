@@ -14,6 +14,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -130,7 +131,8 @@ func TestOptionErrors(t *testing.T) {
 		{"NaN sigma", Options{Scale: 2, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{math.NaN()}}}},
 		{"sigma per band, wrong count", Options{Scale: 2, Noise: Noise{Mode: NoiseGiven, Sigma: []float64{1, 2}}}},
 		{"unknown noise mode", Options{Scale: 2, Noise: Noise{Mode: 7}}},
-		{"unknown type", Options{Scale: 2, Type: "uint7"}},
+		{"unknown type", Options{Scale: 2, Type: sample.Type(200)}},
+		{"type and same type", Options{Scale: 2, Type: sample.Int16, SameType: true}},
 		{"driver on npy", Options{Scale: 2, Driver: "COG"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,7 +145,7 @@ func TestOptionErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := Upscale(context.Background(), testCube(3, 6, 6, 3), Options{Scale: 2, Type: "uint8"}); !errors.Is(err, ErrOption) {
+	if _, _, err := Upscale(context.Background(), testCube(3, 6, 6, 3), Options{Scale: 2, Type: sample.Uint8}); !errors.Is(err, ErrOption) {
 		t.Errorf("Upscale with a Type: err %v, want ErrOption", err)
 	}
 	if _, _, err := Upscale(context.Background(), nil, Options{Scale: 2}); !errors.Is(err, ErrOption) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/buildinfo"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/resample"
@@ -362,7 +363,14 @@ func upscaleFile(ctx context.Context, in, out, s string, progress func(done, tot
 	if err != nil {
 		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: driver: %w", errOption, err)
 	}
-	opt.Scales, opt.Type, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Scales, o.Type, drv, o.Creation, o.Read.hsi(), o.Overwrite
+	if strings.EqualFold(o.Type, "same") {
+		opt.SameType = true
+	} else if o.Type != "" {
+		if opt.Type, err = sample.ParseType(o.Type); err != nil {
+			return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", errOption, err)
+		}
+	}
+	opt.Scales, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Scales, drv, o.Creation, o.Read.hsi(), o.Overwrite
 	opt.Progress = progress
 	return omnihsr.UpscaleFile(ctx, in, out, opt)
 }

@@ -222,7 +222,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 		return err
 	}
 	opt := omnihsr.Options{Method: omnihsr.Method(m.Name), Weights: o.weights, KeepNoisyBands: o.nf.keepNoisy,
-		Type: o.typ, Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise()}
+		Type: outType(o.typ), SameType: strings.EqualFold(o.typ, "same"), Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise()}
 	switch {
 	case o.size != "":
 		h, w, err := parseSize(o.size)

@@ -13,6 +13,7 @@ import (
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
@@ -70,16 +71,16 @@ func TestUpscaleFileSameBytesAsCLI(t *testing.T) {
 		noisy     bool
 	}{
 		{"noise file", ".hdr", []string{"-scale", "2", "-noise-file", txt}, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: txt}}, false},
-		{"bicubic rows ENVI uint16", ".hdr", []string{"-scale", "2.5", "-method", "bicubic", "-type", "uint16"}, omnihsr.Options{Scale: 2.5, Method: omnihsr.MethodBicubic, Type: "uint16"}, true},
+		{"bicubic rows ENVI uint16", ".hdr", []string{"-scale", "2.5", "-method", "bicubic", "-type", "uint16"}, omnihsr.Options{Scale: 2.5, Method: omnihsr.MethodBicubic, Type: sample.Uint16}, true},
 		{"self-ensemble", ".npy", []string{"-scale", "1.5", "-method", "omnihsr-se"}, omnihsr.Options{Scale: 1.5, Method: omnihsr.MethodOmniHSRSE}, false},
 		{"noisy bands screened", ".hdr", []string{"-scale", "2"}, omnihsr.Options{Scale: 2}, true},
 		{"noisy bands kept", ".npy", []string{"-scale", "2", "-keep-noisy-bands"}, omnihsr.Options{Scale: 2, KeepNoisyBands: true}, true},
 		{"default x2 ENVI", ".hdr", []string{"-scale", "2"}, omnihsr.Options{Scale: 2}, false},
 		{"fractional npy", ".npy", []string{"-scale", "1.7"}, omnihsr.Options{Scale: 1.7}, false},
-		{"size uint8 clamp", ".hdr", []string{"-size", "25x19", "-type", "uint8"}, omnihsr.Options{Size: [2]int{25, 19}, Type: "uint8"}, false},
+		{"size uint8 clamp", ".hdr", []string{"-size", "25x19", "-type", "uint8"}, omnihsr.Options{Size: [2]int{25, 19}, Type: sample.Uint8}, false},
 		{"bicubic tif", ".tif", []string{"-scale", "3", "-method", "bicubic"}, omnihsr.Options{Scale: 3, Method: omnihsr.MethodBicubic}, false},
 		{"COG deflate", ".tif", []string{"-scale", "2", "-of", "COG", "-co", "COMPRESS=DEFLATE"}, omnihsr.Options{Scale: 2, Driver: "COG", Creation: []string{"COMPRESS=DEFLATE"}}, false},
-		{"noise clean, same type", ".hdr", []string{"-scale", "2.5", "-noise", "clean", "-type", "same"}, omnihsr.Options{Scale: 2.5, Noise: omnihsr.Noise{Mode: omnihsr.NoiseClean}, Type: "same"}, false},
+		{"noise clean, same type", ".hdr", []string{"-scale", "2.5", "-noise", "clean", "-type", "same"}, omnihsr.Options{Scale: 2.5, Noise: omnihsr.Noise{Mode: omnihsr.NoiseClean}, SameType: true}, false},
 		{"noise sigma", ".hdr", []string{"-scale", "2", "-noise", "40"}, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{40}}}, false},
 		{"back-projection", ".npy", []string{"-scale", "2", "-method", "omnihsr-bp"}, omnihsr.Options{Scale: 2, Method: omnihsr.MethodOmniHSRBP}, false},
 	} {
@@ -122,8 +123,8 @@ func TestUpscaleFileSameBytesAsCLI(t *testing.T) {
 					t.Errorf("warning %q not among the CLI's:\n%s", w, se.String())
 				}
 			}
-			if clamps := tc.opt.Type == "uint8"; (res.Files[0].Clamped > 0) != clamps {
-				t.Errorf("Result.Files[0].Clamped %d with Type %q", res.Files[0].Clamped, tc.opt.Type)
+			if clamps := tc.opt.Type == sample.Uint8; (res.Files[0].Clamped > 0) != clamps {
+				t.Errorf("Result.Files[0].Clamped %d with Type %v", res.Files[0].Clamped, tc.opt.Type)
 			}
 			if res.Model.Used == (tc.opt.Method == omnihsr.MethodBicubic) {
 				t.Errorf("Result.Model.Used %v with method %q", res.Model.Used, tc.opt.Method)
