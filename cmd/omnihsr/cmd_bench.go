@@ -20,6 +20,7 @@ import (
 
 var benchCmd = &command{
 	name:    "bench",
+	stops:   true,
 	summary: "inference latency and peak memory table (paper Table \"Inference latency\")",
 	usage: `omnihsr bench [-size 32] [-bands 31,103,128,145] [-factors 4,8,16] [-runs 12] [-warmup 3] [-weights FILE] [-md FILE]
        omnihsr bench -scene HxWxB [-scene-factors 2,4] [-runs N] [-dir DIR] [-of ENVI|GTiff|COG] [-co KEY=VALUE]... [-md FILE]
@@ -77,7 +78,7 @@ type benchOpts struct {
 	co                      multiString
 }
 
-func (o *benchOpts) run(_ context.Context, e env) error {
+func (o *benchOpts) run(ctx context.Context, e env) error {
 	bs, err := parseInts(o.bands)
 	if err != nil {
 		return usagef("-bands: %v", err)
@@ -94,7 +95,7 @@ func (o *benchOpts) run(_ context.Context, e env) error {
 		return err
 	}
 	if o.scene != "" {
-		return o.runScene(e, m)
+		return o.runScene(ctx, e, m)
 	}
 	if isSet(e.fs, "of") || len(o.co) > 0 {
 		return usagef("-of and -co apply to -scene only")
@@ -103,7 +104,7 @@ func (o *benchOpts) run(_ context.Context, e env) error {
 	if w == 0 {
 		w = -1 // bench.Config: 0 means the default, negative none
 	}
-	res, err := bench.Run(m, bench.Config{Size: o.size, Bands: bs, Factors: ss, Runs: o.runs, Warmup: w})
+	res, err := bench.Run(ctx, m, bench.Config{Size: o.size, Bands: bs, Factors: ss, Runs: o.runs, Warmup: w})
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func writeFile(path string, b []byte) error {
 }
 
 // runScene is bench -scene.
-func (o *benchOpts) runScene(e env, m *model.Model) error {
+func (o *benchOpts) runScene(ctx context.Context, e env, m *model.Model) error {
 	dims, err := parseScene(o.scene)
 	if err != nil {
 		return usagef("-scene: %v", err)
@@ -196,7 +197,7 @@ func (o *benchOpts) runScene(e env, m *model.Model) error {
 		runs = 1
 	}
 	cfg.Exe, cfg.GDAL, cfg.Dir, cfg.Runs = exe, gdal, dir, runs
-	rows, err := bench.Scene(cfg)
+	rows, err := bench.Scene(ctx, cfg)
 	if err != nil {
 		return err
 	}

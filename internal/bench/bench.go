@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -108,7 +109,7 @@ func (c *Config) normalise() error {
 }
 
 // Run times m and bicubic interpolation for every band count and factor.
-func Run(m *model.Model, cfg Config) (*Result, error) {
+func Run(ctx context.Context, m *model.Model, cfg Config) (*Result, error) {
 	if m == nil {
 		return nil, errors.New("bench: nil model")
 	}
@@ -127,6 +128,9 @@ func Run(m *model.Model, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		for _, s := range cfg.Factors {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			oh := resample.UpSize(cfg.Size, s)
 			run := func(x *hsi.Cube) (timing, error) {
 				return timeIt(func() error {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -16,7 +17,7 @@ func TestRunSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	res, err := Run(m, Config{Size: 8, Bands: []int{3, 5}, Factors: []float64{2, 2.5}, Runs: 2, Warmup: -1,
+	res, err := Run(context.Background(), m, Config{Size: 8, Bands: []int{3, 5}, Factors: []float64{2, 2.5}, Runs: 2, Warmup: -1,
 		Progress: func(done, total int) { calls++; _ = total }})
 	if err != nil {
 		t.Fatal(err)
@@ -40,11 +41,11 @@ func TestRunErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []Config{{Size: -1}, {Bands: []int{0}}, {Factors: []float64{0}}, {Runs: -2}} {
-		if _, err := Run(m, c); err == nil {
+		if _, err := Run(context.Background(), m, c); err == nil {
 			t.Errorf("Run(%+v) gave no error", c)
 		}
 	}
-	if _, err := Run(nil, Config{}); err == nil {
+	if _, err := Run(context.Background(), nil, Config{}); err == nil {
 		t.Error("nil model gave no error")
 	}
 }

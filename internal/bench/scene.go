@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -181,16 +182,20 @@ type Child struct {
 // RunChild runs argv as a child process and returns its wall time and
 // peak resident memory (the child's rusage). On Linux this process's own
 // peak is reset first (resetPeakRSS), so that the child's figure is its
-// own and not the larger of its own and this process's peak.
-func RunChild(name string, argv ...string) (Child, error) {
+// own and not the larger of its own and this process's peak. The end of
+// ctx kills the child.
+func RunChild(ctx context.Context, name string, argv ...string) (Child, error) {
 	resetPeakRSS()
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	t0 := time.Now()
 	err := cmd.Run()
 	c := Child{Name: name, Wall: time.Since(t0)}
 	if err != nil {
+		if ctx.Err() != nil {
+			return c, ctx.Err()
+		}
 		return c, fmt.Errorf("bench: %s: %w: %s", strings.Join(argv, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	c.MaxRSS = maxRSS(cmd.ProcessState)
@@ -328,7 +333,7 @@ type SceneRow struct {
 // cubic (when GDAL is set), `omnihsr upscale -method bicubic` and
 // `omnihsr upscale` as child processes, alternating them, keeping each
 // command's median wall time and largest peak RSS over Runs.
-func Scene(cfg SceneConfig) ([]SceneRow, error) {
+func Scene(ctx context.Context, cfg SceneConfig) ([]SceneRow, error) {
 	runs := max(1, cfg.Runs)
 	in := filepath.Join(cfg.Dir, "scene.hdr")
 	if err := WriteScene(in, cfg.H, cfg.W, cfg.B, cfg.Seed); err != nil {
@@ -344,7 +349,7 @@ func Scene(cfg SceneConfig) ([]SceneRow, error) {
 		rss := make([]int64, len(jobs))
 		for r := 0; r < runs; r++ {
 			for k, j := range jobs {
-				c, err := RunChild(j.name, j.argv...)
+				c, err := RunChild(ctx, j.name, j.argv...)
 				if err != nil {
 					return nil, err
 				}

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -145,7 +147,7 @@ func TestRunChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("BENCH_HELPER_CHILD", "1")
-	c, err := RunChild("child", exe, "-test.run=^TestHelperChild$")
+	c, err := RunChild(context.Background(), "child", exe, "-test.run=^TestHelperChild$")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +158,13 @@ func TestRunChild(t *testing.T) {
 		t.Errorf("peak RSS %d bytes, want at least the child's 64 MiB buffer", c.MaxRSS)
 	}
 	t.Setenv("BENCH_HELPER_FAIL", "1")
-	if _, err := RunChild("child", exe, "-test.run=^TestHelperChild$"); err == nil || !strings.Contains(err.Error(), "child failed on purpose") {
+	if _, err := RunChild(context.Background(), "child", exe, "-test.run=^TestHelperChild$"); err == nil || !strings.Contains(err.Error(), "child failed on purpose") {
 		t.Errorf("a failing child: error %v, want one with its stderr", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := RunChild(ctx, "child", exe, "-test.run=^TestHelperChild$"); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled context: error %v, want context.Canceled", err)
 	}
 }
 
@@ -182,7 +189,7 @@ func TestRunChildPeakIsTheChilds(t *testing.T) {
 	runtime.KeepAlive(big)
 	big = nil
 	t.Setenv("BENCH_HELPER_CHILD", "1")
-	c, err := RunChild("child", exe, "-test.run=^TestHelperChild$")
+	c, err := RunChild(context.Background(), "child", exe, "-test.run=^TestHelperChild$")
 	if err != nil {
 		t.Fatal(err)
 	}

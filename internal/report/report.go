@@ -244,13 +244,13 @@ func Generate(ctx context.Context, opt Options) (*Results, error) {
 	logf("figures in %.1f s", time.Since(t0).Seconds())
 	if !opt.SkipBench {
 		t0 = time.Now()
-		if r.Bench, err = bench.Run(opt.Model, opt.Bench); err != nil {
+		if r.Bench, err = bench.Run(ctx, opt.Model, opt.Bench); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		logf("latency table in %.1f s", time.Since(t0).Seconds())
 		if opt.SceneExe != "" && opt.SceneGDAL != "" && opt.Weights == EmbeddedWeights {
 			t0 = time.Now()
-			if r.Scene, err = runScene(opt); err != nil {
+			if r.Scene, err = runScene(ctx, opt); err != nil {
 				return nil, err
 			}
 			logf("whole-scene row in %.1f s", time.Since(t0).Seconds())
@@ -340,13 +340,13 @@ var (
 )
 
 // runScene runs the whole-scene row in a scratch directory it removes.
-func runScene(opt Options) ([]bench.SceneRow, error) {
+func runScene(ctx context.Context, opt Options) ([]bench.SceneRow, error) {
 	dir, err := os.MkdirTemp("", "omnihsr-report-scene-")
 	if err != nil {
 		return nil, fmt.Errorf("report: whole-scene row: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	rows, err := bench.Scene(bench.SceneConfig{H: SceneDims[0], W: SceneDims[1], B: SceneDims[2], Factors: SceneFactors,
+	rows, err := bench.Scene(ctx, bench.SceneConfig{H: SceneDims[0], W: SceneDims[1], B: SceneDims[2], Factors: SceneFactors,
 		Exe: opt.SceneExe, GDAL: opt.SceneGDAL, Dir: dir, Runs: 1})
 	if err != nil {
 		return nil, fmt.Errorf("report: whole-scene row: %w", err)
