@@ -118,6 +118,22 @@ func ParseDriver(s string) (Driver, error) {
 	return "", fmt.Errorf("output format %q: TIFF output is written as GTiff or COG", s)
 }
 
+// ParseDataType reads an output sample type as the commands' -type takes
+// it: "" is float32 (sample.Invalid, WriteOptions' zero value), "same" (any
+// case) asks for the input's type (same; resolved by
+// SourceInfo.SampleType once the input is read), anything else a name
+// sample.ParseType reads, with its error.
+func ParseDataType(s string) (t sample.Type, same bool, err error) {
+	switch {
+	case s == "":
+		return sample.Invalid, false, nil
+	case strings.EqualFold(s, "same"):
+		return sample.Invalid, true, nil
+	}
+	t, err = sample.ParseType(s)
+	return t, false, err
+}
+
 // SourceInfo describes where a cube came from, for `omnihsr info`.
 type SourceInfo struct {
 	Format   string // "ENVI", "MAT v5", "MAT v7.3", "NPY", "GeoTIFF", "TIFF", "PNG"

@@ -12,6 +12,16 @@ func TestParseWriteOptions(t *testing.T) {
 	il := func(s string) (string, error) { v, err := ParseInterleave(s); return string(v), err }
 	co := func(s string) (string, error) { v, err := ParseCompression(s); return string(v), err }
 	dr := func(s string) (string, error) { v, err := ParseDriver(s); return string(v), err }
+	dt := func(s string) (string, error) {
+		v, same, err := ParseDataType(s)
+		if same {
+			return "same", err
+		}
+		if v == 0 {
+			return "", err
+		}
+		return v.String(), err
+	}
 	for _, tc := range []struct {
 		parse func(string) (string, error)
 		in    string
@@ -35,6 +45,13 @@ func TestParseWriteOptions(t *testing.T) {
 		{dr, " GTiff ", string(GTiff), ""},
 		{dr, "cog", string(COG), ""},
 		{dr, "PNG", "", `output format "PNG": TIFF output is written as GTiff or COG`},
+		{dt, "", "", ""},
+		{dt, "same", "same", ""},
+		{dt, "SAME", "same", ""},
+		{dt, "uint16", "uint16", ""},
+		{dt, "double", "float64", ""},
+		{dt, "uint7", "", `"uint7"`},
+		{dt, "same ", "", `"same "`},
 	} {
 		got, err := tc.parse(tc.in)
 		switch {

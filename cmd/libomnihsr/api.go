@@ -16,7 +16,6 @@ import (
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/buildinfo"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/resample"
@@ -363,12 +362,8 @@ func upscaleFile(ctx context.Context, in, out, s string, progress func(done, tot
 	if err != nil {
 		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: driver: %w", errOption, err)
 	}
-	if strings.EqualFold(o.Type, "same") {
-		opt.SameType = true
-	} else if o.Type != "" {
-		if opt.Type, err = sample.ParseType(o.Type); err != nil {
-			return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", errOption, err)
-		}
+	if opt.Type, opt.SameType, err = hsi.ParseDataType(o.Type); err != nil {
+		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", errOption, err)
 	}
 	opt.Scales, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Scales, drv, o.Creation, o.Read.hsi(), o.Overwrite
 	opt.Progress = progress

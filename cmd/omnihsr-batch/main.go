@@ -27,8 +27,8 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
@@ -88,10 +88,8 @@ func (o *opts) check(beamArgs []string) error {
 			"an in-process Prism job server of Beam v2.77.0 listens on every network interface with no authentication, " +
 			"so this command does not start one; -runner direct (the default) runs the job in this process with no server")
 	}
-	if o.typ != "" && !strings.EqualFold(o.typ, "same") {
-		if _, err := sample.ParseType(o.typ); err != nil {
-			return fmt.Errorf("-type %q: %v", o.typ, err)
-		}
+	if _, _, err := hsi.ParseDataType(o.typ); err != nil {
+		return fmt.Errorf("-type %q: %v", o.typ, err)
 	}
 	if _, err := o.factors(); err != nil {
 		return err

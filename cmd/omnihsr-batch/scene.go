@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/omnihsr/omnihsr"
+	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
@@ -330,14 +331,11 @@ func processLocal(ctx context.Context, in string, o Options) (Result, error) {
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	opt := omnihsr.Options{Scales: o.Factors, Method: omnihsr.Method(o.Method), Weights: o.Weights, SameType: strings.EqualFold(o.Type, "same")}
-	if !opt.SameType && o.Type != "" {
-		t, err := sample.ParseType(o.Type)
-		if err != nil {
-			return res, fmt.Errorf("%w: -type %q: %v", omnihsr.ErrOption, o.Type, err)
-		}
-		opt.Type = t
+	typ, same, err := hsi.ParseDataType(o.Type)
+	if err != nil {
+		return res, fmt.Errorf("%w: -type %q: %v", omnihsr.ErrOption, o.Type, err)
 	}
+	opt := omnihsr.Options{Scales: o.Factors, Method: omnihsr.Method(o.Method), Weights: o.Weights, Type: typ, SameType: same}
 	up, err := omnihsr.UpscaleFile(ctx, in, outputPattern(o, in), opt)
 	if err != nil {
 		return res, err

@@ -222,7 +222,8 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 		return err
 	}
 	opt := omnihsr.Options{Method: omnihsr.Method(m.Name), Weights: o.weights, KeepNoisyBands: o.nf.keepNoisy,
-		Type: outType(o.typ), SameType: strings.EqualFold(o.typ, "same"), Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise()}
+		Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise()}
+	opt.Type, opt.SameType, _ = hsi.ParseDataType(o.typ) // checked by checkType
 	switch {
 	case o.size != "":
 		h, w, err := parseSize(o.size)

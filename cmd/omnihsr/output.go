@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
@@ -13,10 +12,7 @@ import (
 // checkType refuses a -type that is no sample type ("" and "same" are
 // resolved later), before any input is read.
 func checkType(typ string) error {
-	if typ == "" || strings.EqualFold(typ, "same") {
-		return nil
-	}
-	if _, err := sample.ParseType(typ); err != nil {
+	if _, _, err := hsi.ParseDataType(typ); err != nil {
 		return usagef("-type %q: %v", typ, err)
 	}
 	return nil
@@ -26,10 +22,7 @@ func checkType(typ string) error {
 // checkType: the zero value for "" (float32) and for "same" (resolved by
 // sameType once the input is read).
 func outType(typ string) sample.Type {
-	if typ == "" || strings.EqualFold(typ, "same") {
-		return sample.Invalid
-	}
-	t, _ := sample.ParseType(typ)
+	t, _, _ := hsi.ParseDataType(typ)
 	return t
 }
 
@@ -60,8 +53,9 @@ func (o *outputFlags) check(in string, outs ...string) error {
 // sameType resolves a -type checked by checkType to the sample type
 // written: the input's for "same" (convert, degrade).
 func sameType(typ string, info hsi.SourceInfo, in string) (sample.Type, error) {
-	if !strings.EqualFold(typ, "same") {
-		return outType(typ), nil
+	t, same, _ := hsi.ParseDataType(typ) // checked by checkType
+	if !same {
+		return t, nil
 	}
 	t, err := info.SampleType()
 	if err != nil {
