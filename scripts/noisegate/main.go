@@ -13,11 +13,24 @@
 // renders, with the field gain it measures on every routed input
 // (model.Model.WithNoisy), and count the samples it leaves below bicubic.
 //
+// With -rendered the gate table scores the companion as the pair renders
+// it, with the field gain it measures on every input it is handed (the pair
+// with gate 0), instead of its own output. With -scenes the clean samples
+// also include the training scenes of ../shared/data/hsi/train whole, by
+// Wald's protocol at x2, x4 and x8 (normalised to [0, 1] as eval does,
+// degraded with the antialiased bicubic): images of the size and kind the
+// tool is run on, where the validation's clean samples are 12-48-pixel
+// patches of photographs and 3-13-pixel rows of those scenes.
+//
 // With -write FILE it also writes the noise-aware weights with the
 // recommended gate in their configuration (model.Config.NoiseGate), ready to
 // ship as internal/model/weights/noise.omw.
 //
 //	go run ./scripts/noisegate -clean internal/model/weights/default.omw -noisy runs/noise1/best.omw -write internal/model/weights/noise.omw
+//
+// The shipped gate:
+//
+//	go run ./scripts/noisegate -noisy internal/model/weights/noise.omw -every -rendered -scenes -write internal/model/weights/noise.omw
 package main
 
 import (
@@ -26,8 +39,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 
+	"github.com/omnihsr/omnihsr/internal/eval"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/nn"
 	"github.com/omnihsr/omnihsr/internal/scenes"
@@ -60,14 +75,16 @@ func main() {
 	tol := flag.Float64("tol", 0.02, "largest loss of clean validation gain (dB) the gate may cost")
 	write := flag.String("write", "", "write the noise-aware weights with the recommended gate to this file")
 	every := flag.Bool("every", false, "score every validation sample under every noise of the gate's list (360 noisy samples) instead of one noise per sample (40)")
+	rendered := flag.Bool("rendered", false, "score the companion as the pair renders it (with its field gain) in the gate table")
+	withScenes := flag.Bool("scenes", false, "add the training scenes, whole, at x2, x4 and x8 (Wald's protocol) to the clean samples")
 	flag.Parse()
-	if err := run(*cleanPath, *noisyPath, *shared, *tol, *write, *every); err != nil {
+	if err := run(*cleanPath, *noisyPath, *shared, *tol, *write, *every, *rendered, *withScenes); err != nil {
 		fmt.Fprintln(os.Stderr, "noisegate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(cleanPath, noisyPath, shared string, tol float64, write string, every bool) error {
+func run(cleanPath, noisyPath, shared string, tol float64, write string, every, rendered, withScenes bool) error {
 	if noisyPath == "" {
 		return fmt.Errorf("give -noisy")
 	}
@@ -106,13 +123,29 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string, every b
 			return err
 		}
 	}
+	// comp renders the companion's column of the gate table: its own
+	// output, or with -rendered the pair's for every input it is handed.
+	comp := nm
+	if rendered {
+		if comp, err = cm.WithNoisy(nm, 0); err != nil {
+			return err
+		}
+	}
+	clean := ds.Val
+	if withScenes {
+		sc, err := sceneSamples(shared)
+		if err != nil {
+			return err
+		}
+		clean = append(clean[:len(clean):len(clean)], sc...)
+	}
 	var all []score
 	for _, set := range []struct {
 		s     []*train.Sample
 		noisy bool
-	}{{ds.Val, false}, {noisy, true}} {
+	}{{clean, false}, {noisy, true}} {
 		for _, smp := range set.s {
-			sc, err := scoreSample(cm, nm, pair, smp)
+			sc, err := scoreSample(cm, comp, pair, smp)
 			if err != nil {
 				return fmt.Errorf("%s: %w", smp.Name, err)
 			}
@@ -155,6 +188,15 @@ func run(cleanPath, noisyPath, shared string, tol float64, write string, every b
 		}
 		if cg >= ref-tol-1e-9 && cg+ng > best {
 			best, bestGate, bestClean, bestNoisy = cg+ng, g, cg, ng
+		}
+	}
+	// The gate written is halfway to the next sample's feature: the same
+	// split of the samples, with room for the last bits in which another
+	// CPU's noise estimate may differ.
+	for _, g := range gates {
+		if g > bestGate && !math.IsInf(g, 1) {
+			bestGate = (bestGate + g) / 2
+			break
 		}
 	}
 	fmt.Printf("recommended gate %.4f: clean gain %+.4f dB (clean model alone %+.4f), noisy gain %+.4f dB\n", bestGate, bestClean, ref, bestNoisy)
@@ -202,6 +244,51 @@ func noisySamples(val []*train.Sample) ([]*train.Sample, error) {
 				return nil, fmt.Errorf("validation sample %s: %w", s.Name, err)
 			}
 			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// sceneSamples returns the training scenes of shared's scenes.tsv, whole,
+// as Wald's protocol makes its inputs at x2, x4 and x8: normalised as eval
+// does (negatives clamped to 0, divided by the maximum), the input of side
+// round(side/s) degraded with the antialiased bicubic.
+func sceneSamples(shared string) ([]*train.Sample, error) {
+	all, err := scenes.Parse(filepath.Join(shared, "data", "hsi", "scenes.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	var out []*train.Sample
+	for _, sc := range scenes.Filter(all, "train") {
+		c, err := scenes.Load(sc)
+		if err != nil {
+			return nil, err
+		}
+		var mx float32
+		for i, v := range c.Data {
+			c.Data[i] = max(v, 0)
+			mx = max(mx, c.Data[i])
+		}
+		if !(mx > 0) {
+			return nil, fmt.Errorf("%s: no positive sample", sc.Name())
+		}
+		for i := range c.Data {
+			c.Data[i] /= mx
+		}
+		for _, s := range []float64{2, 4, 8} {
+			lh, err := eval.LRSide(c.H, s)
+			if err != nil {
+				return nil, err
+			}
+			lw, err := eval.LRSide(c.W, s)
+			if err != nil {
+				return nil, err
+			}
+			lr, err := eval.Degradation{}.Apply(c, lh, lw, s, 0)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", sc.Name(), err)
+			}
+			out = append(out, &train.Sample{Name: fmt.Sprintf("%s x%g", sc.Name(), s), HR: c, LR: lr, Scale: s})
 		}
 	}
 	return out, nil
