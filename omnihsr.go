@@ -129,6 +129,15 @@ type Options struct {
 	Overwrite bool
 	// Progress, if not nil, is called with the output rows done.
 	Progress func(done, total int)
+	// Completion, if not nil, is called with the fraction of the whole
+	// call's work done, rising from 0 to 1 (the last call, when the call
+	// succeeds): the model's encoding, then every output's rows, each part
+	// weighted by its estimated cost (about 9 microseconds per input pixel
+	// for the encoder; for the rows 100 nanoseconds per output pixel and 6
+	// per sample, as measured on 2 cores), so that a progress bar moves
+	// while the model encodes as well as while it writes. It runs on the calling goroutine
+	// and must return quickly.
+	Completion func(fraction float64)
 }
 
 // ModelReport says which model rendered and with what noise.
@@ -458,7 +467,7 @@ type prepared struct {
 // prepare loads the model, sets the input's noise (read from noiseFile
 // for NoiseFile and NoiseCompanion, the input having been read with ro)
 // and encodes lr (which it does not modify).
-func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions) (*prepared, error) {
+func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions, comp *completion) (*prepared, error) {
 	res := Result{Method: Method(mt.Name), Bands: lr.B, InHeight: lr.H, InWidth: lr.W, InputMeta: lr.Meta}
 	var mod *model.Model
 	if mt.Model {
@@ -473,6 +482,9 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 		}
 		if opt.KeepNoisyBands {
 			mod = mod.KeepNoisyBands(true)
+		}
+		if comp != nil {
+			mod = mod.WithProgress(comp.encode())
 		}
 		sig, err := opt.Noise.bands(lr.B)
 		if err != nil {
@@ -611,14 +623,21 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
-	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read)
+	comp := u.comp // set by a bicubic row-streaming attempt that fell back
+	if comp == nil {
+		comp = newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes)
+	}
+	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read, comp)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", in, err)
 	}
 	res := p.res
 	err = u.render(sizes, &res, func(i int) (method.FileReport, error) {
-		return method.RenderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], paths[i], u.wo, opt.Progress)
+		return method.RenderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], paths[i], u.wo, comp.rows(i, opt.Progress))
 	})
+	if err == nil {
+		comp.finish()
+	}
 	return res, err
 }
 
@@ -629,6 +648,7 @@ type fileJob struct {
 	opt   *Options
 	mt    method.Method
 	wo    hsi.WriteOptions
+	comp  *completion // Options.Completion's, once the outputs' sizes are known
 }
 
 // check checks every output of an H x W x B input before anything is
@@ -723,14 +743,16 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("the %d x %d x %d output", h, w, lr.B)); err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
-	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, hsi.ReadOptions{})
+	comp := newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes)
+	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, hsi.ReadOptions{}, comp)
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
 	sink := &cubeSink{data: make([]float32, 0, n)}
-	if err := p.r.RenderTo(h, w, ctxSink{ctx, sink}, opt.Progress); err != nil {
+	if err := p.r.RenderTo(h, w, ctxSink{ctx, sink}, comp.rows(0, opt.Progress)); err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
+	comp.finish()
 	res := p.res
 	res.Height, res.Width = h, w
 	return &hsi.Cube{H: h, W: w, B: lr.B, Data: sink.data, Meta: meta}, res, nil

@@ -48,14 +48,21 @@ func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done 
 	res = Result{Method: Method(u.mt.Name), Bands: rr.B, InHeight: rr.H, InWidth: rr.W, InputMeta: rr.Meta}
 	read := rowSource(rr)
 	fellBack := false
+	// Kept for the whole-read path when this one falls back, so that the
+	// fraction reported never falls.
+	u.comp = newCompletion(u.opt.Completion, u.mt, rr.H, rr.W, rr.B, sizes)
+	comp := u.comp
 	err = u.render(sizes, &res, func(i int) (method.FileReport, error) {
 		rep, err := method.RenderFileRows(ctx, method.BicubicRows(rr.H, rr.W, rr.B, read), rr.H, rr.W, rr.B, rr.Meta, rr.Info,
-			sizes[i][0], sizes[i][1], u.paths[i], u.wo, u.opt.Progress)
+			sizes[i][0], sizes[i][1], u.paths[i], u.wo, comp.rows(i, u.opt.Progress))
 		fellBack = i == 0 && errors.Is(err, method.ErrNoDataSample)
 		return rep, err
 	})
 	if fellBack {
 		return Result{}, false, nil // every output reads the whole input: the first meets it
+	}
+	if err == nil {
+		comp.finish()
 	}
 	return res, true, err
 }

@@ -4,44 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/stac"
-	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/noise"
 )
 
 // upscaleFile makes the outputs with omnihsr.UpscaleFile, the library's
 // front door, once the flags are checked, and writes what upscale writes:
-// a progress line per output on stderr (a terminal only, or "progress F"
-// lines with OMNIHSR_PROGRESS=1), then the noise
+// one progress line for the whole run on stderr, the model's encoding and
+// then every output's rows (a terminal only, or "progress F" lines with
+// OMNIHSR_PROGRESS=1; omnihsr.Options.Completion), then the noise
 // and the screened bands, and for each output its warnings on stderr, a
 // line on stdout and, with -stac, its STAC item. factors are those of
-// -scale or -scales (nil with -size), for the progress lines. An invalid
+// -scale or -scales (nil with -size), for the progress line. An invalid
 // option is a usage error.
 func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Options, factors []float64) error {
-	var bar *progress.Bar
-	next, last, lastTotal := 0, -1, -1
-	opt.Progress = func(done, total int) {
-		// The outputs render in order, each from its first band of rows.
-		if bar == nil || done <= last || total != lastTotal {
-			if bar != nil {
-				bar.Done()
-			}
-			label := filepath.Base(o.out)
-			if len(factors) > 1 && next < len(factors) {
-				label = "x" + scaleLabel(factors[next])
-			}
-			next++
-			bar = newBar(e.stderr, "upscale "+label, int64(total))
+	const units = 1000 // the bar's resolution
+	label := filepath.Base(o.out)
+	if len(factors) > 1 {
+		xs := make([]string, len(factors))
+		for i, f := range factors {
+			xs[i] = "x" + scaleLabel(f)
 		}
-		last, lastTotal = done, total
-		bar.Set(int64(done))
+		label = strings.Join(xs, ", ")
 	}
+	bar := newBar(e.stderr, "upscale "+label, units)
+	opt.Completion = func(f float64) { bar.Set(int64(math.Round(f * units))) }
 	res, err := omnihsr.UpscaleFile(ctx, o.in, o.out, opt)
-	if bar != nil {
+	if err != nil {
+		bar.Stop()
+	} else {
 		bar.Done()
 	}
 	if errors.Is(err, omnihsr.ErrOption) {

@@ -124,12 +124,20 @@ func (m *Model) EncodeEnsembleContext(ctx context.Context, lr *hsi.Cube, n int) 
 	if err != nil {
 		return nil, err
 	}
+	rows := 0
+	for _, d := range ds {
+		rows += lr.H
+		if d&4 != 0 { // a transposition: the view has lr.W rows
+			rows += lr.W - lr.H
+		}
+	}
+	p := m.newEncProgress(rows)
 	for _, d := range ds {
 		x, err := d.Apply(lr)
 		if err != nil {
 			return nil, err
 		}
-		v, err := m.encodeWithNoise(ctx, x, usable, nil, nz)
+		v, err := m.encodeWithNoise(ctx, x, usable, nil, nz, p)
 		if err != nil {
 			return nil, err
 		}

@@ -61,7 +61,7 @@ func forBands(h, rows, halo int, f func(r0, r1, lo, hi int) error) error {
 // instead of allocating (and zeroing, and collecting) one per op.
 //
 // It stops between bands when ctx is done and returns ctx's error.
-func bandOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) (*nn.Tensor, error) {
+func bandOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, cout, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor, t func(rows int)) (*nn.Tensor, error) {
 	out := nn.New(1, x.H, x.W, cout)
 	rows := chunkRows(x.W, max(x.C, cout, 128))
 	err := forBands(x.H, rows, halo, func(r0, r1, lo, hi int) error {
@@ -72,6 +72,7 @@ func bandOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, cout, halo int, op f
 		y := op(g, rowsOf(x, lo, hi))
 		copy(out.Data[r0*x.W*cout:r1*x.W*cout], y.Data[(r0-lo)*x.W*cout:(r1-lo)*x.W*cout])
 		g.Release()
+		tick(t, r1-r0)
 		return nil
 	})
 	if err != nil {
@@ -88,7 +89,7 @@ func bandOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, cout, halo int, op f
 //
 // It stops between bands when ctx is done and returns ctx's error (x is
 // then left part updated).
-func bandAddOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor) error {
+func bandAddOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, halo int, op func(g *nn.Graph, in *nn.Tensor) *nn.Tensor, t func(rows int)) error {
 	type pending struct {
 		g          *nn.Graph
 		y          *nn.Tensor
@@ -112,6 +113,7 @@ func bandAddOp(ctx context.Context, a *nn.Arena, x *nn.Tensor, halo int, op func
 			add(queue[0])
 			queue = queue[1:]
 		}
+		tick(t, r1-r0)
 		return nil
 	})
 	for _, p := range queue {
@@ -165,12 +167,14 @@ func (l *arenaList) Put(a *nn.Arena) {
 
 // encodeBands runs the encoder band by band (exactly the whole-image result).
 // It stops between bands when ctx is done, returning ctx's error.
-func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, error) {
+// p, when not nil, counts the work done.
+func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor, p *encProgress) (*nn.Tensor, error) {
 	e := m.Enc
 	c := e.Config.C
 	ar := arenas.Get()
 	defer arenas.Put(ar)
-	s, err := bandOp(ctx, ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) })
+	tk := p.ticks()
+	s, err := bandOp(ctx, ar, z, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Stem.Forward(g, in) }, tk.stem)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +198,11 @@ func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, erro
 			ln := b.LN1.Forward(g, rowsOf(x, r0, r1))
 			qvr := rowsOf(qv, r0, r1)
 			g.LinearTo(ln, wqv, bqv, qvr)
-			return st.AddK(g.Linear(ln, wk, bk), qvr)
+			if err := st.AddK(g.Linear(ln, wk, bk), qvr); err != nil {
+				return err
+			}
+			tick(tk.pass1, r1-r0)
+			return nil
 		})
 		if err != nil {
 			return nil, err
@@ -213,6 +221,7 @@ func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, erro
 			}
 			o := b.Attn.Out.Forward(g, a)
 			addTo(x.Data[r0*x.W*c:r1*x.W*c], o.Data)
+			tick(tk.pass2, r1-r0)
 			return nil
 		})
 		if err != nil {
@@ -221,12 +230,12 @@ func (m *Model) encodeBands(ctx context.Context, z *nn.Tensor) (*nn.Tensor, erro
 		// Feed-forward: two 3x3 convolutions, a two-row halo.
 		err = bandAddOp(ctx, ar, x, 2, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor {
 			return b.FFN2.ForwardWinograd(g, b.FFN1.ForwardWinogradGELU(g, b.LN2.Forward(g, in)))
-		})
+		}, tk.ffn)
 		if err != nil {
 			return nil, err
 		}
 	}
-	out, err := bandOp(ctx, ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) })
+	out, err := bandOp(ctx, ar, x, c, 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return e.Tail.ForwardWinograd(g, in) }, tk.tail)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +278,7 @@ func addTo(dst, src []float32) {
 func (m *Model) headBands(feat *nn.Tensor, s, nf float64) *nn.Tensor {
 	ar := arenas.Get()
 	defer arenas.Put(ar)
-	out, _ := bandOp(context.Background(), ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s, nf) })
+	out, _ := bandOp(context.Background(), ar, feat, m.Cfg.HeadChans(), 1, func(g *nn.Graph, in *nn.Tensor) *nn.Tensor { return m.HeadRaw(g, in, s, nf) }, nil)
 	return out
 }
 
@@ -344,7 +353,7 @@ func (m *Model) encodeImageNoise(ctx context.Context, lr *hsi.Cube, sigmas []flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := m.encodeWithNoise(ctx, lr, usable, nd, nz)
+	e, err := m.encodeWithNoise(ctx, lr, usable, nd, nz, m.newEncProgress(lr.H))
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +456,7 @@ func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (N
 // bands listed in usable (every band of lr: the network sees lr itself),
 // at the noise level nz: a model with a noise companion hands the input to
 // it when the level is above the gate.
-func (m *Model) encodeWithNoise(ctx context.Context, lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, nz Noise) (*Encoded, error) {
+func (m *Model) encodeWithNoise(ctx context.Context, lr *hsi.Cube, usable []int, nd *hsi.NoDataMask, nz Noise, p *encProgress) (*Encoded, error) {
 	if err := lr.CheckFinite(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -480,7 +489,7 @@ func (m *Model) encodeWithNoise(ctx context.Context, lr *hsi.Cube, usable []int,
 	if err != nil {
 		return nil, err
 	}
-	feat, err := use.encodeBands(ctx, z)
+	feat, err := use.encodeBands(ctx, z, p)
 	if err != nil {
 		return nil, err
 	}

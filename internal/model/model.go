@@ -113,6 +113,9 @@ type Model struct {
 	gate  float64
 	// keepOutliers turns off the screening of noisy bands (KeepNoisyBands).
 	keepOutliers bool
+	// progress, when not nil, is called as the encoder works
+	// (WithProgress).
+	progress func(done, total int)
 }
 
 // New builds a model with initialisation drawn from a PCG seeded by seed.

@@ -117,6 +117,17 @@ func (b *Bar) Done() {
 	}
 }
 
+// Stop ends the line on a terminal as it stands, for work that failed or
+// was stopped: unlike Done, it does not report the work finished (a
+// machine-readable bar writes nothing).
+func (b *Bar) Stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.enabled && !b.machine && b.done > 0 {
+		fmt.Fprintf(b.w, "\r\033[K%s\n", b.lineLocked(time.Now()))
+	}
+}
+
 // FormatDuration prints d as h:mm:ss or m:ss.
 func FormatDuration(d time.Duration) string {
 	if d < 0 {

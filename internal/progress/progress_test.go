@@ -33,6 +33,24 @@ func TestTerminalLineHasETA(t *testing.T) {
 	}
 }
 
+// TestStop checks that Stop ends a terminal line without claiming the work
+// done, and that a machine-readable bar writes no "progress 1.000" for it.
+func TestStop(t *testing.T) {
+	var term, mach bytes.Buffer
+	b := NewTo(&term, "upscale", 10, true)
+	b.Set(4)
+	b.Stop()
+	if out := term.String(); !strings.HasSuffix(out, "\n") || !strings.Contains(out, "4/10") || strings.Contains(out, "10/10") {
+		t.Fatalf("terminal line after Stop %q: want it ended at 4/10", out)
+	}
+	m := NewMachine(&mach, 10)
+	m.Set(4)
+	m.Stop()
+	if out := mach.String(); out != "progress 0.400\n" {
+		t.Fatalf("machine lines after Stop %q: want only progress 0.400", out)
+	}
+}
+
 func TestFormatDuration(t *testing.T) {
 	for _, c := range []struct {
 		d    time.Duration
