@@ -45,6 +45,7 @@ import (
 	"github.com/omnihsr/omnihsr/internal/train"
 	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
+	"gonum.org/v1/gonum/mat"
 )
 
 // score is a PSNR (dB) and SAM (degrees) pair.
@@ -374,37 +375,18 @@ func independent(c *hsi.Cube, win int) ([]float64, float64) {
 	return out, (sh + sv) / (2 * s0)
 }
 
-// solve solves the n x n system G x = h by Gaussian elimination with
-// partial pivoting (G is symmetric positive definite after the ridge).
+// solve solves the n x n symmetric positive definite system G x = h by
+// Cholesky (gonum); a system that does not factorise gives x = 0.
 func solve(G, h []float64, n int) []float64 {
-	a, x := append([]float64(nil), G...), append([]float64(nil), h...)
-	for k := 0; k < n; k++ {
-		p := k
-		for i := k + 1; i < n; i++ {
-			if math.Abs(a[i*n+k]) > math.Abs(a[p*n+k]) {
-				p = i
-			}
-		}
-		for j := 0; j < n; j++ {
-			a[k*n+j], a[p*n+j] = a[p*n+j], a[k*n+j]
-		}
-		x[k], x[p] = x[p], x[k]
-		for i := k + 1; i < n; i++ {
-			f := a[i*n+k] / a[k*n+k]
-			for j := k; j < n; j++ {
-				a[i*n+j] -= f * a[k*n+j]
-			}
-			x[i] -= f * x[k]
-		}
+	if n == 0 {
+		return nil
 	}
-	for k := n - 1; k >= 0; k-- {
-		s := x[k]
-		for j := k + 1; j < n; j++ {
-			s -= a[k*n+j] * x[j]
-		}
-		x[k] = s / a[k*n+k]
+	var ch mat.Cholesky
+	x := mat.NewVecDense(n, nil)
+	if !ch.Factorize(mat.NewSymDense(n, G)) || ch.SolveVecTo(x, mat.NewVecDense(n, h)) != nil {
+		return make([]float64, n)
 	}
-	return x
+	return x.RawVector().Data
 }
 
 // rule picks an input's score under a candidate rule.
