@@ -33,7 +33,7 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 		}
 		label = strings.Join(xs, ", ")
 	}
-	bar := newBar(e.stderr, "upscale "+label, units)
+	bar := newBar(e.stderr, "upscale "+label, units).Fraction()
 	opt.Completion = func(f float64) { bar.Set(int64(math.Round(f * units))) }
 	res, err := omnihsr.UpscaleFile(ctx, o.in, o.out, opt)
 	if err != nil {

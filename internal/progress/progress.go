@@ -30,6 +30,8 @@ type Bar struct {
 	// line; lastFrac is the fraction last written (-1 before the first).
 	machine  bool
 	lastFrac float64
+	// fraction: the terminal line shows the percentage only (Fraction).
+	fraction bool
 }
 
 // NewTo returns a bar writing to w when enabled (w may be nil when not).
@@ -37,6 +39,16 @@ type Bar struct {
 func NewTo(w io.Writer, label string, total int64, enabled bool) *Bar {
 	now := time.Now()
 	return &Bar{w: w, label: label, total: total, start: now, enabled: enabled}
+}
+
+// Fraction makes b's terminal line show the percentage done without the
+// count, for a total that counts no unit a reader knows (a weighted
+// fraction of work), and returns b.
+func (b *Bar) Fraction() *Bar {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.fraction = true
+	return b
 }
 
 // IsTerminal reports whether f is a terminal.
@@ -98,6 +110,9 @@ func (b *Bar) lineLocked(now time.Time) string {
 		eta = FormatDuration(rem)
 	}
 	s := fmt.Sprintf("%s %d/%d (%.1f%%) elapsed %s ETA %s", b.label, b.done, b.total, pct, FormatDuration(el), eta)
+	if b.fraction {
+		s = fmt.Sprintf("%s %.1f%% elapsed %s ETA %s", b.label, pct, FormatDuration(el), eta)
+	}
 	if b.extra != "" {
 		s += " " + b.extra
 	}

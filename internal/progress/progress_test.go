@@ -33,6 +33,18 @@ func TestTerminalLineHasETA(t *testing.T) {
 	}
 }
 
+// TestFraction checks that a fraction bar's line shows the percentage and
+// the ETA without the count.
+func TestFraction(t *testing.T) {
+	var buf bytes.Buffer
+	b := NewTo(&buf, "upscale out.tif", 1000, true).Fraction()
+	b.start = time.Now().Add(-2 * time.Second)
+	b.Set(250)
+	if out := buf.String(); !strings.Contains(out, "upscale out.tif 25.0% elapsed") || !strings.Contains(out, "ETA 0:06") || strings.Contains(out, "/1000") {
+		t.Fatalf("line %q: want the percentage and ETA 0:06 without the count", out)
+	}
+}
+
 // TestStop checks that Stop ends a terminal line without claiming the work
 // done, and that a machine-readable bar writes no "progress 1.000" for it.
 func TestStop(t *testing.T) {
