@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -37,7 +36,7 @@ func TestReadFaultMessages(t *testing.T) {
 			return filepath.Join(dir, "x.hdr")
 		}, "is not a header file but a directory"},
 		{"FIFO named x.hdr", func(t *testing.T, dir string) string {
-			if err := syscall.Mkfifo(filepath.Join(dir, "x.hdr"), 0o644); err != nil {
+			if err := mkfifo(filepath.Join(dir, "x.hdr")); err != nil {
 				t.Skip(err)
 			}
 			return filepath.Join(dir, "x.hdr")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -108,7 +107,7 @@ func FuzzReadSpecialFiles(f *testing.F) {
 		path := target
 		switch kind % 5 {
 		case 0, 3:
-			if err := syscall.Mkfifo(target, 0o644); err != nil {
+			if err := mkfifo(target); err != nil {
 				t.Skip(err)
 			}
 		case 1, 4:

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -77,7 +76,7 @@ func TestReadRefusesNonRegular(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"f.npy", "f.hdr", "f.mat", "f.tif", "f.png", "f.img"} {
 		p := filepath.Join(dir, n)
-		if err := syscall.Mkfifo(p, 0o644); err != nil {
+		if err := mkfifo(p); err != nil {
 			t.Skip(err)
 		}
 		if _, _, err := Read(p, hsi.ReadOptions{}); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "named pipe (FIFO)") || !strings.Contains(err.Error(), p) {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
@@ -257,15 +256,4 @@ func TestEncoderGoldenPyTorch(t *testing.T) {
 	if r := rel(z.Grad, gd.Input.Grad); !(r < 1e-4) {
 		t.Errorf("input gradient differs from PyTorch by %.3g", r)
 	}
-}
-
-// cpuTime is the process's user + system CPU time. Benchmarks report CPU
-// time per op beside wall time: on a machine shared with other jobs, wall
-// time measures the contention as much as the code.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
