@@ -135,8 +135,8 @@ type Options struct {
 	// weighted by its estimated cost (about 9 microseconds per input pixel
 	// for the encoder; for the rows 100 nanoseconds per output pixel and 6
 	// per sample, as measured on 2 cores), so that a progress bar moves
-	// while the model encodes as well as while it writes. It runs on the calling goroutine
-	// and must return quickly.
+	// while the model encodes as well as while it writes. It runs on the
+	// calling goroutine and must return quickly.
 	Completion func(fraction float64)
 }
 
