@@ -4,11 +4,7 @@ package bench
 
 import (
 	"os"
-	"time"
 )
 
 // maxRSS is 0 where the system does not report a child's peak memory.
 func maxRSS(*os.ProcessState) int64 { return 0 }
-
-// cpuTime is 0 where the system does not report it.
-func cpuTime() time.Duration { return 0 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"syscall"
-	"time"
 )
 
 // maxRSS is a finished child's peak resident memory in bytes.
@@ -19,13 +18,4 @@ func maxRSS(ps *os.ProcessState) int64 {
 		return int64(ru.Maxrss) // bytes there
 	}
 	return int64(ru.Maxrss) * 1024 // KiB
-}
-
-// cpuTime is the user plus system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/cofr"
+	"github.com/omnihsr/omnihsr/internal/cputime"
 	"github.com/omnihsr/omnihsr/internal/model"
 )
 
@@ -67,7 +68,7 @@ func defaultModel(b *testing.B) *model.Model {
 // op since c0 as cpu-s/op: on a machine shared with other jobs it is the
 // figure least disturbed by them, where wall time is not.
 func reportCPU(b *testing.B, c0 time.Duration) {
-	if c := cpuTime(); c > 0 {
+	if c := cputime.Process(); c > 0 {
 		b.ReportMetric((c-c0).Seconds()/float64(b.N), "cpu-s/op")
 	}
 }
@@ -88,7 +89,7 @@ func BenchmarkSceneEncoder(b *testing.B) {
 	forTiers(b, func(b *testing.B, in string, side int) {
 		lr := readScene(b, in)
 		b.ResetTimer()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for i := 0; i < b.N; i++ {
 			if _, err := m.EncodeImage(lr); err != nil {
 				b.Fatal(err)
@@ -147,7 +148,7 @@ func BenchmarkSceneRender(b *testing.B) {
 		}
 		b.SetBytes(int64(oh) * int64(oh) * stageBands * 4)
 		b.ResetTimer()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for i := 0; i < b.N; i++ {
 			renderStrips(b, oh, oh, lr.B, o.RowCut, o.RenderRows)
 		}
@@ -171,7 +172,7 @@ func BenchmarkSceneUs(b *testing.B) {
 		}
 		b.SetBytes(int64(oh) * int64(oh) * stageBands * 4)
 		b.ResetTimer()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for i := 0; i < b.N; i++ {
 			renderStrips(b, oh, oh, lr.B, r.RowCut, r.RenderRows)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/cputime"
 )
 
 // benchOp times forward + backward of one op on a training graph with an
@@ -26,7 +28,7 @@ func benchOp(b *testing.B, flops float64, inputs []*Tensor, f func(g *Graph) *Te
 	}
 	run()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		run()
 	}
@@ -120,7 +122,7 @@ func BenchmarkForward(b *testing.B) {
 // benchInference times f on a fresh inference graph with arena per
 // iteration, and reports the CPU time per operation.
 func benchInference(b *testing.B, arena *Arena, f func(g *Graph) error) {
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		g := NewGraph(false).WithArena(arena)
 		if err := f(g); err != nil {
