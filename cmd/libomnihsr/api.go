@@ -141,6 +141,9 @@ type options struct {
 	NoiseFile      string          `json:"noise_file"`
 	KeepNoisyBands bool            `json:"keep_noisy_bands"`
 	Weights        string          `json:"weights"`
+	// Progress is what the progress callback counts: "rows" (or "") the
+	// output rows, "work" the whole call's work in workUnits.
+	Progress string `json:"progress"`
 
 	// Arrays only.
 	NoData      *num   `json:"nodata"`
@@ -327,6 +330,28 @@ func outputSize(h, w int, s string) (oh, ow int, err error) {
 	return oh, ow, nil
 }
 
+// workUnits is the total of the progress callback with "progress":
+// "work": done/workUnits is the fraction of the call (omnihsr.Options.Completion).
+const workUnits = 1_000_000
+
+// setProgress makes progress (nil for none) the callback of opt, counting
+// what mode names: "rows" or "" the output rows (omnihsr.Options.Progress),
+// "work" the whole call, the model's encoding included, in workUnits
+// (omnihsr.Options.Completion).
+func setProgress(opt *omnihsr.Options, mode string, progress func(done, total int)) error {
+	switch mode {
+	case "", "rows":
+		opt.Progress = progress
+	case "work":
+		if progress != nil {
+			opt.Completion = func(f float64) { progress(int(math.Round(f*workUnits)), workUnits) }
+		}
+	default:
+		return fmt.Errorf("libomnihsr: %w: progress %q: want \"rows\" or \"work\"", errOption, mode)
+	}
+	return nil
+}
+
 // upscaleArray super-resolves the caller's h x w x b samples with the JSON
 // options s and returns the output samples.
 func upscaleArray(ctx context.Context, data []float32, h, w, b int, s string, progress func(done, total int)) ([]float32, omnihsr.Result, error) {
@@ -337,11 +362,13 @@ func upscaleArray(ctx context.Context, data []float32, h, w, b int, s string, pr
 	if o.Type != "" || o.Driver != "" || len(o.Creation) > 0 || o.Read != (readOptions{}) || o.Overwrite || len(o.Scales) > 0 {
 		return nil, omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: scales, type, driver, creation, read and overwrite apply to files only", errOption)
 	}
+	if err := setProgress(&opt, o.Progress, progress); err != nil {
+		return nil, omnihsr.Result{}, err
+	}
 	lr, err := arrayCube(data, h, w, b, o)
 	if err != nil {
 		return nil, omnihsr.Result{}, err
 	}
-	opt.Progress = progress
 	sr, res, err := omnihsr.Upscale(ctx, lr, opt)
 	if err != nil {
 		return nil, res, err
@@ -366,7 +393,9 @@ func upscaleFile(ctx context.Context, in, out, s string, progress func(done, tot
 		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", errOption, err)
 	}
 	opt.Scales, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Scales, drv, o.Creation, o.Read.hsi(), o.Overwrite
-	opt.Progress = progress
+	if err := setProgress(&opt, o.Progress, progress); err != nil {
+		return omnihsr.Result{}, err
+	}
 	return omnihsr.UpscaleFile(ctx, in, out, opt)
 }
 

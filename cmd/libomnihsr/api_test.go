@@ -263,3 +263,49 @@ func TestCancelContext(t *testing.T) {
 		t.Fatal("not cancelled 5 s after the flag was set")
 	}
 }
+
+// TestProgressWork checks the "progress" option: "work" counts the whole
+// call in workUnits, rising to workUnits, the model's encoding before the
+// first row; "rows" (the default) counts the output rows; anything else is
+// an option error.
+func TestProgressWork(t *testing.T) {
+	c := testrand.Uniform(testrand.New(4, 2), 16, 12, 5, 0.2, 0.8)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.hdr")
+	if err := envi.Write(in, c, hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, opts string
+		total      int
+	}{
+		{"array rows", `{"scale": 2}`, 32},
+		{"array work", `{"scale": 2, "progress": "work"}`, workUnits},
+		{"file work", `{"scale": 2, "progress": "work"}`, workUnits},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls [][2]int
+			progress := func(done, total int) { calls = append(calls, [2]int{done, total}) }
+			var err error
+			if strings.HasPrefix(tc.name, "file") {
+				_, err = upscaleFile(context.Background(), in, filepath.Join(dir, "out.hdr"), tc.opts, progress)
+			} else {
+				_, _, err = upscaleArray(context.Background(), c.Data, 16, 12, 5, tc.opts, progress)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(calls) == 0 || calls[len(calls)-1] != [2]int{tc.total, tc.total} {
+				t.Fatalf("calls %v: want the last at %d of %d", calls, tc.total, tc.total)
+			}
+			for i, cl := range calls {
+				if cl[1] != tc.total || cl[0] <= 0 || (i > 0 && cl[0] <= calls[i-1][0]) {
+					t.Fatalf("call %d %v after %v: want a steady rise to %d", i, cl, calls[:i], tc.total)
+				}
+			}
+		})
+	}
+	if _, _, err := upscaleArray(context.Background(), c.Data, 16, 12, 5, `{"scale": 2, "progress": "percent"}`, nil); statusOf(err) != statusOption || !strings.Contains(err.Error(), `progress "percent"`) {
+		t.Errorf("progress percent: %v, want an option error naming it", err)
+	}
+}

@@ -60,7 +60,9 @@
 // opts is a JSON object (NULL or "" for none; unknown keys are an error):
 // "scale" or "size" ([height, width]), "method", "noise" ("auto",
 // "clean", a number or one number per band), "noise_file" (a file of
-// them, or "auto", as -noise-file), "keep_noisy_bands", "weights"; for
+// them, or "auto", as -noise-file), "keep_noisy_bands", "weights",
+// "progress" (what the progress callback counts: "rows", the default, or
+// "work"); for
 // arrays "nodata", "wavelengths" and "bad_bands"; for files "scales" (out
 // then a pattern with {scale} or a directory, as Options.Scales), "type",
 // "driver", "creation", "overwrite" and "read" ({"var", "layout",
@@ -73,7 +75,11 @@
 // nonzero, from any thread, to stop the call: the library polls it every
 // 10 ms and stops between bands of rows, with status 3. progress, when not
 // NULL, is called as progress(rows_done, rows_total, user) from the
-// library's threads (not necessarily the calling one).
+// library's threads (not necessarily the calling one); with "progress":
+// "work" as progress(done, 1000000, user) instead, done/1000000 the
+// fraction of the whole call, the model's encoding of the input first and
+// then every output's rows (omnihsr.Options.Completion), ending at 1000000
+// when the call succeeds.
 //
 // No Go pointer is kept by C: cubes are kept by Go behind integer handles,
 // and what C receives is copied into C memory. The cgo pointer checks

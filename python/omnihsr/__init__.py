@@ -96,8 +96,8 @@ def _size(size: Optional[Sequence[int]]) -> Optional[list]:
 def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int]] = None,
             method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
             noise_file: Optional[Union[str, os.PathLike]] = None, keep_noisy_bands: bool = False,
-            weights: Optional[str] = None, progress: ProgressFn = None, out: Optional[np.ndarray] = None,
-            return_result: bool = False) -> Any:
+            weights: Optional[str] = None, progress: ProgressFn = None, progress_units: str = "rows",
+            out: Optional[np.ndarray] = None, return_result: bool = False) -> Any:
     """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
 
     x: a numpy array (H, W, B) (any real dtype; taken without a copy when
@@ -118,6 +118,9 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     weights: an OmniHSR weight file (*.omw) instead of the embedded model.
     progress: called as progress(rows_done, rows_total) from the library's
        threads; an exception it raises cancels the call and is raised.
+    progress_units: what progress counts: "rows" (the output rows), or
+       "work", progress(done, 1000000) over the whole call, the model's
+       encoding of the input first (so a bar moves before the first row).
     out: a C-contiguous float32 array of the output's shape to write into.
     return_result: return (output, result) instead, the result a dict as
        upscale_file's (without ``file``): shape, no-data samples filled,
@@ -134,7 +137,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
         from ._xr import upscale_dataarray
         da, res = upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
                                     noise_file=_path(noise_file), keep_noisy_bands=keep_noisy_bands,
-                                    weights=weights, progress=progress)
+                                    weights=weights, progress=progress, progress_units=progress_units)
         return (da, res) if return_result else da
     a = np.asarray(x)
     if a.ndim == 2:
@@ -146,8 +149,14 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     a = np.ascontiguousarray(a, dtype=np.float32)  # no copy when already so
     res, sr = _upscale_array(a, dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
                                      noise_file=_path(noise_file), nodata=_num(nodata),
-                                     keep_noisy_bands=keep_noisy_bands or None, weights=weights), progress, out)
+                                     keep_noisy_bands=keep_noisy_bands or None, weights=weights,
+                                     progress=_units(progress_units)), progress, out)
     return (sr, res) if return_result else sr
+
+
+def _units(progress_units: str) -> Optional[str]:
+    """The library's "progress" option: unset for rows, its default."""
+    return None if progress_units == "rows" else progress_units
 
 
 def _upscale_array(a: np.ndarray, opts: Dict[str, Any], progress: ProgressFn,
@@ -178,7 +187,8 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                  scales: Optional[Sequence[float]] = None, noise_file: Optional[Union[str, os.PathLike]] = None,
                  keep_noisy_bands: bool = False, weights: Optional[str] = None, type: Optional[str] = None,
                  driver: Optional[str] = None, creation: Optional[Sequence[str]] = None,
-                 overwrite: bool = False, progress: ProgressFn = None, **reader_options: Any) -> dict:
+                 overwrite: bool = False, progress: ProgressFn = None, progress_units: str = "rows",
+                 **reader_options: Any) -> dict:
     """Super-resolves the file src into dst, exactly as
     ``omnihsr upscale -in src -out dst`` does (the same bytes), streaming.
 
@@ -190,7 +200,8 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     ("float32" default, "float64", "uint8", "uint16", "int16", "int32" or
     "same"); driver ("GTiff" or "COG") and creation (GDAL-style "KEY=VALUE"
     TIFF creation options) for TIFF outputs; overwrite, to allow an output
-    that is the input; progress, as for upscale; and the reader options of
+    that is the input; progress and progress_units, as for upscale (with
+    "work", every output of scales in one count); and the reader options of
     ``open`` (var, layout, height, width, ortho).
 
     Returns the typed result as a dict: the output shape (height, width,
@@ -205,7 +216,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                 method=method, noise=_noise(noise), noise_file=_path(noise_file),
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights, type=type, driver=driver,
                 creation=list(creation) if creation else None, overwrite=overwrite or None,
-                read=_read_options(reader_options) or None)
+                read=_read_options(reader_options) or None, progress=_units(progress_units))
     L = _lib.lib()
     result = ctypes.c_void_p()
     cancel = ctypes.c_int32(0)

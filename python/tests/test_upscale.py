@@ -120,6 +120,38 @@ def test_progress_and_gil(tmp_path: Path) -> None:
     assert ticks[0] > 10000 * elapsed, (ticks[0], elapsed)
 
 
+@pytest.mark.parametrize("how", ["array", "dataarray", "file"])
+def test_progress_work(tmp_path: Path, how: str) -> None:
+    """progress_units="work" counts the whole call in 1,000,000 units,
+    rising to the end; the output is the one without it; an unknown unit
+    is an OptionError."""
+    x = cube(40, 36, 8, seed=6)
+    seen = []
+    million = 1_000_000
+
+    def progress(d: int, n: int) -> None:
+        seen.append((d, n))
+
+    if how == "array":
+        got = omnihsr.upscale(x, scale=3, progress=progress, progress_units="work")
+        assert np.array_equal(got, omnihsr.upscale(x, scale=3))
+    elif how == "dataarray":
+        xr = pytest.importorskip("xarray")
+        da = xr.DataArray(x, dims=("y", "x", "band"))
+        got = omnihsr.upscale(da, scale=3, progress=progress, progress_units="work")
+        assert np.array_equal(got.values, omnihsr.upscale(x, scale=3))
+    else:
+        write_envi(tmp_path / "in.hdr", x)
+        omnihsr.upscale_file(tmp_path / "in.hdr", tmp_path / "sr_x{scale}.hdr", scales=[2, 3],
+                             progress=progress, progress_units="work")
+    assert seen and seen[-1] == (million, million)
+    done = [d for d, n in seen]
+    assert all(n == million for _, n in seen)
+    assert done == sorted(set(done)) and done[0] > 0
+    with pytest.raises(omnihsr.OptionError, match="percent"):
+        omnihsr.upscale(x, scale=3, progress=progress, progress_units="percent")
+
+
 def test_version(cli: str) -> None:
     from conftest import run_cli as rc
     assert omnihsr.version() == rc(cli, "version", "-short").stdout.strip()
