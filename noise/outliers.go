@@ -169,3 +169,39 @@ func medianF64(v []float64) float64 {
 	}
 	return (s[k-1] + s[k]) / 2
 }
+
+// Screen returns the bands of c that the model's noise screen judges
+// unusable: Outliers of the Bands estimates of c's usable bands (not
+// flagged bad, not no-data throughout: hsi.NoDataMask.Usable), numbered as
+// in c; none when every usable band would be (the model then screens
+// none). c is not modified.
+func Screen(c *hsi.Cube) ([]Outlier, error) {
+	_, _, out, err := screen(c)
+	return out, err
+}
+
+// screen is Screen, with the usable bands of c and their noise estimates.
+func screen(c *hsi.Cube) (usable []int, sigmas []float64, out []Outlier, err error) {
+	_, nd, err := hsi.FillNoData(c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	usable = nd.Usable(c.B)
+	x := c
+	if len(usable) < c.B {
+		if x, err = c.SelectBands(usable); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if sigmas, err = Bands(x, true); err != nil {
+		return nil, nil, nil, err
+	}
+	out = Outliers(x, sigmas)
+	if len(out) >= x.B {
+		return usable, sigmas, nil, nil
+	}
+	for i := range out {
+		out[i].Band = usable[out[i].Band]
+	}
+	return usable, sigmas, out, nil
+}

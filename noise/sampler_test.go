@@ -12,31 +12,12 @@ import (
 )
 
 // screenInMemory is the screening of a cube held in memory, as the model
-// does it: Bands and Outliers on the usable bands (not flagged bad, not
-// no-data throughout), numbered as in c, none when all would be.
+// does it (Screen), with the usable bands and their noise estimates.
 func screenInMemory(t *testing.T, c *hsi.Cube) ([]int, []float64, []Outlier) {
 	t.Helper()
-	_, nd, err := hsi.FillNoData(c)
+	usable, sig, out, err := screen(c)
 	if err != nil {
 		t.Fatal(err)
-	}
-	usable := nd.Usable(c.B)
-	x := c
-	if len(usable) < c.B {
-		if x, err = c.SelectBands(usable); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sig, err := Bands(x, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := Outliers(x, sig)
-	if len(out) >= x.B {
-		out = nil
-	}
-	for i := range out {
-		out[i].Band = usable[out[i].Band]
 	}
 	return usable, sig, out
 }

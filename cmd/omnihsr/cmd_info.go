@@ -233,7 +233,7 @@ func infoBands(p infoLine, c *hsi.Cube, st hsi.Stats, path string, opt hsi.ReadO
 		if c.Data == nil {
 			out, err = products.ScreenHDF5(path, opt)
 		} else {
-			out, err = noisyBands(c)
+			out, err = noise.Screen(c)
 		}
 		switch {
 		case err != nil && c.Data == nil:

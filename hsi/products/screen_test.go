@@ -59,27 +59,9 @@ func TestScreenHDF5(t *testing.T) {
 // screenCube is the model's screen of a cube in memory.
 func screenCube(t *testing.T, c *hsi.Cube) []noise.Outlier {
 	t.Helper()
-	_, nd, err := hsi.FillNoData(c)
+	out, err := noise.Screen(c)
 	if err != nil {
 		t.Fatal(err)
-	}
-	usable := nd.Usable(c.B)
-	x := c
-	if len(usable) < c.B {
-		if x, err = c.SelectBands(usable); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sig, err := noise.Bands(x, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := noise.Outliers(x, sig)
-	if len(out) >= x.B {
-		return nil
-	}
-	for i := range out {
-		out[i].Band = usable[out[i].Band]
 	}
 	return out
 }

@@ -112,6 +112,20 @@ func (d Degradation) String() string {
 	return strings.Join(parts, " + ")
 }
 
+// Input makes the low-resolution input of hr at factor s as the protocol
+// does: round(side/s) on each side (LRSide), then Apply.
+func (d Degradation) Input(hr *hsi.Cube, s float64, seed uint64) (*hsi.Cube, error) {
+	lh, err := LRSide(hr.H, s)
+	if err != nil {
+		return nil, err
+	}
+	lw, err := LRSide(hr.W, s)
+	if err != nil {
+		return nil, err
+	}
+	return d.Apply(hr, lh, lw, s, seed)
+}
+
 // Apply makes the lh x lw low-resolution input from hr at nominal factor s
 // with resample.Degrade; seed selects the noise stream of this image. hr is
 // not modified.

@@ -313,20 +313,12 @@ func runImage(ctx context.Context, p *prepared, r Region, s float64, cfg *Config
 	if err != nil {
 		return nil, err
 	}
-	lh, err := LRSide(r.H, s)
-	if err != nil {
-		return nil, err
-	}
-	lw, err := LRSide(r.W, s)
-	if err != nil {
-		return nil, err
-	}
 	seed := seedFor(cfg.Degradation.Seed, p.info.Name, fmt.Sprint(r.Index), FormatFactor(s))
-	lr, err := cfg.Degradation.Apply(hr, lh, lw, s, seed)
+	lr, err := cfg.Degradation.Input(hr, s, seed)
 	if err != nil {
 		return nil, fmt.Errorf("eval: scene %s image %d x%g: %w", p.info.Name, r.Index, s, err)
 	}
-	eff := (float64(r.H)/float64(lh) + float64(r.W)/float64(lw)) / 2
+	eff := (float64(r.H)/float64(lr.H) + float64(r.W)/float64(lr.W)) / 2
 	recs := make([]Record, 0, len(cfg.Methods))
 	for _, m := range cfg.Methods {
 		if err := ctx.Err(); err != nil {
@@ -348,7 +340,7 @@ func runImage(ctx context.Context, p *prepared, r Region, s float64, cfg *Config
 			return nil, fmt.Errorf("eval: score %s on scene %s image %d x%g: %w", m.Name(), p.info.Name, r.Index, s, err)
 		}
 		recs = append(recs, Record{
-			Scene: p.info.Name, Image: r.Index, Y0: r.Y0, X0: r.X0, H: r.H, W: r.W, LRH: lh, LRW: lw,
+			Scene: p.info.Name, Image: r.Index, Y0: r.Y0, X0: r.X0, H: r.H, W: r.W, LRH: lr.H, LRW: lr.W,
 			Factor: s, Effective: eff, Method: m.Name(),
 			PSNR: Num(sc.PSNR), SSIM: Num(sc.SSIM), SAM: Num(sc.SAM), ERGAS: Num(sc.ERGAS), MS: Num(ms),
 			bandRMSE: sc.BandRMSE,

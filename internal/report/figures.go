@@ -159,15 +159,7 @@ type recon struct {
 }
 
 func reconstruct(opt Options, hr *hsi.Cube, s float64) (*recon, error) {
-	lh, err := eval.LRSide(hr.H, s)
-	if err != nil {
-		return nil, err
-	}
-	lw, err := eval.LRSide(hr.W, s)
-	if err != nil {
-		return nil, err
-	}
-	lr, err := eval.Degradation{}.Apply(hr, lh, lw, s, 0)
+	lr, err := eval.Degradation{}.Input(hr, s, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +179,7 @@ func reconstruct(opt Options, hr *hsi.Cube, s float64) (*recon, error) {
 	}
 	metrics.Clip01(r.bic)
 	metrics.Clip01(r.ours)
-	eff := 0.5 * (float64(hr.H)/float64(lh) + float64(hr.W)/float64(lw))
+	eff := 0.5 * (float64(hr.H)/float64(lr.H) + float64(hr.W)/float64(lr.W))
 	if r.bicS, err = metrics.Compute(hr, r.bic, eff); err != nil {
 		return nil, err
 	}

@@ -40,6 +40,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/omnihsr/omnihsr/internal/eval"
@@ -264,27 +265,12 @@ func sceneSamples(shared string) ([]*train.Sample, error) {
 		if err != nil {
 			return nil, err
 		}
-		var mx float32
-		for i, v := range c.Data {
-			c.Data[i] = max(v, 0)
-			mx = max(mx, c.Data[i])
-		}
-		if !(mx > 0) {
+		c.NormalizeMax() // as eval.Run normalises: the maximum becomes 1
+		if slices.Max(c.Data) <= 0 {
 			return nil, fmt.Errorf("%s: no positive sample", sc.Name())
 		}
-		for i := range c.Data {
-			c.Data[i] /= mx
-		}
 		for _, s := range []float64{2, 4, 8} {
-			lh, err := eval.LRSide(c.H, s)
-			if err != nil {
-				return nil, err
-			}
-			lw, err := eval.LRSide(c.W, s)
-			if err != nil {
-				return nil, err
-			}
-			lr, err := eval.Degradation{}.Apply(c, lh, lw, s, 0)
+			lr, err := eval.Degradation{}.Input(c, s, 0)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", sc.Name(), err)
 			}

@@ -142,7 +142,7 @@ func evalTiles(add func(group, name string, lr, hr *hsi.Cube) error) error {
 		if err != nil {
 			return err
 		}
-		normalise(c)
+		c.NormalizeMax() // as eval.Run normalises
 		regs, err := eval.Regions(eval.ProtocolSeven, c.H, c.W, sc.Sensor, "", 0, 0)
 		if err != nil {
 			return err
@@ -154,9 +154,7 @@ func evalTiles(add func(group, name string, lr, hr *hsi.Cube) error) error {
 					if err != nil {
 						return err
 					}
-					lh, _ := eval.LRSide(r.H, s)
-					lw, _ := eval.LRSide(r.W, s)
-					lr, err := d.Apply(hr, lh, lw, s, uint64(ri))
+					lr, err := d.Input(hr, s, uint64(ri))
 					if err != nil {
 						return err
 					}
@@ -172,22 +170,6 @@ func evalTiles(add func(group, name string, lr, hr *hsi.Cube) error) error {
 		}
 	}
 	return nil
-}
-
-// normalise clamps negatives to 0 and divides by the maximum, as eval.Run.
-func normalise(c *hsi.Cube) {
-	var mx float32
-	for i, v := range c.Data {
-		if v < 0 {
-			c.Data[i] = 0
-		}
-		mx = max(mx, c.Data[i])
-	}
-	if mx > 0 {
-		for i := range c.Data {
-			c.Data[i] /= mx
-		}
-	}
 }
 
 func measure(pair, clean *model.Model, lr, hr *hsi.Cube) (record, error) {
