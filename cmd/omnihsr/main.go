@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/gemm"
+	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/internal/sigctx"
 )
@@ -25,7 +26,10 @@ import (
 type command struct {
 	name    string
 	summary string // one line for `omnihsr help`
-	usage   string // synopsis and description for `omnihsr help NAME`
+	usage   string // usage line and description for `omnihsr help NAME`
+	// examples are command lines that run as printed from the
+	// repository's root (a test runs each), ending `omnihsr help NAME`.
+	examples []string
 	flags   func(fs *flag.FlagSet) runner
 	// stops says that run returns soon after its context is cancelled,
 	// its outputs' temporaries removed: a signal cancels the context
@@ -46,10 +50,17 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-// commands are the subcommands, sorted by name.
+// commands are the subcommands: the daily ones first, then the paper's
+// reproduction commands (from evalCmd on), in the order `omnihsr help`
+// lists them.
 var commands = []*command{
-	ablationCmd, banddefCmd, benchCmd, convertCmd, degradeCmd, evalCmd, infoCmd, priorCmd, trainCmd, upscaleCmd, versionCmd, viewCmd,
+	upscaleCmd, infoCmd, convertCmd, viewCmd, degradeCmd, versionCmd,
+	evalCmd, trainCmd, ablationCmd, banddefCmd, priorCmd, benchCmd,
 }
+
+// firstReproduction is the name of the first of the paper's reproduction
+// commands in commands: they read the development data of ../shared.
+const firstReproduction = "eval"
 
 func lookup(name string) *command {
 	for _, c := range commands {
@@ -75,7 +86,10 @@ func newFlagSet(c *command, out io.Writer) (*flag.FlagSet, runner) {
 	return fs, r
 }
 
+// printCommandHelp prints a command's help: a one-line synopsis, the usage
+// and description, the flags, and the examples last.
 func printCommandHelp(out io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(out, "omnihsr %s: %s\n\n", c.name, c.summary)
 	fmt.Fprintf(out, "%s\n\n", strings.TrimSpace(c.usage))
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
@@ -83,15 +97,35 @@ func printCommandHelp(out io.Writer, c *command, fs *flag.FlagSet) {
 		fmt.Fprintln(out, "Flags:")
 		fs.PrintDefaults()
 	}
+	if len(c.examples) > 0 {
+		fmt.Fprintln(out, "\nExamples:")
+		for _, e := range c.examples {
+			fmt.Fprintf(out, "  %s\n", e)
+		}
+	}
 }
 
 func printHelp(out io.Writer) {
 	fmt.Fprintln(out, "omnihsr: hyperspectral super-resolution for any sensor at any scale.")
 	fmt.Fprintln(out, "\nUsage: omnihsr COMMAND [flags]\n\nCommands:")
 	for _, c := range commands {
+		if c.name == firstReproduction {
+			fmt.Fprintln(out, "\nReproducing the paper (these read the development data of ../shared, not shipped):")
+		}
 		fmt.Fprintf(out, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(out, "  help       show help for a command: omnihsr help COMMAND")
+	fmt.Fprintln(out, "\nHelp:")
+	fmt.Fprintln(out, "  help CMD      show a command's flags and examples: omnihsr help upscale")
+	fmt.Fprintln(out, "  help formats  the file formats omnihsr reads and writes")
+	fmt.Fprintln(out, "\nExample:\n  omnihsr upscale -in sample/L7_ETMs.tif -out out/sample_x4.tif -scale 4")
+}
+
+// printFormats prints the formats table of `omnihsr help formats`, made
+// from the registry of hsi/formats as the README's is (formatsMarkdown).
+func printFormats(out io.Writer) {
+	fmt.Fprintln(out, "omnihsr formats: the files omnihsr reads and writes, chosen by signature, then by extension.")
+	fmt.Fprintln(out)
+	fmt.Fprint(out, formats.Help())
 }
 
 // run executes the command line args (without the program name) and returns
@@ -108,6 +142,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
+			if args[1] == "formats" {
+				printFormats(stdout)
+				return 0
+			}
 			c := lookup(args[1])
 			if c == nil {
 				fmt.Fprintf(stderr, "omnihsr: unknown command %q\n", args[1])

@@ -40,13 +40,30 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 }
 
-// The command list is sorted (help prints it in order) and every name is
-// there once; the flags of every command parse afresh each time (no state
-// is kept between runs).
+// The command list holds every name once, the daily commands before the
+// paper's reproduction commands, which help prints under their own heading;
+// the flags of every command parse afresh each time (no state is kept
+// between runs).
 func TestCommandList(t *testing.T) {
-	for i, c := range commands {
-		if i > 0 && commands[i-1].name >= c.name {
-			t.Errorf("commands out of order or repeated: %s before %s", commands[i-1].name, c.name)
+	seen := map[string]bool{}
+	var out, errb bytes.Buffer
+	run([]string{"help"}, &out, &errb)
+	heading := strings.Index(out.String(), "Reproducing the paper")
+	if heading < 0 {
+		t.Fatalf("help has no heading for the reproduction commands:\n%s", out.String())
+	}
+	daily := true
+	for _, c := range commands {
+		if seen[c.name] {
+			t.Errorf("command %s listed twice", c.name)
+		}
+		seen[c.name] = true
+		if c.name == firstReproduction {
+			daily = false
+		}
+		at := strings.Index(out.String(), "\n  "+c.name+" ")
+		if at < 0 || (at < heading) != daily {
+			t.Errorf("help lists %s at %d, the reproduction heading at %d (daily: %v)", c.name, at, heading, daily)
 		}
 		if c.summary == "" || c.usage == "" || c.flags == nil {
 			t.Errorf("%s: missing summary, usage or flags", c.name)

@@ -105,3 +105,91 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 		t.Errorf("preview is %d x %d, want the x4 result of the 349 x 352 sample, 1396 x 1408", cfg.Width, cfg.Height)
 	}
 }
+
+// Every other README command on the bundled sample (an sh block's line
+// that runs ./omnihsr on sample/) runs as printed, its outputs in a
+// temporary folder: the examples a reader copies work.
+func TestReadmeSampleCommandsRun(t *testing.T) {
+	blocks := readmeBlocks(t)
+	dir := t.TempDir()
+	ran := 0
+	for _, b := range blocks[1:] {
+		for _, line := range strings.Split(strings.ReplaceAll(b, "\\\n", " "), "\n") {
+			if i := strings.Index(line, "#"); i >= 0 {
+				line = line[:i]
+			}
+			f := strings.Fields(line)
+			if len(f) < 2 || f[0] != "./omnihsr" || !strings.Contains(line, "sample/") {
+				continue
+			}
+			args := f[1:]
+			for i, a := range args {
+				switch {
+				case strings.HasPrefix(a, "sample/"):
+					args[i] = filepath.Join("..", "..", a)
+				case strings.HasPrefix(a, "out/"):
+					args[i] = filepath.Join(dir, a)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != 0 {
+				t.Errorf("README: %s: exit %d: %s", strings.TrimSpace(line), code, stderr.String())
+			}
+			ran++
+		}
+	}
+	if ran == 0 {
+		t.Fatal("README has no command on the sample besides the main job (the COG example)")
+	}
+}
+
+// The README reads as an introduction: the quick start (the main job and
+// the tests) within its first 40 lines, no paragraph over 800 characters,
+// an example of a compressed COG output, and ../shared explained where
+// commands need it.
+func TestReadmeShape(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	lines := strings.Split(text, "\n")
+	first := strings.Join(lines[:min(40, len(lines))], "\n")
+	for _, want := range []string{"## Quick start", "./omnihsr upscale -in sample/", "go test ./..."} {
+		if !strings.Contains(first, want) {
+			t.Errorf("README's first 40 lines lack %q (the quick start)", want)
+		}
+	}
+	inFence := false
+	var para []string
+	flush := func() {
+		p := strings.Join(para, " ")
+		para = para[:0]
+		if len(p) > 800 {
+			t.Errorf("README paragraph of %d characters (at most 800): %.120s...", len(p), p)
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "```") {
+			inFence = !inFence
+			flush()
+			continue
+		}
+		if inFence || strings.HasPrefix(l, "|") || strings.HasPrefix(l, "<!--") {
+			flush()
+			continue
+		}
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
+			flush()
+			continue
+		}
+		para = append(para, strings.TrimSpace(l))
+	}
+	flush()
+	if !strings.Contains(text, "-of COG -co COMPRESS=ZSTD") {
+		t.Error("README shows no example with -of COG -co COMPRESS=ZSTD")
+	}
+	if !strings.Contains(text, "`../shared`: the project's development data") || !strings.Contains(text, "not shipped") {
+		t.Error("README does not say what ../shared is (development data, not shipped)")
+	}
+}

@@ -50,7 +50,7 @@ type Format struct {
 // table is the dispatch table: one line per format.
 var table = []Format{
 	{Name: "ENVI", Exts: []string{".hdr", ".img", ".dat", ".raw", ".bsq", ".bil", ".bip", ".bin"}, Read: envi.Read, Write: envi.Write, Create: createENVI, Interleave: true, checksFinite: true,
-		Note: "keeps wavelengths, fwhm, bad bands, band names, data ignore value, scale, georeferencing, other header fields"},
+		Note: "keeps wavelengths, fwhm, bad bands, band names, data ignore value, scale, georeferencing, other header fields; AVIRIS-NG reflectance"},
 	{Name: "NPY", Exts: []string{".npy"}, Read: npy.Read, Write: npy.Write, Create: createNPY, checksFinite: true,
 		Note: "(H,W,B) or (H,W) array; no metadata (warned)"},
 	{Name: "MAT", Exts: []string{".mat"}, Read: matfile.Read, Write: matfile.Write, Compression: true,
@@ -60,7 +60,7 @@ var table = []Format{
 	{Name: "PNG", Exts: []string{".png"}, Read: png.Read, Write: png.Write, checksFinite: true,
 		Note: "reads RGB/grey images; writes a false-colour preview (not lossless)"},
 	{Name: "HDF5", Exts: []string{".h5", ".hdf5", ".he5", ".nc", ".nc4"}, Read: products.ReadHDF5,
-		Note: "HDF5 and NetCDF-4 cubes (-var /group/dataset, -layout HWB|BHW|...), EMIT L2A (-ortho), PRISMA L2D"},
+		Note: "HDF5 and NetCDF-4 cubes (-var /group/dataset, -layout HWB|BHW|...); EMIT L2A RFL and RFLUNCERT (-ortho), PRISMA L2D, L2C, L2B and L1, NEON AOP reflectance"},
 	{Name: "EnMAP", Exts: []string{".xml"}, Read: products.ReadProduct,
 		Note: "EnMAP and DESIS L2A: the SPECTRAL_IMAGE.TIF or METADATA.XML gives the whole product (reflectance, wavelengths, bad bands)"},
 }
