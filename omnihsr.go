@@ -196,14 +196,50 @@ func modelReportOf(r method.Renderer, m *model.Model) ModelReport {
 	return rep
 }
 
-// String describes the noise the model worked with and which model
-// rendered, in one line ("" for bicubic), as `omnihsr upscale` prints it.
+// String says in one line, in plain words, which model rendered and why:
+// the input's noise as a share of its signal next to the level up to which
+// the model for clean inputs renders ("" for bicubic), as `omnihsr
+// upscale` prints it. Detail gives the technical figures.
 func (r ModelReport) String() string {
 	if !r.Used {
 		return ""
 	}
 	if !r.NoiseInput {
-		return "noise: this model takes no noise input (trained on clean inputs); the input's noise is not estimated"
+		return "this model takes no noise input (trained on clean inputs): the input's noise is not estimated"
+	}
+	level := fmt.Sprintf("estimated noise %.2f %% of the signal", 100*r.Net)
+	if !r.Estimated {
+		level = fmt.Sprintf("given noise %.4g, %.2f %% of the signal", r.Sigma, 100*r.Net)
+	}
+	if !r.Pair {
+		return level + "; the noise-aware model adapts its sharpening to it"
+	}
+	limit := 100 * model.NoiseNet(r.Gate)
+	looks := "looks"
+	if !r.Estimated {
+		looks = "counts as"
+	}
+	if !r.NoiseAware {
+		return fmt.Sprintf("input %s clean: %s, within the %.2f %% limit; using the sharpening model", looks, level, limit)
+	}
+	s := fmt.Sprintf("input %s noisy: %s, above the %.2f %% limit; using the noise-aware model, which sharpens less", looks, level, limit)
+	switch {
+	case r.Gain <= 0:
+		s += " (here not at all: on this input, tested from half its size, sharpening did not pay, so the output is bicubic)"
+	case r.Gain < 0.995:
+		s += fmt.Sprintf(" (here at %.0f %% of its strength, as tested on this input from half its size)", 100*r.Gain)
+	}
+	return s
+}
+
+// Detail describes the same in the model's terms, for `omnihsr upscale
+// -v`: the noise's root mean square in the input's units, the noise
+// feature the network receives next to the gate that chose the model, and
+// the share of its operator field the noise-aware model kept (its field
+// gain).
+func (r ModelReport) Detail() string {
+	if !r.Used || !r.NoiseInput {
+		return r.String()
 	}
 	src := "given"
 	if r.Estimated {
@@ -212,9 +248,9 @@ func (r ModelReport) String() string {
 	what := "the noise-aware model conditions its operators on it"
 	if r.Pair {
 		if r.NoiseAware {
-			what = fmt.Sprintf("above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it, keeping %.0f %% of its operator field (measured on the input from half its size)", r.Gate, 100*r.Gain)
+			what = fmt.Sprintf("feature above the gate (%.2f): rendered by the noise-aware model, which smooths the noise instead of sharpening it, keeping %.0f %% of its operator field (measured on the input from half its size)", r.Gate, 100*r.Gain)
 		} else {
-			what = fmt.Sprintf("at or below the gate (%.2f): rendered by the model for clean inputs", r.Gate)
+			what = fmt.Sprintf("feature at or below the gate (%.2f): rendered by the model for clean inputs", r.Gate)
 		}
 	}
 	return fmt.Sprintf("noise %.4g (root mean square over the bands, %s; %.2f %% of the mean absolute value, feature %.2f): %s",

@@ -115,8 +115,10 @@ type modelJSON struct {
 	Gate       num           `json:"gate"`
 	Gain       num           `json:"gain"`
 	Screened   []outlierJSON `json:"screened"`
-	// Summary is the line `omnihsr upscale` prints ("" for bicubic).
+	// Summary is the plain line `omnihsr upscale` prints ("" for
+	// bicubic), Detail the technical one of `omnihsr upscale -v`.
 	Summary string `json:"summary"`
+	Detail  string `json:"detail"`
 }
 
 type outlierJSON struct {
@@ -147,7 +149,7 @@ func resultOf(r omnihsr.Result, file bool) resultJSON {
 		Method: string(r.Method), NoData: r.NoData, BadBands: r.BadBands,
 		Model: modelJSON{Used: m.Used, NoiseInput: m.NoiseInput, Pair: m.Pair, Sigma: num(m.Sigma), Estimated: m.Estimated,
 			Net: num(m.Net), Feature: num(m.Feature), NoiseAware: m.NoiseAware, Gate: num(m.Gate), Gain: num(m.Gain),
-			Summary: m.String()},
+			Summary: m.String(), Detail: m.Detail()},
 		Warnings: []string{}}
 	for _, o := range m.Screened {
 		j.Model.Screened = append(j.Model.Screened, outlierJSON{o.Band, num(o.Sigma), num(o.Ref), num(o.NSR)})
@@ -174,7 +176,7 @@ func resultOf(r omnihsr.Result, file bool) resultJSON {
 // screenedWarning says that n bands were screened out of the noise level.
 func screenedWarning(n int) string {
 	return fmt.Sprintf("upscale: %d band(s) judged unusable (estimated noise over %g times their spectral neighbours'): "+
-		"left out of the noise level, the routing and the field gain, rendered like every band (keep_noisy_bands keeps them in)", n, float64(noise.OutlierFactor))
+		"left out of the noise estimate and the choice of model, rendered like every band (keep_noisy_bands keeps them in)", n, float64(noise.OutlierFactor))
 }
 
 // marshal encodes v as JSON, with NaN and the infinities of its num

@@ -9,11 +9,13 @@ import (
 	"github.com/omnihsr/omnihsr"
 )
 
-// noiseFlags are upscale's noise flags: -noise auto|clean|SIGMA and
-// -noise-file FILE|auto.
+// noiseFlags are upscale's noise flags: -noise auto|clean|SIGMA,
+// -noise-file FILE|auto, -keep-noisy-bands and -v, which adds the
+// technical detail of the model's choice to its plain one-line account.
 type noiseFlags struct {
 	level, file string
 	keepNoisy   bool // -keep-noisy-bands
+	verbose     bool // -v
 }
 
 const noiseFlagsHelp = `Noise: the default model pair estimates the input's noise band by band (a
@@ -22,7 +24,10 @@ noisy input with its noise-aware model, which smooths where the model for
 clean inputs would sharpen the noise, keeping the share of that model's
 operator field that super-resolving the input itself from half its size
 supports (towards bicubic where noise drowns detail); the estimate, the
-choice and the share are printed on stderr. -noise SIGMA gives the noise standard deviation instead
+choice are printed on stderr in one plain line (the estimated noise as a
+share of the signal next to the limit up to which the sharpening model
+renders); -v adds the figures the choice was made on (the noise feature,
+the gate, the share of the operator field kept). -noise SIGMA gives the noise standard deviation instead
 (the input's units, every band), -noise clean treats the input as clean,
 and -noise-file FILE takes one value per band: a text file of numbers, or a
 cube of the input's band count (e.g. a sensor's per-pixel uncertainty
@@ -43,7 +48,8 @@ gain, and is rendered like every band; the bands and why are printed
 func (n *noiseFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.level, "noise", "auto", "input noise: auto (estimated), clean, or the standard deviation in the input's units")
 	fs.StringVar(&n.file, "noise-file", "", "per-band noise standard deviations: a text file of numbers, an uncertainty cube, or auto (an EMIT granule's RFLUNCERT companion)")
-	fs.BoolVar(&n.keepNoisy, "keep-noisy-bands", false, "keep bands whose estimated noise is far above their neighbours' in the noise level, the routing and the field gain (by default they are left out of these, and still rendered)")
+	fs.BoolVar(&n.keepNoisy, "keep-noisy-bands", false, "keep bands whose estimated noise is far above their neighbours' in the noise estimate and the choice of model (by default they are left out of these, and still rendered)")
+	fs.BoolVar(&n.verbose, "v", false, "also print the technical detail of the model's choice (noise feature, gate, field gain)")
 }
 
 // check validates the flags before any input is read.

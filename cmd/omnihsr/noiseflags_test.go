@@ -43,9 +43,20 @@ func TestUpscaleNoise(t *testing.T) {
 		{"given sigma", []string{"-in", clean, "-noise", "60"}, "noise 60 (root mean square over the bands, given"},
 		{"self-ensemble", []string{"-in", noisy, "-method", "omnihsr-se"}, "rendered by the noise-aware model"},
 	} {
-		code, _, stderr := runCmd(t, append([]string{"upscale", "-out", out, "-scale", "2"}, tc.args...)...)
+		code, _, stderr := runCmd(t, append([]string{"upscale", "-v", "-out", out, "-scale", "2"}, tc.args...)...)
 		if code != 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%s: exit %d, want %q in stderr:\n%s", tc.name, code, tc.want, stderr)
+		}
+	}
+	// Without -v one plain line: the noise as a share of the signal next
+	// to the limit, and the model chosen.
+	for _, tc := range []struct{ in, want string }{
+		{clean, "upscale: input looks clean: estimated noise "},
+		{noisy, "upscale: input looks noisy: estimated noise "},
+	} {
+		code, _, stderr := runCmd(t, "upscale", "-in", tc.in, "-out", out, "-scale", "2")
+		if code != 0 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "% limit; using the ") || strings.Contains(stderr, "gate") {
+			t.Errorf("%s: exit %d, want one plain line %q... in stderr:\n%s", tc.in, code, tc.want, stderr)
 		}
 	}
 	code, _, stderr := runCmd(t, "upscale", "-in", noisy, "-out", out, "-scale", "2", "-method", "bicubic")
@@ -64,7 +75,7 @@ func TestUpscaleNoise(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("1 2 x 4 5 6"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = runCmd(t, "upscale", "-in", clean, "-out", out, "-scale", "2", "-noise-file", txt)
+	code, _, stderr = runCmd(t, "upscale", "-v", "-in", clean, "-out", out, "-scale", "2", "-noise-file", txt)
 	if code != 0 || !strings.Contains(stderr, "noise 3.894") { // sqrt((1+4+...+36)/6)
 		t.Errorf("-noise-file: exit %d:\n%s", code, stderr)
 	}
@@ -134,7 +145,7 @@ func TestUpscaleNoiseFileAuto(t *testing.T) {
 		{"not the granule's", []string{"-in", wrongIn}, 1, []string{"noise file " + filepath.Join(wrong, unc), "4 bands, the input has 7"}},
 		{"not EMIT", []string{"-in", filepath.Join(src, "generic_hwb.nc")}, 1, []string{"not named as an EMIT L2A reflectance granule"}},
 	} {
-		code, _, stderr := runCmd(t, append([]string{"upscale", "-out", out, "-overwrite", "-scale", "2", "-noise-file", "auto"}, tc.args...)...)
+		code, _, stderr := runCmd(t, append([]string{"upscale", "-v", "-out", out, "-overwrite", "-scale", "2", "-noise-file", "auto"}, tc.args...)...)
 		if code != tc.code {
 			t.Errorf("%s: exit %d, want %d:\n%s", tc.name, code, tc.code, stderr)
 		}

@@ -23,4 +23,4 @@ func describeOutliers(m *hsi.Meta, out []noise.Outlier) string {
 }
 
 // noisyBandsNote is what info and upscale say of the screening.
-const noisyBandsNote = "noise far above their spectral neighbours' (over %gx, and over %.0f %% of the band's signal): left out of the noise level, the routing and the field gain, rendered like every band"
+const noisyBandsNote = "noise far above their spectral neighbours' (over %gx, and over %.0f %% of the band's signal): left out of the noise estimate and the choice of model, rendered like every band"

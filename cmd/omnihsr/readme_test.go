@@ -81,6 +81,18 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 		if args[0] == "info" {
 			infoOut += stdout.String()
 		}
+		// What a first reader sees: the model's choice in plain words,
+		// the paper's and the code's terms only under -v.
+		if args[0] == "upscale" {
+			for _, word := range []string{"gate", "feature", "operator field", "field gain", "routing"} {
+				if strings.Contains(stderr.String(), word) {
+					t.Errorf("README's main job prints %q on stderr without -v:\n%s", word, stderr.String())
+				}
+			}
+			if !strings.Contains(stderr.String(), "% of the signal") || !strings.Contains(stderr.String(), "% limit") {
+				t.Errorf("README's main job does not compare the noise with the limit in plain words:\n%s", stderr.String())
+			}
+		}
 		ran++
 	}
 	// The first block shows that the sample's georeferencing reaches the

@@ -52,6 +52,9 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 	}
 	if s := res.Model.String(); s != "" {
 		fmt.Fprintln(e.stderr, "upscale: "+s)
+		if o.nf.verbose {
+			fmt.Fprintln(e.stderr, "upscale: detail: "+res.Model.Detail())
+		}
 	}
 	if out := res.Model.Screened; len(out) > 0 {
 		fmt.Fprintf(e.stderr, "upscale: %d band(s) judged unusable, "+noisyBandsNote+" (-keep-noisy-bands keeps them in): %s\n",

@@ -89,6 +89,13 @@ func NoiseFeature(net float64) float64 {
 	return math.Log2(1 + max(net, 0)/noiseRef)
 }
 
+// NoiseNet is the inverse of NoiseFeature: the noise level, in the
+// network's units (a share of the input's mean absolute value), whose
+// feature is f. A gate in feature units reads as a share of the signal.
+func NoiseNet(f float64) float64 {
+	return noiseRef * (math.Exp2(f) - 1)
+}
+
 // NoiseLevel returns the noise level of lr: from sigmas (one standard
 // deviation per band, units of lr) when given, else estimated from lr by
 // noise.Bands. An estimate that finds nothing (an image smaller than

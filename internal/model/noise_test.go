@@ -259,3 +259,16 @@ func withNoise(c *hsi.Cube, sigmas []float64) *hsi.Cube {
 	c.Meta.Noise = sigmas
 	return c
 }
+
+// NoiseNet inverts NoiseFeature, so that a gate in feature units reads as
+// a share of the signal (the shipped gate, 2.20, is 1.80 %).
+func TestNoiseNetInvertsFeature(t *testing.T) {
+	for _, net := range []float64{0, 0.001, 0.005, 0.0179, 0.1, 2} {
+		if got := NoiseNet(NoiseFeature(net)); math.Abs(got-net) > 1e-12*(1+net) {
+			t.Errorf("NoiseNet(NoiseFeature(%g)) = %g", net, got)
+		}
+	}
+	if got := 100 * NoiseNet(2.20); math.Abs(got-1.7976) > 1e-3 {
+		t.Errorf("gate 2.20 is %.4f %% of the signal, want 1.7976", got)
+	}
+}

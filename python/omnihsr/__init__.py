@@ -207,7 +207,8 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     Returns the typed result as a dict: the output shape (height, width,
     bands), the input size, the method, the no-data samples filled, the
     model chosen and its noise (``model``: sigma, noise_aware, gate, gain,
-    screened bands, and ``summary``, the line the command prints), what
+    screened bands, ``summary``, the plain line the command prints, and
+    ``detail``, the technical one of ``-v``), what
     writing reported (``file``, and ``files`` with scales: path, size,
     clamped samples, metadata not written) and ``warnings`` (the command's
     warning lines).
