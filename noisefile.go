@@ -3,13 +3,13 @@ package omnihsr
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/products"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // readNoise reads one noise value per band of lr from path (NoiseFile):
@@ -72,7 +72,7 @@ func readNoise(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([
 		}
 		return out, nil
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := regfile.ReadFile(path, maxNoiseTextBytes, "a noise file of numbers")
 	if err != nil {
 		return nil, fmt.Errorf("noise file: %w", err)
 	}
@@ -92,6 +92,9 @@ func readNoise(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([
 	}
 	return out, nil
 }
+
+// maxNoiseTextBytes bounds a noise file of numbers: a few bytes per band.
+const maxNoiseTextBytes = 16 << 20
 
 // isBad reports whether band b of c is flagged bad, which the model leaves
 // out, so that its noise value is not needed.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
@@ -19,6 +20,7 @@ import (
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -91,8 +93,10 @@ type Options struct {
 	// a pattern holding "{scale}", replaced by each factor ("sr_x{scale}.hdr":
 	// sr_x2.hdr, sr_x3.5.hdr), or a directory (existing, or ending in a
 	// separator; made if missing) that receives STEM_xS.EXT, the input's
-	// stem and extension (.hdr for an ENVI data file). Either all the
-	// outputs are written or none is left.
+	// stem and extension (.hdr for an ENVI data file). Each output is
+	// written to a pending file beside it and all are renamed into place
+	// once every one is complete, so that a failed or cancelled run leaves
+	// every path as it found it (files of the same names included).
 	Scales []float64
 	// Method is the method; "" is MethodOmniHSR.
 	Method Method
@@ -393,6 +397,37 @@ func (opt *Options) check() (method.Method, error) {
 	return m, nil
 }
 
+// checkFiles refuses, before anything is read, a weight or noise file
+// that exists and is not a regular file (regfile.Check): a FIFO would
+// block the read for ever, a device such as /dev/zero be read without end.
+// The readers bound what they read of a regular one.
+func (opt *Options) checkFiles() error {
+	for _, f := range []struct{ path, what string }{{opt.Weights, "weight file"}, {opt.Noise.File, "noise file"}} {
+		if f.path == "" {
+			continue
+		}
+		if err := regfile.Check(f.path); err != nil {
+			return fmt.Errorf("omnihsr: %s: %w", f.what, err)
+		}
+	}
+	return nil
+}
+
+// checkOutputKinds refuses, before anything is read, an output whose file
+// (or ENVI partner file) exists and is not a regular file: a directory, a
+// FIFO or a device would fail only when the finished output is renamed
+// over it.
+func checkOutputKinds(paths []string) error {
+	for _, p := range paths {
+		for _, f := range formats.WriteFiles(p) {
+			if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
+				return fmt.Errorf("omnihsr: output %s exists and is %s; give the path of a file", f, regfile.Kind(st.Mode()))
+			}
+		}
+	}
+	return nil
+}
+
 // sizes returns the output sizes of an H x W input: Size, or one per
 // factor of Scale or Scales.
 func (opt *Options) sizes(H, W int) ([][2]int, error) {
@@ -580,8 +615,11 @@ func countNoData(c *hsi.Cube) (samples, bad int) {
 // The bicubic method reads an ENVI input a band of rows at a time when it
 // has no no-data sample and no bad band (and Read is unset), so that
 // neither the input nor the output is held whole. No output file is left
-// on any error: with Scales, the outputs already written are removed
-// too.
+// on any error, and no existing file is changed: with Scales, the outputs
+// are published together once all are complete (Options.Scales). An
+// output that exists and is not a regular file (a directory), and a
+// weight or noise file that is not one (a FIFO, /dev/zero), are refused
+// before the input is read.
 //
 // ctx is checked before anything is read, by the encoder between bands
 // of rows and before each band of output rows is written; when it is
@@ -595,8 +633,14 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
+	if err := opt.checkFiles(); err != nil {
+		return Result{}, err
+	}
 	paths, err := opt.outputPaths(in, out)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := checkOutputKinds(paths); err != nil {
 		return Result{}, err
 	}
 	for _, p := range paths {
@@ -627,6 +671,9 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	noiseFile := opt.Noise.File
 	if opt.Noise.Mode == NoiseCompanion {
 		if noiseFile, err = products.EMITUncertaintyPath(in); err != nil {
+			return Result{}, fmt.Errorf("noise companion: %w", err)
+		}
+		if err := regfile.Check(noiseFile); err != nil {
 			return Result{}, fmt.Errorf("noise companion: %w", err)
 		}
 	}
@@ -668,8 +715,8 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		return Result{}, fmt.Errorf("%s: %w", in, err)
 	}
 	res := p.res
-	err = u.render(sizes, &res, func(i int) (method.FileReport, error) {
-		return method.RenderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], paths[i], u.wo, comp.rows(i, opt.Progress))
+	err = u.render(sizes, &res, func(i int, path string) (method.FileReport, error) {
+		return method.RenderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, opt.Progress))
 	})
 	if err == nil {
 		comp.finish()
@@ -703,17 +750,112 @@ func (u *fileJob) check(H, W, B int) ([][2]int, error) {
 }
 
 // render writes the outputs in order with write, recording each file's
-// report in res; on an error it removes the outputs already written, so
-// that a run leaves all of them or none, and says so.
-func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int) (method.FileReport, error)) error {
+// report in res. A single output is published by its writer when complete.
+// Several outputs (Scales) are each written to a pending file beside their
+// destination (pendingPath) and published together once every one is
+// complete (publish); on an error the pending files are removed and no
+// destination is touched, so that a failed or cancelled run leaves every
+// path as it found it.
+func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int, path string) (method.FileReport, error)) error {
 	res.Height, res.Width = sizes[0][0], sizes[0][1]
-	for i := range u.paths {
-		rep, err := write(i)
+	if len(u.paths) == 1 {
+		rep, err := write(0, u.paths[0])
 		if err != nil {
 			*res = Result{}
-			return fmt.Errorf("%s: %w%s", u.in, err, removeOutputs(u.paths[:i]))
+			return fmt.Errorf("%s: %w", u.in, err)
 		}
 		res.Files = append(res.Files, FileReport(rep))
+		return nil
+	}
+	pending := make([]string, len(u.paths))
+	for i, p := range u.paths {
+		pending[i] = pendingPath(p)
+	}
+	fail := func(err error, written int) error {
+		*res = Result{}
+		for _, p := range pending[:written] {
+			for _, f := range formats.WriteFiles(p) {
+				os.Remove(f)
+			}
+		}
+		return fmt.Errorf("%s: %w (no output written: the outputs are published together once all are complete)", u.in, err)
+	}
+	for i, p := range pending {
+		rep, err := write(i, p)
+		if err != nil {
+			return fail(err, i)
+		}
+		rep.Path = u.paths[i]
+		res.Files = append(res.Files, FileReport(rep))
+	}
+	if err := publish(pending, u.paths); err != nil {
+		return fail(err, len(pending))
+	}
+	return nil
+}
+
+// pendingSeq numbers the pending files of this process.
+var pendingSeq atomic.Int64
+
+// pendingPath returns the name of the file that an output of a multi-output
+// run is written to until publish renames it to path: .NAME.omnihsr-tmp-PID-pN.EXT
+// beside it (a temporary of path to atomicfile, so that one left by a
+// killed process is removed by the next run writing path), or the shorter
+// .omnihsr-tmp-PID-pN.EXT when NAME is so long that the writer's own
+// temporary of the pending file would not fit a file name.
+func pendingPath(path string) string {
+	n := pendingSeq.Add(1)
+	base, ext := filepath.Base(path), filepath.Ext(path)
+	name := fmt.Sprintf(".%s.omnihsr-tmp-%d-p%d%s", base, os.Getpid(), n, ext)
+	if len(name)+48 > 255 {
+		name = fmt.Sprintf(".omnihsr-tmp-%d-p%d%s", os.Getpid(), n, ext)
+	}
+	return filepath.Join(filepath.Dir(path), name)
+}
+
+// publish renames the files written to pending (every file of each,
+// formats.WriteFiles) to those of the destinations dests. The existing
+// destinations are first renamed aside (.NAME.omnihsr-old-PID-N) and
+// removed only once every rename succeeded; on an error the renames are
+// undone and the destinations are as they were.
+func publish(pending, dests []string) error {
+	type move struct{ from, to, old string }
+	var moves []move
+	for i, p := range pending {
+		from, to := formats.WriteFiles(p), formats.WriteFiles(dests[i])
+		for j := range from {
+			moves = append(moves, move{from: from[j], to: to[j]})
+		}
+	}
+	var aside, placed []move
+	undo := func() {
+		for _, m := range slices.Backward(placed) {
+			os.Remove(m.to)
+		}
+		for _, m := range slices.Backward(aside) {
+			os.Rename(m.old, m.to)
+		}
+	}
+	for _, m := range moves {
+		if _, err := os.Lstat(m.to); err != nil {
+			continue
+		}
+		m.old = filepath.Join(filepath.Dir(m.to), fmt.Sprintf(".%s.omnihsr-old-%d-%d", filepath.Base(m.to), os.Getpid(), pendingSeq.Add(1)))
+		if err := os.Rename(m.to, m.old); err != nil {
+			undo()
+			return fmt.Errorf("publish %s: %w", m.to, err)
+		}
+		aside = append(aside, m)
+	}
+	for _, m := range moves {
+		if err := os.Rename(m.from, m.to); err != nil {
+			undo()
+			return fmt.Errorf("publish %s: %w", m.to, err)
+		}
+		placed = append(placed, m)
+	}
+	for _, m := range aside {
+		os.Remove(m.old)
 	}
 	return nil
 }
@@ -724,20 +866,6 @@ func sameType(in string, info hsi.SourceInfo) (sample.Type, error) {
 		return sample.Invalid, fmt.Errorf("%s: -type same: %w", in, err)
 	}
 	return t, nil
-}
-
-// removeOutputs removes the outputs a failed multi-output run already
-// wrote, and says so for the error message.
-func removeOutputs(paths []string) string {
-	if len(paths) == 0 {
-		return ""
-	}
-	for _, p := range paths {
-		for _, f := range formats.WriteFiles(p) {
-			os.Remove(f)
-		}
-	}
-	return fmt.Sprintf(" (removed the outputs already written: %s)", strings.Join(paths, ", "))
 }
 
 // Upscale super-resolves the cube lr in memory, with the values that
@@ -758,6 +886,9 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	}
 	if lr == nil {
 		return nil, Result{}, optionf("no input cube")
+	}
+	if err := opt.checkFiles(); err != nil {
+		return nil, Result{}, err
 	}
 	if err := lr.Validate(); err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)

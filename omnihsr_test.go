@@ -1,6 +1,7 @@
 package omnihsr
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -424,7 +425,7 @@ func TestUpscaleFileScales(t *testing.T) {
 	if _, _, err := Upscale(context.Background(), testCube(8, 12, 10, 4), Options{Scales: []float64{2, 3}}); !errors.Is(err, ErrOption) {
 		t.Errorf("Upscale with Scales: err %v, want ErrOption", err)
 	}
-	// A failure at the second output removes the first.
+	// A failure at the second output publishes nothing.
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
 	_, err = UpscaleFile(ctx, in, filepath.Join(dir, "c_x{scale}.npy"), Options{Scales: []float64{2, 3}, Progress: func(done, total int) {
@@ -433,11 +434,104 @@ func TestUpscaleFileScales(t *testing.T) {
 		}
 	}})
 	cancel()
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "removed the outputs already written") {
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "no output written") {
 		t.Errorf("cancelled at the second output: err %v", err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "c_x*")); len(left) > 0 {
 		t.Errorf("left %v", left)
+	}
+}
+
+// Issue 39, failure 1: a multi-scale run cancelled during its last output
+// removed the earlier outputs, which had replaced the user's files of the
+// same names. Every existing path is left as it was, and nothing else is
+// left behind; the same run, uncancelled, replaces them.
+func TestScalesCancelledLeavesExistingFiles(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.npy")
+	if err := formats.Write(in, testCube(5, 6, 6, 2), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	old := map[string][]byte{}
+	for _, name := range []string{"c2.npy", "c4.npy"} {
+		p := filepath.Join(dir, name)
+		b := []byte("the user's " + name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old[p] = b
+	}
+	pattern := filepath.Join(dir, "c{scale}.npy")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := UpscaleFile(ctx, in, pattern, Options{Scales: []float64{2, 4, 8}, Method: MethodBicubic, Progress: func(done, total int) {
+		if total == 48 && done > 0 { // the x8 output, 48 rows
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled during x8: err %v", err)
+	}
+	for p, b := range old {
+		if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s: %q, %v; want the user's file untouched", p, got, err)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 3 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the folder holds %v; want in.npy, c2.npy and c4.npy only", names)
+	}
+	res, err := UpscaleFile(context.Background(), in, pattern, Options{Scales: []float64{2, 4, 8}, Method: MethodBicubic})
+	if err != nil || len(res.Files) != 3 || res.Files[2].Path != filepath.Join(dir, "c8.npy") {
+		t.Fatalf("uncancelled: %+v, %v", res.Files, err)
+	}
+	for p := range old {
+		if c, _, err := formats.Read(p, hsi.ReadOptions{}); err != nil || c.H != 6*int(p[len(p)-5]-'0') {
+			t.Errorf("%s not replaced by the output: %v", p, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
+		t.Errorf("%d entries after a complete run; want 4", len(ents))
+	}
+}
+
+// publish undoes its renames when one fails: the destinations that existed
+// hold their old bytes, the others do not exist.
+func TestPublishUndoes(t *testing.T) {
+	dir := t.TempDir()
+	p1, p2 := filepath.Join(dir, "p1.npy"), filepath.Join(dir, "p2.npy") // p2 never written
+	d1, d2 := filepath.Join(dir, "d1.npy"), filepath.Join(dir, "d2.npy")
+	for p, s := range map[string]string{p1: "new", d1: "old", d2: "old2"} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := publish([]string{p1, p2}, []string{d1, d2}); err == nil {
+		t.Fatal("publish of a missing pending file: no error")
+	}
+	for p, s := range map[string]string{d1: "old", d2: "old2"} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != s {
+			t.Errorf("%s: %q, %v; want %q", p, b, err, s)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files left; want d1.npy and d2.npy", len(ents))
+	}
+	if err := os.WriteFile(p1, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish([]string{p1}, []string{d1}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(d1); string(b) != "new" {
+		t.Errorf("d1 = %q after publish", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files after publish; want 2", len(ents))
 	}
 }
 

@@ -52,9 +52,9 @@ func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done 
 	// fraction reported never falls.
 	u.comp = newCompletion(u.opt.Completion, u.mt, rr.H, rr.W, rr.B, sizes)
 	comp := u.comp
-	err = u.render(sizes, &res, func(i int) (method.FileReport, error) {
+	err = u.render(sizes, &res, func(i int, path string) (method.FileReport, error) {
 		rep, err := method.RenderFileRows(ctx, method.BicubicRows(rr.H, rr.W, rr.B, read), rr.H, rr.W, rr.B, rr.Meta, rr.Info,
-			sizes[i][0], sizes[i][1], u.paths[i], u.wo, comp.rows(i, u.opt.Progress))
+			sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, u.opt.Progress))
 		fellBack = i == 0 && errors.Is(err, method.ErrNoDataSample)
 		return rep, err
 	})

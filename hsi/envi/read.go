@@ -15,6 +15,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/par"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // DataExts returns the data-file extensions searched beside a header, in
@@ -104,7 +105,7 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	if err != nil {
 		return nil, info, err
 	}
-	hf, err := os.Open(hdrPath)
+	hf, err := regfile.Open(hdrPath)
 	if err != nil {
 		return nil, info, fmt.Errorf("envi: %w", err)
 	}
@@ -121,7 +122,7 @@ func Read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 	if err != nil {
 		return nil, info, errHeader(hdrPath, err)
 	}
-	df, err := os.Open(dataPath)
+	df, err := regfile.Open(dataPath)
 	if err != nil {
 		return nil, info, fmt.Errorf("envi: %w", err)
 	}
@@ -177,7 +178,7 @@ func HeaderMeta(hdrPath string) (h, w, b int, meta hsi.Meta, err error) {
 }
 
 func parseHeaderFile(hdrPath string) (*header, hsi.Meta, error) {
-	f, err := os.Open(hdrPath)
+	f, err := regfile.Open(hdrPath)
 	if err != nil {
 		return nil, hsi.Meta{}, fmt.Errorf("envi: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // RowReader reads an ENVI image a range of lines at a time, for callers
@@ -35,7 +36,7 @@ func OpenRows(path string) (*RowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(dataPath)
+	f, err := regfile.Open(dataPath)
 	if err != nil {
 		return nil, fmt.Errorf("envi: %w", err)
 	}

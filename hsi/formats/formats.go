@@ -3,9 +3,7 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/png"
 	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // ReadFunc reads a cube from a file.
@@ -234,27 +233,10 @@ func read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 // symbolic links): a directory, a named pipe, a socket or a device, which
 // a reader would misread or block on. A missing path is left to the
 // reader's own message.
-func checkRegular(path string) error {
-	st, err := os.Stat(path)
-	if err != nil || st.Mode().IsRegular() {
-		return nil
-	}
-	kind := "not a regular file"
-	switch m := st.Mode(); {
-	case m.IsDir():
-		kind = "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		kind = "a socket"
-	case m&fs.ModeDevice != 0:
-		kind = "a device"
-	}
-	return fmt.Errorf("%s: %w: it is %s; give a regular file", path, ErrNotRegular, kind)
-}
+func checkRegular(path string) error { return regfile.Check(path) }
 
 // ErrNotRegular marks an input that is not a regular file.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = regfile.ErrNotRegular
 
 // Write writes c to path in the format its extension names, atomically.
 func Write(path string, c *hsi.Cube, opt hsi.WriteOptions) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 	"github.com/omnihsr/omnihsr/noise"
 )
 
@@ -28,7 +29,7 @@ type file struct {
 }
 
 func open(path string) (*file, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,11 +9,11 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // Checkpoint container, version 1 (all integers little-endian):
@@ -183,9 +183,16 @@ type storedTensor struct {
 	data  []float32
 }
 
-// ReadCheckpoint reads and checks a checkpoint or weights file.
+// MaxCheckpointBytes bounds the size of a checkpoint or weights file read
+// whole (the shipped weights take 2 MiB, a training checkpoint with its
+// Adam moments about three times its weights).
+const MaxCheckpointBytes = 1 << 30
+
+// ReadCheckpoint reads and checks a checkpoint or weights file: a regular
+// file of at most MaxCheckpointBytes (a directory, FIFO or device is
+// refused before anything is read).
 func ReadCheckpoint(path string) (*CheckpointFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path, MaxCheckpointBytes, "a weight or checkpoint file")
 	if err != nil {
 		return nil, fmt.Errorf("nn: read checkpoint: %w", err)
 	}
