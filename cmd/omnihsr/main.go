@@ -27,9 +27,6 @@ type command struct {
 	name    string
 	summary string // one line for `omnihsr help`
 	usage   string // usage line and description for `omnihsr help NAME`
-	// examples are command lines that run as printed from the
-	// repository's root (a test runs each), ending `omnihsr help NAME`.
-	examples []string
 	flags   func(fs *flag.FlagSet) runner
 	// stops says that run returns soon after its context is cancelled,
 	// its outputs' temporaries removed: a signal cancels the context
@@ -97,9 +94,9 @@ func printCommandHelp(out io.Writer, c *command, fs *flag.FlagSet) {
 		fmt.Fprintln(out, "Flags:")
 		fs.PrintDefaults()
 	}
-	if len(c.examples) > 0 {
+	if ex := examples[c.name]; len(ex) > 0 {
 		fmt.Fprintln(out, "\nExamples:")
-		for _, e := range c.examples {
+		for _, e := range ex {
 			fmt.Fprintf(out, "  %s\n", e)
 		}
 	}

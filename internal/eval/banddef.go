@@ -44,6 +44,11 @@ type BandDefRow struct {
 	Delta     []float64 `json:"delta"` // per image, dB
 	MedianR   float64   `json:"median_r"`
 	MeanDelta float64   `json:"mean_delta"`
+	// RUndefined counts the images left out of R because f(X) has no
+	// operator field (T f(X) = U_s TX, a noisy input whose measured field
+	// gain is 0) while f(TX) has one: the relative change is unbounded.
+	// MedianR is 0 when R is empty.
+	RUndefined int `json:"r_undefined,omitempty"`
 }
 
 // BandDefResult is the whole table.
@@ -196,13 +201,29 @@ func BandRedefinition(ctx context.Context, scenes []*Scene, m Method, cfg BandDe
 				if err != nil {
 					return nil, err
 				}
-				rr := math.Sqrt(sqDist(ftx, tfx) / sqDist(tfx, us))
-				rows[k].R = append(rows[k].R, rr)
+				// r is 0 when f(TX) = T f(X) exactly, also when the field
+				// is zero both ways (a noisy input whose measured field
+				// gain is 0: f = U_s), where the ratio would be 0/0.
+				var rr float64
+				if num := sqDist(ftx, tfx); num > 0 {
+					den := sqDist(tfx, us)
+					if den == 0 {
+						rows[k].RUndefined++
+						rr = math.NaN()
+					} else {
+						rr = math.Sqrt(num / den)
+					}
+				}
+				if !math.IsNaN(rr) {
+					rows[k].R = append(rows[k].R, rr)
+				}
 				rows[k].Delta = append(rows[k].Delta, psnrRaw(ty, ftx)-psnrRaw(ty, tfx))
 			}
 		}
 		for k := range rows {
-			rows[k].MedianR = stat.Median(rows[k].R)
+			if len(rows[k].R) > 0 {
+				rows[k].MedianR = stat.Median(rows[k].R)
+			}
 			var s float64
 			for _, d := range rows[k].Delta {
 				s += d
@@ -242,13 +263,22 @@ func BandDefMarkdown(res *BandDefResult) []byte {
 	fmt.Fprintf(&b, "For a fixed predicted W_s both are zero (Eq. 11); they measure how much redefining the bands changes the predicted operators.\n\n")
 	b.WriteString("| Scene | Subset r | Subset Delta | Merge r | Merge Delta | Gain r | Gain Delta | Offset r | Offset Delta |\n")
 	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	undefined := 0
 	for i := 0; i+len(BandTransforms) <= len(res.Rows); i += len(BandTransforms) {
 		fmt.Fprintf(&b, "| %s (%d) ", res.Rows[i].Scene, res.Rows[i].Bands)
 		for k := range BandTransforms {
 			row := res.Rows[i+k]
-			fmt.Fprintf(&b, "| %.3f | %s ", row.MedianR, signed2(row.MeanDelta))
+			undefined += row.RUndefined
+			r := fmt.Sprintf("%.3f", row.MedianR)
+			if len(row.R) == 0 {
+				r = "-"
+			}
+			fmt.Fprintf(&b, "| %s | %s ", r, signed2(row.MeanDelta))
 		}
 		b.WriteString("|\n")
+	}
+	if undefined > 0 {
+		fmt.Fprintf(&b, "\nr leaves out %d image(s) where f(X) has no operator field (a noisy input whose measured field gain is 0) and f(TX) has one: the relative change is unbounded there (- where no image is left).\n", undefined)
 	}
 	b.WriteString("\nThe paper's Table \"Redefining the input bands\" (x4, its ARAD-trained model, its seven datasets):\n\n")
 	b.WriteString("| Dataset | Subset r | Subset Delta | Merge r | Merge Delta | Gain r | Gain Delta | Offset r | Offset Delta |\n")
