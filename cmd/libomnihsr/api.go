@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
@@ -92,6 +93,21 @@ func (v *num) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// size is the option "size": exactly two integers, [height, width].
+type size [2]int
+
+func (s *size) UnmarshalJSON(b []byte) error {
+	var v []int
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("size: want [height, width]: %v", err)
+	}
+	if len(v) != 2 {
+		return fmt.Errorf("size: %d values; want two, [height, width]", len(v))
+	}
+	*s = size{v[0], v[1]}
+	return nil
+}
+
 func nums(v []float64) []num {
 	if v == nil {
 		return nil
@@ -134,8 +150,8 @@ func (r readOptions) hsi() hsi.ReadOptions {
 // or "auto": an EMIT granule's uncertainty companion, as -noise-file
 // does), and, for arrays, the input's no-data value and band metadata.
 type options struct {
-	Scale          float64         `json:"scale"`
-	Size           [2]int          `json:"size"`
+	Scale          num             `json:"scale"`
+	Size           size            `json:"size"`
 	Method         string          `json:"method"`
 	Noise          json.RawMessage `json:"noise"`
 	NoiseFile      string          `json:"noise_file"`
@@ -151,7 +167,7 @@ type options struct {
 	BadBands    []bool `json:"bad_bands"`
 
 	// Files only.
-	Scales    []float64   `json:"scales"`
+	Scales    []num       `json:"scales"`
 	Type      string      `json:"type"`
 	Driver    string      `json:"driver"`
 	Creation  []string    `json:"creation"`
@@ -159,11 +175,18 @@ type options struct {
 	Overwrite bool        `json:"overwrite"`
 }
 
+// maxOptionsBytes bounds the options JSON (one wavelength and one noise
+// value per band of thousands of bands take a few hundred KiB).
+const maxOptionsBytes = 4 << 20
+
 // decodeStrict decodes one JSON object into v, refusing unknown fields;
 // "" and "null" leave v as it is.
 func decodeStrict(s string, v any) error {
 	if t := strings.TrimSpace(s); t == "" || t == "null" {
 		return nil
+	}
+	if len(s) > maxOptionsBytes {
+		return fmt.Errorf("libomnihsr: %w: options JSON of %d bytes, more than the %d MiB options may take", errOption, len(s), maxOptionsBytes>>20)
 	}
 	d := json.NewDecoder(strings.NewReader(s))
 	d.DisallowUnknownFields()
@@ -182,7 +205,7 @@ func parseOptions(s string) (options, omnihsr.Options, error) {
 	if err := decodeStrict(s, &o); err != nil {
 		return o, omnihsr.Options{}, err
 	}
-	opt := omnihsr.Options{Scale: o.Scale, Size: o.Size, Method: omnihsr.Method(o.Method),
+	opt := omnihsr.Options{Scale: float64(o.Scale), Size: o.Size, Method: omnihsr.Method(o.Method),
 		KeepNoisyBands: o.KeepNoisyBands, Weights: o.Weights}
 	nz, err := parseNoise(o.Noise)
 	if err != nil {
@@ -314,8 +337,8 @@ func outputSize(h, w int, s string) (oh, ow int, err error) {
 		if opt.Scale != 0 {
 			return 0, 0, fmt.Errorf("libomnihsr: %w: set exactly one of scale and size", errOption)
 		}
-		if opt.Size[0] < 1 || opt.Size[1] < 1 {
-			return 0, 0, fmt.Errorf("libomnihsr: %w: size %dx%d: want positive height and width", errOption, opt.Size[0], opt.Size[1])
+		if opt.Size[0] < 1 || opt.Size[1] < 1 || opt.Size[0] > math.MaxInt32 || opt.Size[1] > math.MaxInt32 {
+			return 0, 0, fmt.Errorf("libomnihsr: %w: size %dx%d: want a height and width between 1 and 2^31-1", errOption, opt.Size[0], opt.Size[1])
 		}
 		return opt.Size[0], opt.Size[1], nil
 	}
@@ -392,7 +415,7 @@ func upscaleFile(ctx context.Context, in, out, s string, progress func(done, tot
 	if opt.Type, opt.SameType, err = hsi.ParseDataType(o.Type); err != nil {
 		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", errOption, err)
 	}
-	opt.Scales, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = o.Scales, drv, o.Creation, o.Read.hsi(), o.Overwrite
+	opt.Scales, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = floats(o.Scales), drv, o.Creation, o.Read.hsi(), o.Overwrite
 	if err := setProgress(&opt, o.Progress, progress); err != nil {
 		return omnihsr.Result{}, err
 	}
@@ -407,6 +430,47 @@ func readFile(path, s string) (*hsi.Cube, hsi.SourceInfo, error) {
 		return nil, hsi.SourceInfo{}, err
 	}
 	return omnihsr.ReadFile(path, ro.hsi())
+}
+
+// checkArrayOutput checks, before any work, that the output of an
+// h x w x b array under the JSON options s fits in memory twice: the
+// library renders it, then copies it into the caller's buffer (which the
+// caller holds too) or into one it allocates for the caller
+// (memlimit.Limit: physical memory, the cgroup's limit, the address space
+// RLIMIT_AS leaves), so that a call too large is an error, not an abort of
+// the host process by Go's allocator.
+func checkArrayOutput(h, w, b int, s string) error {
+	oh, ow, err := outputSize(h, w, s)
+	if err != nil {
+		return err
+	}
+	n, err := hsi.Elems(oh, ow, b)
+	if err != nil {
+		return fmt.Errorf("libomnihsr: %w: %w", errOption, err)
+	}
+	return memlimit.Check(2*4*uint64(n), fmt.Sprintf("the %d x %d x %d float32 output (rendered, then copied into the caller's buffer)", oh, ow, b))
+}
+
+// maxErrorBytes bounds the message kept as the last error: an option
+// string of any size may be echoed in it.
+const maxErrorBytes = 4 << 10
+
+// boundError returns msg cut to maxErrorBytes (at a character boundary),
+// saying how much was cut.
+func boundError(msg string) string {
+	if len(msg) <= maxErrorBytes {
+		return msg
+	}
+	cut := maxErrorBytes
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes cut)", msg[:cut], len(msg)-cut)
+}
+
+// panicError is the error of a panic recovered at an entry point.
+func panicError(r any) error {
+	return fmt.Errorf("libomnihsr: internal error, please report it: %v", r)
 }
 
 // checkAlloc checks an allocation of n float32 samples for the caller.

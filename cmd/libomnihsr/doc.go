@@ -15,7 +15,9 @@
 // (a bad file or bad data), 2 invalid options or arguments, 3 cancelled,
 // 4 a file that does not exist. omnihsr_last_error then returns the
 // message of the calling thread's last failed call (valid until that
-// thread's next call; "" after a success).
+// thread's next call; "" after a success), cut to 4 KiB. A panic inside a
+// call is returned as status 1 ("internal error"), never passed on to the
+// host process.
 //
 //	char *omnihsr_version(void);
 //	const char *omnihsr_last_error(void);
@@ -46,8 +48,12 @@
 // width) or, when out is NULL, into a buffer the library allocates and
 // stores in *out_alloc; out's size is checked before any work. The output
 // is rendered in Go's memory and then copied, so it is held twice at the
-// end of the call (the input never is). result, when not NULL, receives
-// the result as JSON.
+// end of the call (the input never is): before any work, twice the
+// output's float32 size is checked against the memory available (physical
+// memory, the cgroup's limit, and the address space RLIMIT_AS and
+// RLIMIT_DATA leave the process; internal/memlimit), so that an output
+// too large is an error (status 1), not an abort of the host process.
+// result, when not NULL, receives the result as JSON.
 // omnihsr_upscale_file is omnihsr.UpscaleFile: the same bytes as `omnihsr
 // upscale -in in -out out`, streaming, no file left on any error.
 // omnihsr_read reads a file as `omnihsr upscale` reads its input and
@@ -57,8 +63,9 @@
 // omnihsr_cube_copy copies its samples into the caller's buffer and
 // omnihsr_cube_free releases it.
 //
-// opts is a JSON object (NULL or "" for none; unknown keys are an error):
-// "scale" or "size" ([height, width]), "method", "noise" ("auto",
+// opts is a JSON object (NULL or "" for none; unknown keys are an error;
+// at most 4 MiB): "scale" or "size" (exactly [height, width], each from 1
+// to 2^31-1), "method", "noise" ("auto",
 // "clean", a number or one number per band), "noise_file" (a file of
 // them, or "auto", as -noise-file), "keep_noisy_bands", "weights",
 // "progress" (what the progress callback counts: "rows", the default, or
@@ -67,7 +74,7 @@
 // then a pattern with {scale} or a directory, as Options.Scales), "type",
 // "driver", "creation", "overwrite" and "read" ({"var", "layout",
 // "height", "width", "ortho", "refuse_nan"}, also omnihsr_read's opts). Numbers may be
-// given as strings ("nan", "inf"). The JSON the library returns writes
+// given as strings ("nan", "inf": then refused as a scale, naming it). The JSON the library returns writes
 // NaN and infinities as NaN, Infinity and -Infinity, as Python's json
 // module reads them.
 //

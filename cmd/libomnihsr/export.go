@@ -26,8 +26,18 @@ func fail(err error) C.int {
 		setError(nil)
 		return statusOK
 	}
-	setError(C.CString(err.Error()))
+	setError(C.CString(boundError(err.Error())))
 	return C.int(statusOf(err))
+}
+
+// guard turns a panic of an entry point into its error status, so that no
+// Go panic reaches the host process (Go's fatal errors, such as an
+// allocation beyond the address space, cannot be caught: the memory
+// checks refuse those before they happen).
+func guard(status *C.int) {
+	if r := recover(); r != nil {
+		*status = fail(panicError(r))
+	}
 }
 
 // flagContext is cancelContext over the C int32 *flag (NULL: never).
@@ -68,7 +78,8 @@ func omnihsr_free(p unsafe.Pointer) {
 }
 
 //export omnihsr_output_size
-func omnihsr_output_size(h, w C.int64_t, opts *C.char, oh, ow *C.int64_t) C.int {
+func omnihsr_output_size(h, w C.int64_t, opts *C.char, oh, ow *C.int64_t) (status C.int) {
+	defer guard(&status)
 	y, x, err := outputSize(int(h), int(w), C.GoString(opts))
 	if err == nil && oh != nil && ow != nil {
 		*oh, *ow = C.int64_t(y), C.int64_t(x)
@@ -78,7 +89,8 @@ func omnihsr_output_size(h, w C.int64_t, opts *C.char, oh, ow *C.int64_t) C.int 
 
 //export omnihsr_upscale
 func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float, outLen C.int64_t, outAlloc **C.float,
-	result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) C.int {
+	result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) (status C.int) {
+	defer guard(&status)
 	if in == nil || h < 1 || w < 1 || b < 1 {
 		return fail(errorf("libomnihsr: %w: no input, or shape %d x %d x %d not positive", errOption, h, w, b))
 	}
@@ -90,6 +102,9 @@ func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float,
 		return fail(errorf("libomnihsr: %w: %w", errOption, err))
 	}
 	o := C.GoString(opts)
+	if err := checkArrayOutput(int(h), int(w), int(b), o); err != nil {
+		return fail(err)
+	}
 	if out != nil {
 		oh, ow, err := outputSize(int(h), int(w), o)
 		if err != nil {
@@ -130,7 +145,8 @@ func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float,
 }
 
 //export omnihsr_upscale_file
-func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) C.int {
+func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) (status C.int) {
+	defer guard(&status)
 	if in == nil || out == nil {
 		return fail(errorf("libomnihsr: %w: input and output paths are required", errOption))
 	}
@@ -149,7 +165,8 @@ func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.
 }
 
 //export omnihsr_read
-func omnihsr_read(path, opts *C.char, cube *C.uintptr_t, meta **C.char) C.int {
+func omnihsr_read(path, opts *C.char, cube *C.uintptr_t, meta **C.char) (status C.int) {
+	defer guard(&status)
 	if path == nil || cube == nil {
 		return fail(errorf("libomnihsr: %w: a path and a place for the cube handle are required", errOption))
 	}
@@ -167,12 +184,16 @@ func omnihsr_read(path, opts *C.char, cube *C.uintptr_t, meta **C.char) C.int {
 }
 
 //export omnihsr_cube_copy
-func omnihsr_cube_copy(cube C.uintptr_t, dst *C.float, n C.int64_t) C.int {
+func omnihsr_cube_copy(cube C.uintptr_t, dst *C.float, n C.int64_t) (status C.int) {
+	defer guard(&status)
 	c, err := cubeOf(cube)
 	if err != nil {
 		return fail(err)
 	}
-	if dst == nil || int(n) != len(c.Data) {
+	if dst == nil {
+		return fail(errorf("libomnihsr: %w: no buffer (NULL) for the cube's %d samples", errOption, len(c.Data)))
+	}
+	if int64(n) != int64(len(c.Data)) {
 		return fail(errorf("libomnihsr: %w: the buffer holds %d samples, the cube has %d", errOption, n, len(c.Data)))
 	}
 	copy(unsafe.Slice((*float32)(unsafe.Pointer(dst)), len(c.Data)), c.Data)

@@ -26,14 +26,20 @@ var ErrTooLarge = hsi.ErrTooLarge
 // Limit returns the number of bytes one allocation may take (see the
 // package documentation). A malformed OMNIHSR_MEM_LIMIT is ignored.
 func Limit() uint64 {
+	left := addressSpaceLeft()
 	if s := os.Getenv(Env); s != "" {
 		if v, err := Parse(s); err == nil {
+			if left > 0 && left < v {
+				return left // more would abort the process, whatever the override says
+			}
 			return v
 		}
 	}
 	lim := Physical()
-	if cg := cgroupLimit(); cg > 0 && (lim == 0 || cg < lim) {
-		lim = cg
+	for _, l := range []uint64{cgroupLimit(), left} {
+		if l > 0 && (lim == 0 || l < lim) {
+			lim = l
+		}
 	}
 	if lim == 0 {
 		return unknown

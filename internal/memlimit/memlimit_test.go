@@ -53,6 +53,9 @@ func TestLimitAndCheck(t *testing.T) {
 	if want == 0 {
 		want = unknown
 	}
+	if addressSpaceLeft() != 0 {
+		t.Skip("this process runs under an address-space limit, which moves as it allocates")
+	}
 	if got := Limit(); got != want {
 		t.Fatalf("Limit with a malformed %s = %d, want %d (physical memory or cgroup limit)", Env, got, want)
 	}
