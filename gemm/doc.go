@@ -6,13 +6,14 @@
 //
 // # Kernels
 //
-// A blocked GEMM (BLIS/GotoBLAS style) runs one of three micro-kernels,
-// chosen at start-up from the CPU:
+// A blocked GEMM (BLIS/GotoBLAS style) runs one of four micro-kernels,
+// chosen at start-up from the CPU and the architecture:
 //
 //	avx512   12 x 32 tiles (AVX-512F), with avx for small products
 //	avx      6 x 16 tiles (AVX + FMA; amd64)
-//	go       4 x 4 tiles in Go (arm64, other architectures, amd64 without
-//	         FMA, and any build with the purego tag)
+//	neon     6 x 16 tiles (NEON FMLA; every arm64 CPU)
+//	go       4 x 4 tiles in Go (other architectures, amd64 without FMA,
+//	         and any build with the purego tag)
 //
 // Kernel names the one in use, Kernels those this CPU runs, and Use
 // selects one (for tests and benchmarks; the default is the fastest).
@@ -29,7 +30,9 @@
 // how a product is split over threads, or on the CPU: Sgemm and
 // SgemmSerial give the same bits for any GOMAXPROCS, any Threads and on
 // amd64 and arm64 alike. The tests check each kernel against that
-// arithmetic written element by element.
+// arithmetic written element by element, and each assembly kernel against
+// the Go kernel, call by call, with special values (signed zeros,
+// subnormals, infinities, NaNs).
 //
 // # Threads
 //

@@ -51,12 +51,14 @@ func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, l
 const parallelMinFlops = 1 << 21
 
 // Backend describes the kernel in use and the thread count, e.g.
-// "pure-go avx512 kernels, 2 threads" (omnihsr version and bench print it).
+// "pure-go avx512 kernels, 2 threads" or "pure-go neon kernels, 4
+// threads" (omnihsr version and bench print it).
 func Backend() string {
 	return fmt.Sprintf("pure-go %s kernels, %d threads", blocked.Kernel(), Threads())
 }
 
-// Kernel is the name of the kernel set in use: "avx512", "avx" or "go".
+// Kernel is the name of the kernel set in use: "avx512", "avx" (amd64),
+// "neon" (arm64) or "go".
 func Kernel() string { return blocked.Kernel() }
 
 // Kernels lists the kernel sets this CPU and build can run, fastest first.
@@ -90,7 +92,7 @@ func SetThreads(n int) int {
 var ErrKernel = errors.New("gemm: kernel not available")
 
 // Use selects the kernel set by name: "auto" or "" (the fastest this CPU
-// runs, the default), "avx512", "avx" or "go". All give the same bits
+// runs, the default), "avx512", "avx", "neon" or "go". All give the same bits
 // (see the package documentation), so Use only changes speed; tests and
 // benchmarks use it to compare kernels. It must not be called while
 // products run. Commands read the choice from the environment variable

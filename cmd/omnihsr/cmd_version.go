@@ -16,7 +16,7 @@ var versionCmd = &command{
 Prints the module version and the VCS commit it was built from (with
 "modified: true" when the work tree had uncommitted changes), the Go
 version, OS and architecture, the GEMM kernel in use (OMNIHSR_GEMM=go,
-avx or avx512 selects another; every kernel gives the same bits) and the
+avx, avx512 or neon selects another; every kernel gives the same bits) and the
 SHA-256 of each weight file embedded in the binary. bench and the report
 record the same line as -short prints.`,
 	flags: func(fs *flag.FlagSet) runner {

@@ -3,8 +3,8 @@
 // kc x nc blocks of nr-column panels, op(A) into mc x kc blocks of mr-row
 // panels (or read in place), and an assembly micro-kernel accumulates each
 // mr x nr tile of C in registers: 12 x 32 with AVX-512, 6 x 16 with AVX +
-// FMA (amd64), 4 x 4 in Go elsewhere (other architectures, CPUs without
-// FMA, the purego build tag).
+// FMA (amd64), 6 x 16 with NEON (arm64), 4 x 4 in Go elsewhere (other
+// architectures, amd64 CPUs without FMA, the purego build tag).
 //
 // Every element of C is computed the same way by every kernel and every
 // tiling: for each block of kc steps of depth, a chain of fused
@@ -23,25 +23,30 @@ const (
 	maxTile = 12 * 32
 )
 
-// kernel is one micro-kernel and its tile shape. fn adds alpha * A * B
+// kernel is one micro-kernel, its name (as Use takes it) and its tile
+// shape. fn adds alpha * A * B
 // into the mr x nr tile at c (row stride ldc floats) over k steps, or with
 // add == 0 stores it there without reading c; row r of A at step p is at
 // a + r*ars + p*aps bytes, the B row of step p (nr floats) at b + p*bps
 // bytes, so that packed panels (a[p*mr+r], b[p*nr+j]) and matrices read
 // in place use the same kernel.
 type kernel struct {
+	name   string
 	mr, nr int
 	fn     func(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 }
 
 // The kernels this machine can run (set by the architecture's init):
-// AVX-512 12 x 32 and AVX + FMA 6 x 16; nil where unavailable.
+// wide for large products (AVX-512 12 x 32), narrow for the others and
+// for all products where there is no wide one (AVX + FMA or NEON 6 x 16);
+// nil where unavailable.
 var wide, narrow *kernel
 
 // Names of the kernel sets Use selects.
 const (
 	KernelAVX512 = "avx512" // 12 x 32 AVX-512 tiles, 6 x 16 AVX + FMA for small products
-	KernelAVX    = "avx"    // 6 x 16 AVX + FMA tiles
+	KernelAVX    = "avx"    // 6 x 16 AVX + FMA tiles (amd64)
+	KernelNEON   = "neon"   // 6 x 16 NEON tiles (arm64)
 	KernelGo     = "go"     // 4 x 4 tiles in Go (fma.F32)
 )
 
@@ -56,10 +61,10 @@ var use struct {
 func Available() []string {
 	var s []string
 	if wide != nil {
-		s = append(s, KernelAVX512)
+		s = append(s, wide.name)
 	}
 	if narrow != nil {
-		s = append(s, KernelAVX)
+		s = append(s, narrow.name)
 	}
 	return append(s, KernelGo)
 }
@@ -67,13 +72,15 @@ func Available() []string {
 // Use selects a kernel set by name ("" or "auto" for the fastest this CPU
 // runs). It must not be called while products run. Every set gives the
 // same bits; Use exists so that tests and benchmarks can compare them.
+// The wide kernel's set also holds the narrow one (for small products);
+// the narrow one's set is that kernel alone.
 func Use(name string) bool {
 	switch {
 	case name == "" || name == "auto":
 		use.wide, use.narrow = wide, narrow
-	case name == KernelAVX512 && wide != nil:
+	case wide != nil && name == wide.name:
 		use.wide, use.narrow = wide, narrow
-	case name == KernelAVX && narrow != nil:
+	case narrow != nil && name == narrow.name:
 		use.wide, use.narrow = nil, narrow
 	case name == KernelGo:
 		use.wide, use.narrow = nil, nil
@@ -87,9 +94,9 @@ func Use(name string) bool {
 func Kernel() string {
 	switch {
 	case use.wide != nil:
-		return KernelAVX512
+		return use.wide.name
 	case use.narrow != nil:
-		return KernelAVX
+		return use.narrow.name
 	}
 	return KernelGo
 }

@@ -17,8 +17,8 @@ func kern6x16(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, ad
 func kern12x32(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int)
 
 var (
-	kernAVX    = &kernel{mr: 6, nr: 16, fn: kern6x16}
-	kernAVX512 = &kernel{mr: 12, nr: 32, fn: kern12x32}
+	kernAVX    = &kernel{name: KernelAVX, mr: 6, nr: 16, fn: kern6x16}
+	kernAVX512 = &kernel{name: KernelAVX512, mr: 12, nr: 32, fn: kern12x32}
 )
 
 // The kernels run where the CPU has their instructions and the OS saves

@@ -12,7 +12,7 @@ import (
 // (fma.F32, one rounding each, as VFMADD231PS), then alpha times that sum,
 // rounded, added to C (or stored). So every kernel, and every tiling,
 // gives every element of C the same bits.
-var kernGo = &kernel{mr: 4, nr: 4, fn: kern4x4Go}
+var kernGo = &kernel{name: KernelGo, mr: 4, nr: 4, fn: kern4x4Go}
 
 func kern4x4Go(k int, a, b, c *float32, ldc int, alpha float32, ars, aps, bps, add int) {
 	var c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33 float32
