@@ -49,12 +49,16 @@
 	VFMUL4S(4, n0+2, n0+2) \
 	VFMUL4S(4, n0+3, n0+3)
 
-// ADDC adds the C row in V0-V3 to the scaled accumulators n0..n0+3.
-#define ADDC(n0) \
+// ADD_ROW adds the C row at R10 to the scaled accumulators acc0-acc3
+// (register numbers n0..n0+3), stores them there and steps R10 to the
+// next row.
+#define ADD_ROW(n0, acc0, acc1, acc2, acc3) \
+	VLD1   (R10), [V0.S4, V1.S4, V2.S4, V3.S4] \
 	VFADD4S(n0, 0, n0) \
 	VFADD4S(n0+1, 1, n0+1) \
 	VFADD4S(n0+2, 2, n0+2) \
-	VFADD4S(n0+3, 3, n0+3)
+	VFADD4S(n0+3, 3, n0+3) \
+	VST1.P [acc0.S4, acc1.S4, acc2.S4, acc3.S4], (R10)(R11)
 
 TEXT ·kern6x16NEON(SB), NOSPLIT, $0-80
 	MOVD k+0(FP), R0
@@ -126,24 +130,12 @@ store:
 	MOVD add+72(FP), R12
 	CBZ  R12, set
 
-	VLD1  (R10), [V0.S4, V1.S4, V2.S4, V3.S4]
-	ADDC(8)
-	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], (R10)(R11)
-	VLD1  (R10), [V0.S4, V1.S4, V2.S4, V3.S4]
-	ADDC(12)
-	VST1.P [V12.S4, V13.S4, V14.S4, V15.S4], (R10)(R11)
-	VLD1  (R10), [V0.S4, V1.S4, V2.S4, V3.S4]
-	ADDC(16)
-	VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], (R10)(R11)
-	VLD1  (R10), [V0.S4, V1.S4, V2.S4, V3.S4]
-	ADDC(20)
-	VST1.P [V20.S4, V21.S4, V22.S4, V23.S4], (R10)(R11)
-	VLD1  (R10), [V0.S4, V1.S4, V2.S4, V3.S4]
-	ADDC(24)
-	VST1.P [V24.S4, V25.S4, V26.S4, V27.S4], (R10)(R11)
-	VLD1  (R10), [V0.S4, V1.S4, V2.S4, V3.S4]
-	ADDC(28)
-	VST1  [V28.S4, V29.S4, V30.S4, V31.S4], (R10)
+	ADD_ROW(8, V8, V9, V10, V11)
+	ADD_ROW(12, V12, V13, V14, V15)
+	ADD_ROW(16, V16, V17, V18, V19)
+	ADD_ROW(20, V20, V21, V22, V23)
+	ADD_ROW(24, V24, V25, V26, V27)
+	ADD_ROW(28, V28, V29, V30, V31)
 	RET
 
 set:
@@ -152,5 +144,5 @@ set:
 	VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], (R10)(R11)
 	VST1.P [V20.S4, V21.S4, V22.S4, V23.S4], (R10)(R11)
 	VST1.P [V24.S4, V25.S4, V26.S4, V27.S4], (R10)(R11)
-	VST1   [V28.S4, V29.S4, V30.S4, V31.S4], (R10)
+	VST1.P [V28.S4, V29.S4, V30.S4, V31.S4], (R10)(R11)
 	RET
