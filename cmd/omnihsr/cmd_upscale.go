@@ -210,7 +210,14 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
-	if err := o.sf.check(o.out); err != nil {
+	stacOf := []string{o.out}
+	if strings.Contains(o.out, "{scale}") {
+		stacOf = nil
+		for _, f := range factors {
+			stacOf = append(stacOf, strings.ReplaceAll(o.out, "{scale}", scaleLabel(f)))
+		}
+	}
+	if err := o.sf.check(stacOf...); err != nil {
 		return err
 	}
 	var wo hsi.WriteOptions

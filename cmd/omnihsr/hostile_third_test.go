@@ -116,3 +116,46 @@ func TestSideFilesNotRegularRefused(t *testing.T) {
 		t.Errorf("output written: %v", err)
 	}
 }
+
+// Issue 39, STAC: an input with NaN or infinite wavelengths, FWHM, gains or
+// offsets made -stac fail after the image was written ("json: unsupported
+// value: NaN"), leaving it; a NAME.json that is a directory was found
+// after the image was written too. The non-finite values are left out of
+// the item; the directory is refused before the work.
+func TestSTACHostile(t *testing.T) {
+	dir := t.TempDir()
+	data := make([]byte, 3*2*2*4)
+	if err := os.WriteFile(filepath.Join(dir, "a.img"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hdr := filepath.Join(dir, "a.hdr")
+	if err := os.WriteFile(hdr, []byte("ENVI\nsamples = 2\nlines = 3\nbands = 2\nheader offset = 0\ndata type = 4\ninterleave = bsq\nbyte order = 0\n"+
+		"wavelength units = Nanometers\nwavelength = {nan, 500}\nfwhm = {inf, 10}\ndata gain values = {nan, 1}\ndata offset values = {0, inf}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "o.hdr")
+	code, stderr := runRsCmd(t, "upscale", "-in", hdr, "-out", out, "-scale", "2", "-method", "bicubic", "-stac")
+	if code != 0 {
+		t.Fatalf("non-finite band metadata: exit %d, %q", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "o.json")); err != nil || !strings.Contains(string(b), `"eo:center_wavelength": 0.5`) {
+		t.Errorf("item: %v\n%s", err, b)
+	}
+	for _, tc := range []struct{ out, scales, dirName string }{
+		{filepath.Join(dir, "d.hdr"), "2", "d.json"},
+		{filepath.Join(dir, "p{scale}.hdr"), "2,3", "p3.json"},
+	} {
+		if err := os.Mkdir(filepath.Join(dir, tc.dirName), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code, stderr := runRsCmd(t, "upscale", "-in", hdr, "-out", tc.out, "-scales", tc.scales, "-method", "bicubic", "-stac")
+		if code != 1 || !strings.Contains(stderr, tc.dirName+", the STAC item of") || !strings.Contains(stderr, "is a directory") {
+			t.Errorf("%s a directory: exit %d, %q", tc.dirName, code, stderr)
+		}
+	}
+	for _, n := range []string{"d.hdr", "p2.hdr", "p3.hdr"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
+			t.Errorf("%s written although its STAC item could not be (%v)", n, err)
+		}
+	}
+}

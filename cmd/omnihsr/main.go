@@ -167,7 +167,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return 2
 	}
-	if _, err := machineProgress(); err != nil {
+	if _, err := machineProgress(); err != nil && printsProgress[name] {
 		fmt.Fprintf(stderr, "omnihsr: %v\n", err)
 		return 2
 	}

@@ -15,6 +15,10 @@ import (
 // QGIS provider under qgis/); the ETA line is for terminals only.
 const progressEnv = "OMNIHSR_PROGRESS"
 
+// printsProgress are the commands that print progress (newBar): only
+// they read OMNIHSR_PROGRESS, so that a bad value does not fail the others.
+var printsProgress = map[string]bool{"upscale": true, "degrade": true}
+
 // machineProgress reports whether OMNIHSR_PROGRESS asks for "progress F"
 // lines: "1" yes, unset, "" or "0" no, anything else an error.
 func machineProgress() (bool, error) {

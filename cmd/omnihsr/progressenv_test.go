@@ -87,8 +87,26 @@ func TestProgressEnv(t *testing.T) {
 func TestProgressEnvBadValue(t *testing.T) {
 	t.Setenv(progressEnv, "yes")
 	var out, errb bytes.Buffer
-	code := run([]string{"info", "nothing.npy"}, &out, &errb)
+	code := run([]string{"upscale", "-in", "nothing.npy", "-out", "o.npy", "-scale", "2"}, &out, &errb)
 	if code != 2 || !strings.Contains(errb.String(), `OMNIHSR_PROGRESS="yes": want 1`) {
 		t.Fatalf("exit %d, stderr %q: want 2 and a message naming OMNIHSR_PROGRESS", code, errb.String())
+	}
+}
+
+// Issue 39: OMNIHSR_PROGRESS=bogus made version, info and convert exit 2,
+// although they print no progress. Only upscale and degrade read it.
+func TestProgressEnvIgnoredWhereNoProgress(t *testing.T) {
+	t.Setenv(progressEnv, "bogus")
+	dir := t.TempDir()
+	in := hostileCube(t, dir, "in.npy", 3, 3, 2)
+	for _, args := range [][]string{{"version"}, {"info", in}, {"convert", "-in", in, "-out", filepath.Join(dir, "o.hdr")}} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 {
+			t.Errorf("%s under OMNIHSR_PROGRESS=bogus: exit %d, %q", args[0], code, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"degrade", "-in", in, "-out", filepath.Join(dir, "d.npy"), "-scale", "2"}, &out, &errb); code != 2 {
+		t.Errorf("degrade under OMNIHSR_PROGRESS=bogus: exit %d; want 2", code)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/stac"
+	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // stacFlags is the -stac flag of the commands that write hyperspectral
@@ -23,7 +25,10 @@ func (s *stacFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.on, "stac", false, "also write NAME.json beside each output: a STAC Item 1.1.0 with the asset, its bands (wavelength and FWHM in micrometres, scale, offset), no-data, data type, the projection (code, transform, shape) and a processing note (version, method, factor, model)")
 }
 
-// check refuses -stac for outputs that have no STAC item (PNG previews).
+// check refuses -stac for outputs that have no STAC item (PNG previews),
+// and, before any work, an item's path (NAME.json) that exists and is not
+// a regular file (a directory), which would fail only once the image is
+// written.
 func (s *stacFlags) check(paths ...string) error {
 	if !s.on {
 		return nil
@@ -31,6 +36,10 @@ func (s *stacFlags) check(paths ...string) error {
 	for _, p := range paths {
 		if f, err := formats.ForWrite(p); err == nil && f.Name == "PNG" {
 			return usagef("-stac: %s is a PNG preview, which has no STAC item", p)
+		}
+		j := stac.PathFor(p)
+		if st, err := os.Stat(j); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("-stac: %s, the STAC item of %s, exists and is %s; move it or leave out -stac", j, p, regfile.Kind(st.Mode()))
 		}
 	}
 	return nil

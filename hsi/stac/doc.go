@@ -14,7 +14,10 @@
 // (an ENVI "acquisition time" field), else the time the caller gives. The
 // processing note (software version, method, factor, model) is written as
 // the item's description and as omnihsr:* properties, which no extension
-// schema constrains.
+// schema constrains. A wavelength, FWHM, scale or offset that is not a
+// finite number (JSON has none) is left out of its band, and a transform
+// that is not finite leaves the projection out, so that an item can always
+// be written.
 //
 // The schemas of the specification and the three extensions validate the
 // items of the tests (scripts/goldens/stac.py); the Go tests compare with

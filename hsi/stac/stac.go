@@ -126,14 +126,15 @@ func Item(a Asset, p Processing, when time.Time) (map[string]any, error) {
 		if b < len(m.BandNames) && m.BandNames[b] != "" {
 			band["name"] = m.BandNames[b]
 		}
-		if haveWL && b < len(nm) {
+		// A value that is not finite (JSON has no NaN) is left out.
+		if haveWL && b < len(nm) && finite(nm[b]) {
 			band["eo:center_wavelength"] = micrometres(nm[b])
 			usedEO = true
-			if b < len(fw) {
+			if b < len(fw) && finite(fw[b]) {
 				band["eo:full_width_half_max"] = micrometres(fw[b])
 			}
 		}
-		if s, o, ok := m.PhysicalScale(b); ok {
+		if s, o, ok := m.PhysicalScale(b); ok && finite(s, o) {
 			band["raster:scale"] = s
 			band["raster:offset"] = o
 			usedRaster = true
@@ -158,7 +159,7 @@ func Item(a Asset, p Processing, when time.Time) (map[string]any, error) {
 		exts = append(exts, EO)
 	}
 	geoExt := false
-	if gt, ok := m.Geo.Transform(); ok {
+	if gt, ok := m.Geo.Transform(); ok && finite(gt[:]...) {
 		geoExt = true
 		c, _ := m.Geo.CRS()
 		if c.EPSG != 0 {
@@ -271,6 +272,17 @@ func acquisition(m *hsi.Meta) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// finite reports whether every value is a finite number, which JSON can
+// hold.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // noData is a no-data value as STAC writes it: a number, or "nan", "inf",

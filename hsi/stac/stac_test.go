@@ -110,6 +110,42 @@ func TestWriteBeside(t *testing.T) {
 	}
 }
 
+// Issue 39: non-finite wavelengths, FWHM, gains or offsets made the item
+// fail to marshal ("json: unsupported value: NaN") after the image was
+// written. They are left out; the finite ones stay.
+func TestNonFiniteLeftOut(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	m := &hsi.Meta{Wavelengths: []float64{nan, 500, 600}, FWHM: []float64{10, inf, 10}, WavelengthUnits: "Nanometers",
+		Scale: []float64{nan, 1, 1}, Offset: []float64{0, inf, 0}}
+	p, err := Write(Asset{Path: filepath.Join(t.TempDir(), "x.tif"), Format: "TIFF", H: 2, W: 2, Meta: m}, Processing{Software: "omnihsr"}, when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	var item struct {
+		Assets map[string]struct {
+			Bands []map[string]any `json:"bands"`
+		} `json:"assets"`
+	}
+	if err := json.Unmarshal(b, &item); err != nil {
+		t.Fatal(err)
+	}
+	bands := item.Assets["data"].Bands
+	if len(bands) != 3 {
+		t.Fatalf("%d bands: %s", len(bands), b)
+	}
+	_, wl0 := bands[0]["eo:center_wavelength"]
+	_, fw1 := bands[1]["eo:full_width_half_max"]
+	if wl0 || bands[1]["eo:center_wavelength"] != 0.5 || fw1 || bands[2]["eo:full_width_half_max"] != 0.01 {
+		t.Errorf("wavelengths and FWHM: %v", bands)
+	}
+	_, s0 := bands[0]["raster:scale"]
+	_, s1 := bands[1]["raster:scale"]
+	if s0 || s1 || bands[2]["raster:scale"] != 1.0 {
+		t.Errorf("scales: %v", bands)
+	}
+}
+
 // utmInverse against GDAL (osr, EPSG:32611 and 32733 to EPSG:4326): the
 // footprint of the goldens is checked the same way by scripts/goldens/stac.py.
 func TestUTMInverse(t *testing.T) {
