@@ -110,6 +110,10 @@ type Options struct {
 	// Weights is an OmniHSR weight file (*.omw); "" is the model embedded
 	// in the binary. Only for the model's methods.
 	Weights string
+	// Clamp keeps the output's values physical: ClampInput clamps every
+	// band to its range in the input (Result.InputClamped counts the
+	// samples moved); the default, ClampNone, writes them as rendered.
+	Clamp Clamp
 
 	// The options below apply to UpscaleFile only.
 
@@ -283,6 +287,9 @@ type Result struct {
 	// NoiseFile is the file the noise was read from (NoiseFile,
 	// NoiseCompanion; "" otherwise).
 	NoiseFile string
+	// InputClamped counts the output samples that ClampInput moved into
+	// their band's input range (every output of Scales together).
+	InputClamped int64
 	// Files are what writing each output reported (UpscaleFile only), in
 	// the order of Scales: its path and size, the metadata written, the
 	// clamped sample count, a no-data value the type cannot hold, and the
@@ -326,6 +333,9 @@ func optionf(format string, a ...any) error {
 
 // check validates opt and returns its method.
 func (opt *Options) check() (method.Method, error) {
+	if opt.Clamp < ClampNone || opt.Clamp > ClampType {
+		return method.Method{}, optionf("Clamp %d: want ClampNone, ClampInput or ClampType", int(opt.Clamp))
+	}
 	if s := opt.Scale; s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		return method.Method{}, optionf("Scale %v: want a finite number > 0", s)
 	}
@@ -530,9 +540,10 @@ func ReadFile(path string, ro hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error
 
 // prepared is an input ready to render.
 type prepared struct {
-	r   method.Renderer
-	lr  *hsi.Cube
-	res Result
+	r       method.Renderer
+	lr      *hsi.Cube
+	res     Result
+	clamped atomic.Int64 // samples moved by ClampInput
 }
 
 // prepare loads the model, sets the input's noise (read from noiseFile
@@ -582,7 +593,11 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 	}
 	res.NoData, res.BadBands = countNoData(lr)
 	res.Model = modelReportOf(r, mod)
-	return &prepared{r: r, lr: lr, res: res}, nil
+	p := &prepared{r: r, lr: lr, res: res}
+	if opt.Clamp == ClampInput {
+		p.r = newInputClamp(r, lr, &p.clamped)
+	}
+	return p, nil
 }
 
 // countNoData counts the no-data samples of c (its declared value, or
@@ -720,6 +735,7 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	})
 	if err == nil {
 		comp.finish()
+		res.InputClamped = p.clamped.Load()
 	}
 	return res, err
 }
@@ -922,6 +938,7 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	comp.finish()
 	res := p.res
 	res.Height, res.Width = h, w
+	res.InputClamped = p.clamped.Load()
 	return &hsi.Cube{H: h, W: w, B: lr.B, Data: sink.data, Meta: meta}, res, nil
 }
 

@@ -17,13 +17,14 @@ import (
 // rows at a time (method.BicubicRows), so that neither the input nor an
 // output is ever held whole. It returns done = false, having written
 // nothing, when the input cannot be read so: another format, Read set,
+// Clamp ClampInput (which needs the input's band ranges),
 // bands flagged bad, or a no-data sample (NaN, or the declared data
 // ignore value), which needs the whole image to fill; UpscaleFile then
 // reads the input whole. An infinite sample is an error naming its
 // position, as ReadFile's.
 func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done bool, err error) {
-	if u.opt.Read != (hsi.ReadOptions{}) {
-		return Result{}, false, nil
+	if u.opt.Read != (hsi.ReadOptions{}) || u.opt.Clamp == ClampInput {
+		return Result{}, false, nil // ClampInput needs the input's band ranges
 	}
 	if f, err := formats.ForRead(u.in); err != nil || f.Name != "ENVI" {
 		return Result{}, false, nil

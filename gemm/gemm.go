@@ -50,11 +50,24 @@ func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, l
 // the product: starting goroutines costs more than it saves.
 const parallelMinFlops = 1 << 21
 
-// Backend describes the kernel in use and the thread count, e.g.
-// "pure-go avx512 kernels, 2 threads" or "pure-go neon kernels, 4
-// threads" (omnihsr version and bench print it).
+// Backend describes the kernel in use and the thread count, in the
+// README's words: "Go assembly AVX-512 kernels, 2 threads", "Go assembly
+// AVX + FMA kernels, ...", "Go assembly NEON kernels, ..." or "pure-Go
+// kernels, ..." (omnihsr version and bench print it).
 func Backend() string {
-	return fmt.Sprintf("pure-go %s kernels, %d threads", blocked.Kernel(), Threads())
+	name := "pure-Go kernels"
+	switch k := blocked.Kernel(); k {
+	case "avx512":
+		name = "Go assembly AVX-512 kernels"
+	case "avx":
+		name = "Go assembly AVX + FMA kernels"
+	case "neon":
+		name = "Go assembly NEON kernels"
+	case "go":
+	default:
+		name = k + " kernels"
+	}
+	return fmt.Sprintf("%s, %d threads", name, Threads())
 }
 
 // Kernel is the name of the kernel set in use: "avx512", "avx" (amd64),

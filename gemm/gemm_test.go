@@ -254,8 +254,9 @@ func TestUseNamesKernel(t *testing.T) {
 		if err := Use(k); err != nil {
 			t.Fatal(err)
 		}
-		if Kernel() != k || !strings.Contains(Backend(), k) {
-			t.Fatalf("Use(%q): Kernel %q, Backend %q", k, Kernel(), Backend())
+		want := map[string]string{"avx512": "Go assembly AVX-512 kernels, ", "avx": "Go assembly AVX + FMA kernels, ", "neon": "Go assembly NEON kernels, ", "go": "pure-Go kernels, "}[k]
+		if Kernel() != k || want == "" || !strings.HasPrefix(Backend(), want) {
+			t.Fatalf("Use(%q): Kernel %q, Backend %q (want the README's name, %q)", k, Kernel(), Backend(), want)
 		}
 	}
 	if err := Use("avx9000"); !errors.Is(err, ErrKernel) {

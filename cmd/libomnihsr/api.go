@@ -157,6 +157,9 @@ type options struct {
 	NoiseFile      string          `json:"noise_file"`
 	KeepNoisyBands bool            `json:"keep_noisy_bands"`
 	Weights        string          `json:"weights"`
+	// Clamp is omnihsr.Options.Clamp by name: "none" (or ""), "input"
+	// or "type".
+	Clamp string `json:"clamp"`
 	// Progress is what the progress callback counts: "rows" (or "") the
 	// output rows, "work" the whole call's work in workUnits.
 	Progress string `json:"progress"`
@@ -207,6 +210,11 @@ func parseOptions(s string) (options, omnihsr.Options, error) {
 	}
 	opt := omnihsr.Options{Scale: float64(o.Scale), Size: o.Size, Method: omnihsr.Method(o.Method),
 		KeepNoisyBands: o.KeepNoisyBands, Weights: o.Weights}
+	clamp, err := omnihsr.ParseClamp(o.Clamp)
+	if err != nil {
+		return o, opt, fmt.Errorf("libomnihsr: %w: clamp %q: want none, input or type", errOption, o.Clamp)
+	}
+	opt.Clamp = clamp
 	nz, err := parseNoise(o.Noise)
 	if err != nil {
 		return o, opt, err

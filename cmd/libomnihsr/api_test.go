@@ -34,6 +34,9 @@ func TestParseOptions(t *testing.T) {
 		{`{"scale": 2, "noise": "0.25"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.25}}}, statusOK},
 		{`{"scale": 2, "noise": [1, 2]}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{1, 2}}}, statusOK},
 		{`{"scale": 2, "keep_noisy_bands": true, "weights": "w.omw"}`, omnihsr.Options{Scale: 2, KeepNoisyBands: true, Weights: "w.omw"}, statusOK},
+		{`{"scale": 2, "clamp": "input"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampInput}, statusOK},
+		{`{"scale": 2, "clamp": "type"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampType}, statusOK},
+		{`{"scale": 2, "clamp": "physical"}`, omnihsr.Options{}, statusOption},
 		{`{"scale": 2, "noise_file": "auto"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseCompanion}}, statusOK},
 		{`{"scale": 2, "noise_file": "n.txt"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: "n.txt"}}, statusOK},
 		{`{"scale": 2, "noise": "clean", "noise_file": "n.txt"}`, omnihsr.Options{}, statusOption},
@@ -51,7 +54,7 @@ func TestParseOptions(t *testing.T) {
 		}
 		if err == nil && !(got.Scale == c.want.Scale && got.Size == c.want.Size && got.Method == c.want.Method &&
 			got.Noise.Mode == c.want.Noise.Mode && slices.Equal(got.Noise.Sigma, c.want.Noise.Sigma) && got.Noise.File == c.want.Noise.File &&
-			got.KeepNoisyBands == c.want.KeepNoisyBands && got.Weights == c.want.Weights) {
+			got.KeepNoisyBands == c.want.KeepNoisyBands && got.Weights == c.want.Weights && got.Clamp == c.want.Clamp) {
 			t.Errorf("%s: got %+v, want %+v", c.json, got, c.want)
 		}
 	}

@@ -95,6 +95,9 @@ type resultJSON struct {
 	Model    modelJSON `json:"model"`
 	// NoiseFile is the file the noise was read from ("" when none).
 	NoiseFile string `json:"noise_file"`
+	// InputClamped counts the samples clamp "input" moved into their
+	// band's input range.
+	InputClamped int64 `json:"input_clamped"`
 	// File is what writing the output reported (the first, with scales),
 	// Files all of them (upscale_file only; null for arrays).
 	File  *fileJSON  `json:"file"`
@@ -158,6 +161,7 @@ func resultOf(r omnihsr.Result, file bool) resultJSON {
 		j.Warnings = append(j.Warnings, screenedWarning(len(m.Screened)))
 	}
 	j.NoiseFile = r.NoiseFile
+	j.InputClamped = r.InputClamped
 	if file {
 		j.Files = []fileJSON{}
 		for _, f := range r.Files {

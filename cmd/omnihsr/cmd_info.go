@@ -277,21 +277,37 @@ func infoGeo(p infoLine, c *hsi.Cube) {
 			p("crs", "%s (no EPSG code)", cs.Name())
 		}
 		px, py := math.Hypot(gt[1], gt[4]), math.Hypot(gt[2], gt[5])
-		size := fmt.Sprintf("%g x %g", px, py)
+		size := fmt.Sprintf("%s x %s (x, y)", short32(px), short32(py))
 		if gt[2] != 0 || gt[4] != 0 {
 			size += fmt.Sprintf(" (rotated: geotransform %g, %g, %g, %g, %g, %g)", gt[0], gt[1], gt[2], gt[3], gt[4], gt[5])
 		}
 		p("pixel size", "%s", size)
+		// Corners as gdalinfo prints them: 3 decimals in a projected CRS,
+		// 7 in degrees.
+		prec := 3
+		if cs.Geographic() || (cs.Empty() && math.Abs(gt[1]) < 0.01) {
+			prec = 7
+		}
+		xy := func(x, y float64) string {
+			return fmt.Sprintf("(%.*f, %.*f)", prec, x, prec, y)
+		}
 		at := func(col, row int) string {
 			x, y := float64(col), float64(row)
-			return fmt.Sprintf("(%.6f, %.6f)", gt[0]+x*gt[1]+y*gt[2], gt[3]+x*gt[4]+y*gt[5])
+			return xy(gt[0]+x*gt[1]+y*gt[2], gt[3]+x*gt[4]+y*gt[5])
 		}
 		p("upper left", "%s", at(0, 0))
 		p("upper right", "%s", at(c.W, 0))
 		p("lower left", "%s", at(0, c.H))
 		p("lower right", "%s", at(c.W, c.H))
-		p("center", "(%.6f, %.6f)", gt[0]+float64(c.W)/2*gt[1]+float64(c.H)/2*gt[2], gt[3]+float64(c.W)/2*gt[4]+float64(c.H)/2*gt[5])
+		p("center", "%s", xy(gt[0]+float64(c.W)/2*gt[1]+float64(c.H)/2*gt[2], gt[3]+float64(c.W)/2*gt[4]+float64(c.H)/2*gt[5]))
 	}
+}
+
+// short32 prints v with the fewest digits that read back as the same
+// float32: a pixel size derived in float64 from one stored with float32
+// noise (7.124999999818635) prints as a person reads it (7.125).
+func short32(v float64) string {
+	return strconv.FormatFloat(float64(float32(v)), 'g', -1, 32)
 }
 
 // bandTable prints a line per band when the file describes its bands.

@@ -124,6 +124,7 @@ Formats, chosen by extension:
 		fs.StringVar(&o.size, "size", "", "output size HxW instead of -scale")
 		fs.StringVar(&o.method, "method", "", "upscaling method (default "+method.Default+")")
 		fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
+		fs.StringVar(&o.clamp, "clamp", "none", "keep values physical: none (as rendered), input (every band within its input range, no-data excluded) or type (an integer -type's range, as without)")
 		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; \"same\": the input's; integer types clamp; see omnihsr help convert)")
 		o.rf.register(fs)
 		o.tf.register(fs)
@@ -141,6 +142,7 @@ type upscaleOpts struct {
 	nf                                          noiseFlags
 	sf                                          stacFlags
 	in, out, size, method, typ, weights, scales string
+	clamp                                       string
 	scale                                       float64
 }
 
@@ -205,6 +207,10 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if err := o.nf.check(); err != nil {
 		return err
 	}
+	clamp, err := omnihsr.ParseClamp(o.clamp)
+	if err != nil {
+		return usagef("-clamp %q: want none, input or type", o.clamp)
+	}
 	// The checks of one output path; the library checks each output of
 	// -scales again.
 	if err := o.of.check(o.in, o.out); err != nil {
@@ -229,7 +235,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 		return err
 	}
 	opt := omnihsr.Options{Method: omnihsr.Method(m.Name), Weights: o.weights, KeepNoisyBands: o.nf.keepNoisy,
-		Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise()}
+		Driver: wo.Driver, Creation: wo.Creation, Read: ro, Overwrite: o.of.overwrite, Noise: o.nf.noise(), Clamp: clamp}
 	opt.Type, opt.SameType, _ = hsi.ParseDataType(o.typ) // checked by checkType
 	switch {
 	case o.size != "":

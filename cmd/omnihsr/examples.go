@@ -12,6 +12,7 @@ var examples = map[string][]string{
 		"omnihsr upscale -in sample/L7_ETMs.tif -out out/ -scales 2,3.5",
 		"omnihsr upscale -in sample/L7_ETMs.tif -out out/sample_700.hdr -size 700x700 -method bicubic",
 		"omnihsr upscale -in sample/L7_ETMs.tif -out out/sample_x2.hdr -scale 2 -noise clean -v",
+		"omnihsr upscale -in sample/L7_ETMs.tif -out out/sample_x4_in_range.tif -scale 4 -clamp input",
 	},
 	"info": {
 		"omnihsr info sample/L7_ETMs.tif",

@@ -97,7 +97,7 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 	}
 	// The first block shows that the sample's georeferencing reaches the
 	// output: its CRS, and the pixel size divided by the factor.
-	if !strings.Contains(infoOut, "(EPSG:31985)") || !strings.Contains(infoOut, "pixel size:     7.12") {
+	if !strings.Contains(infoOut, "(EPSG:31985)") || !strings.Contains(infoOut, "pixel size:     7.125 x 7.125 (x, y)\n") {
 		t.Errorf("README's first block does not show the output's CRS (EPSG:31985) and 7.125 m pixels; info printed:\n%s", infoOut)
 	}
 	if ran < 2 || lastPNG == "" {

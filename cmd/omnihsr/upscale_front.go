@@ -60,6 +60,9 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 		fmt.Fprintf(e.stderr, "upscale: %d band(s) judged unusable, "+noisyBandsNote+" (-keep-noisy-bands keeps them in): %s\n",
 			len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(&res.InputMeta, out))
 	}
+	if opt.Clamp == omnihsr.ClampInput {
+		fmt.Fprintf(e.stderr, "upscale: -clamp input: %d sample(s) outside their band's range in the input clamped to it\n", res.InputClamped)
+	}
 	for _, f := range res.Files {
 		for _, s := range f.Warnings() {
 			fmt.Fprintln(e.stderr, s)

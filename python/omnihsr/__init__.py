@@ -97,7 +97,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
             method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
             noise_file: Optional[Union[str, os.PathLike]] = None, keep_noisy_bands: bool = False,
             weights: Optional[str] = None, progress: ProgressFn = None, progress_units: str = "rows",
-            out: Optional[np.ndarray] = None, return_result: bool = False) -> Any:
+            out: Optional[np.ndarray] = None, return_result: bool = False, clamp: str = "none") -> Any:
     """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
 
     x: a numpy array (H, W, B) (any real dtype; taken without a copy when
@@ -116,6 +116,8 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     keep_noisy_bands: keep bands whose noise is far above their neighbours'
        in the noise level (screened out by default).
     weights: an OmniHSR weight file (*.omw) instead of the embedded model.
+    clamp: "none" (default), "input" (every band within its input range,
+       no-data excluded) or "type", as ``omnihsr upscale -clamp``.
     progress: called as progress(rows_done, rows_total) from the library's
        threads; an exception it raises cancels the call and is raised.
     progress_units: what progress counts: "rows" (the output rows), or
@@ -137,7 +139,8 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
         from ._xr import upscale_dataarray
         da, res = upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
                                     noise_file=_path(noise_file), keep_noisy_bands=keep_noisy_bands,
-                                    weights=weights, progress=progress, progress_units=progress_units)
+                                    weights=weights, progress=progress, progress_units=progress_units,
+                                    clamp=clamp)
         return (da, res) if return_result else da
     a = np.asarray(x)
     if a.ndim == 2:
@@ -150,8 +153,13 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     res, sr = _upscale_array(a, dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
                                      noise_file=_path(noise_file), nodata=_num(nodata),
                                      keep_noisy_bands=keep_noisy_bands or None, weights=weights,
-                                     progress=_units(progress_units)), progress, out)
+                                     progress=_units(progress_units), clamp=_clamp(clamp)), progress, out)
     return (sr, res) if return_result else sr
+
+
+def _clamp(clamp: str) -> Optional[str]:
+    """The library's "clamp" option: unset for none, its default."""
+    return None if clamp == "none" else clamp
 
 
 def _units(progress_units: str) -> Optional[str]:
@@ -188,7 +196,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                  keep_noisy_bands: bool = False, weights: Optional[str] = None, type: Optional[str] = None,
                  driver: Optional[str] = None, creation: Optional[Sequence[str]] = None,
                  overwrite: bool = False, progress: ProgressFn = None, progress_units: str = "rows",
-                 **reader_options: Any) -> dict:
+                 clamp: str = "none", **reader_options: Any) -> dict:
     """Super-resolves the file src into dst, exactly as
     ``omnihsr upscale -in src -out dst`` does (the same bytes), streaming.
 
@@ -217,7 +225,8 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                 method=method, noise=_noise(noise), noise_file=_path(noise_file),
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights, type=type, driver=driver,
                 creation=list(creation) if creation else None, overwrite=overwrite or None,
-                read=_read_options(reader_options) or None, progress=_units(progress_units))
+                read=_read_options(reader_options) or None, progress=_units(progress_units),
+                clamp=_clamp(clamp))
     L = _lib.lib()
     result = ctypes.c_void_p()
     cancel = ctypes.c_int32(0)

@@ -252,3 +252,16 @@ def test_refuse_nan(tmp_path: Path) -> None:
     assert np.isnan(omnihsr.open(tmp_path / "nan.npy").values[1, 2, 0])
     with pytest.raises(omnihsr.OmniHSRError, match="NaN"):
         omnihsr.open(tmp_path / "nan.npy", refuse_nan=True)
+
+
+def test_clamp_input_keeps_band_ranges(tmp_path):
+    # clamp="input" (-clamp input) keeps every band within its input range
+    x = np.zeros((16, 16, 3), np.float32)
+    x[:, 8:, :] = [1.0, 2.0, 3.0]  # a step edge: interpolation overshoots it
+    free = omnihsr.upscale(x, scale=4, method="bicubic")
+    sr, res = omnihsr.upscale(x, scale=4, method="bicubic", clamp="input", return_result=True)
+    lo, hi = x.min(axis=(0, 1)), x.max(axis=(0, 1))
+    assert ((free < lo) | (free > hi)).any()
+    assert not ((sr < lo) | (sr > hi)).any() and res["input_clamped"] > 0
+    with pytest.raises(omnihsr.OptionError):
+        omnihsr.upscale(x, scale=2, clamp="physical")

@@ -1,0 +1,119 @@
+package omnihsr
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
+)
+
+// Clamp says what keeps the output's values physical (Options.Clamp,
+// `omnihsr upscale -clamp`). The model, like any sharpening interpolator,
+// overshoots next to edges: its operators add a zero-sum high-pass term on
+// top of bicubic interpolation, which itself rings past the input's range.
+type Clamp int
+
+const (
+	// ClampNone, the default, writes the values as rendered; an integer
+	// Type still clamps to its range, as gdal_translate -ot does.
+	ClampNone Clamp = iota
+	// ClampInput clamps every output band to its own range in the input
+	// (no-data samples and bad bands excluded; no-data stays no-data).
+	ClampInput
+	// ClampType clamps to the output type's range only: today's integer
+	// clamping, named (the same values as ClampNone).
+	ClampType
+)
+
+var clampNames = [...]string{ClampNone: "none", ClampInput: "input", ClampType: "type"}
+
+// String returns the name ParseClamp reads: none, input or type.
+func (c Clamp) String() string {
+	if c >= 0 && int(c) < len(clampNames) {
+		return clampNames[c]
+	}
+	return fmt.Sprintf("Clamp(%d)", int(c))
+}
+
+// ParseClamp reads none, input or type ("" is none).
+func ParseClamp(s string) (Clamp, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return ClampNone, nil
+	}
+	for c, n := range clampNames {
+		if s == n {
+			return Clamp(c), nil
+		}
+	}
+	return ClampNone, fmt.Errorf("%w: clamp %q: want none, input or type", ErrOption, s)
+}
+
+// bandRanges returns each band's smallest and largest valid input value
+// (finite, not the declared no-data value); a band with none (bad, or
+// no-data everywhere) gets lo > hi, which clamps nothing.
+func bandRanges(c *hsi.Cube) (lo, hi []float32) {
+	lo, hi = make([]float32, c.B), make([]float32, c.B)
+	for b := range lo {
+		lo[b], hi[b] = float32(math.Inf(1)), float32(math.Inf(-1))
+	}
+	ign, hasIgn := c.Meta.IgnoreValue()
+	for i, v := range c.Data {
+		if v != v || math.IsInf(float64(v), 0) || (hasIgn && v == ign) {
+			continue
+		}
+		b := i % c.B
+		lo[b], hi[b] = min(lo[b], v), max(hi[b], v)
+	}
+	for b := range lo {
+		if b < len(c.Meta.BadBands) && c.Meta.BadBands[b] {
+			lo[b], hi[b] = float32(math.Inf(1)), float32(math.Inf(-1))
+		}
+	}
+	return lo, hi
+}
+
+// inputClamp renders with r and clamps every band of the rows to its input
+// range before they reach the sink, counting the samples it moved.
+type inputClamp struct {
+	r       method.Renderer
+	lo, hi  []float32
+	ign     float32
+	hasIgn  bool
+	clamped *atomic.Int64
+}
+
+func newInputClamp(r method.Renderer, lr *hsi.Cube, clamped *atomic.Int64) inputClamp {
+	lo, hi := bandRanges(lr)
+	nd, hasND := hsi.NoDataValue(lr)
+	return inputClamp{r: r, lo: lo, hi: hi, ign: float32(nd), hasIgn: hasND && !math.IsNaN(nd), clamped: clamped}
+}
+
+func (c inputClamp) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	return c.r.RenderTo(h, w, clampSink{c, sink}, progress)
+}
+
+type clampSink struct {
+	c    inputClamp
+	sink model.RowSink
+}
+
+// WriteRows clamps d in place (H x W x B order: band i % B) and passes it
+// on. NaN and the no-data value are kept.
+func (s clampSink) WriteRows(d []float32) error {
+	c, B := s.c, len(s.c.lo)
+	var n int64
+	for i, v := range d {
+		b := i % B
+		if lo, hi := c.lo[b], c.hi[b]; lo <= hi && (v < lo || v > hi) && !(c.hasIgn && v == c.ign) {
+			d[i] = min(max(v, lo), hi)
+			n++
+		}
+	}
+	c.clamped.Add(n)
+	return s.sink.WriteRows(d)
+}
