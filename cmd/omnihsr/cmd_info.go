@@ -188,30 +188,52 @@ func valueRange(m *hsi.Meta, st hsi.Stats) string {
 	return rng
 }
 
+// finiteRange prints the range "lo .. hi" of the finite values of vs ("none
+// finite" when there are none), so that one NaN does not make it NaN.
+func finiteRange(vs []float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if lo > hi {
+		return "none finite"
+	}
+	return fmt.Sprintf("%g .. %g", lo, hi)
+}
+
+// notFinite says how many of vs are not finite (", 1 not finite"), "" when
+// all are.
+func notFinite(vs []float64) string {
+	n := 0
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d not finite", n)
+}
+
 // infoBands prints the spectral lines: wavelengths, FWHM, bad bands, the
 // bands upscale's noise screen leaves out, the data ignore value and the
 // description.
 func infoBands(p infoLine, c *hsi.Cube, st hsi.Stats, path string, opt hsi.ReadOptions) {
 	m := &c.Meta
 	if len(m.Wavelengths) > 0 {
-		wlo, whi := math.Inf(1), math.Inf(-1)
-		for _, v := range m.Wavelengths {
-			wlo, whi = min(wlo, v), max(whi, v)
-		}
 		units := m.WavelengthUnits
 		if units == "" {
 			units = "(units unknown)"
 		}
-		p("wavelengths", "%g .. %g %s (%d values)", wlo, whi, units, len(m.Wavelengths))
+		p("wavelengths", "%s %s (%d values%s)", finiteRange(m.Wavelengths), units, len(m.Wavelengths), notFinite(m.Wavelengths))
 	} else {
 		p("wavelengths", "unknown")
 	}
 	if len(m.FWHM) > 0 {
-		flo, fhi := math.Inf(1), math.Inf(-1)
-		for _, v := range m.FWHM {
-			flo, fhi = min(flo, v), max(fhi, v)
-		}
-		p("fwhm", "%g .. %g", flo, fhi)
+		p("fwhm", "%s%s", finiteRange(m.FWHM), notFinite(m.FWHM))
 	}
 	if m.BadBands != nil {
 		n := 0

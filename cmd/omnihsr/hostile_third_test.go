@@ -124,15 +124,7 @@ func TestSideFilesNotRegularRefused(t *testing.T) {
 // the item; the directory is refused before the work.
 func TestSTACHostile(t *testing.T) {
 	dir := t.TempDir()
-	data := make([]byte, 3*2*2*4)
-	if err := os.WriteFile(filepath.Join(dir, "a.img"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	hdr := filepath.Join(dir, "a.hdr")
-	if err := os.WriteFile(hdr, []byte("ENVI\nsamples = 2\nlines = 3\nbands = 2\nheader offset = 0\ndata type = 4\ninterleave = bsq\nbyte order = 0\n"+
-		"wavelength units = Nanometers\nwavelength = {nan, 500}\nfwhm = {inf, 10}\ndata gain values = {nan, 1}\ndata offset values = {0, inf}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	hdr := nonFiniteENVI(t, dir)
 	out := filepath.Join(dir, "o.hdr")
 	code, stderr := runRsCmd(t, "upscale", "-in", hdr, "-out", out, "-scale", "2", "-method", "bicubic", "-stac")
 	if code != 0 {
@@ -157,5 +149,30 @@ func TestSTACHostile(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
 			t.Errorf("%s written although its STAC item could not be (%v)", n, err)
 		}
+	}
+}
+
+// nonFiniteENVI writes dir/a.hdr and a.img: 3 x 2 x 2 float32 zeros whose
+// header gives a NaN and a finite wavelength, an infinite FWHM, a NaN gain
+// and an infinite offset.
+func nonFiniteENVI(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "a.img"), make([]byte, 3*2*2*4), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hdr := filepath.Join(dir, "a.hdr")
+	if err := os.WriteFile(hdr, []byte("ENVI\nsamples = 2\nlines = 3\nbands = 2\nheader offset = 0\ndata type = 4\ninterleave = bsq\nbyte order = 0\n"+
+		"wavelength units = Nanometers\nwavelength = {nan, 500}\nfwhm = {inf, 10}\ndata gain values = {nan, 1}\ndata offset values = {0, inf}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return hdr
+}
+
+// Issue 39: one NaN wavelength made info print "NaN .. NaN". The range is
+// that of the finite values, and the others are counted.
+func TestInfoNonFiniteWavelengths(t *testing.T) {
+	code, out, stderr := runCmd(t, "info", nonFiniteENVI(t, t.TempDir()))
+	if code != 0 || !strings.Contains(out, "500 .. 500 Nanometers (2 values, 1 not finite)") || !strings.Contains(out, "10 .. 10, 1 not finite") || strings.Contains(out, "NaN ..") {
+		t.Errorf("exit %d, %s%s", code, out, stderr)
 	}
 }

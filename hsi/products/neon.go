@@ -3,6 +3,7 @@ package products
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -111,8 +112,9 @@ func readNEON(f *file, site string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceI
 	if err != nil {
 		return nil, info, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
 	}
-	if hasScale && scale <= 0 {
-		return nil, info, fmt.Errorf("%s: %s: Scale_Factor %v is not positive", f.path, o.Path, scale)
+	// reflectance = value / scale: a subnormal scale makes it infinite
+	if hasScale && (!(scale >= 0x1p-1022) || math.IsInf(scale, 0)) {
+		return nil, info, fmt.Errorf("%s: %s: Scale_Factor %v is not a positive normal number", f.path, o.Path, scale)
 	}
 	fill, hasFill, err := attrNum(o, "Data_Ignore_Value")
 	if err != nil {
@@ -152,12 +154,9 @@ func readNEON(f *file, site string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceI
 		c.Meta.FWHM = fw
 	}
 	var windows []string
-	for k := 1; ; k++ {
+	for _, k := range bandWindows(o) {
 		name := fmt.Sprintf("Band_Window_%d_Nanometers", k)
-		a, ok := o.Attrs[name]
-		if !ok {
-			break
-		}
+		a := o.Attrs[name]
 		if len(a.Nums) != 2 || math.IsNaN(a.Nums[0]) || math.IsNaN(a.Nums[1]) || a.Nums[0] > a.Nums[1] {
 			return nil, info, fmt.Errorf("%s: %s: attribute %s is %v, want two wavelengths, low then high", f.path, o.Path, name, a.Nums)
 		}
@@ -194,6 +193,24 @@ func readNEON(f *file, site string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceI
 	return c, info, nil
 }
 
+// bandWindows returns the numbers N of o's Band_Window_N_Nanometers
+// attributes in increasing order, gaps in the numbering included.
+func bandWindows(o *hdf5.Object) []int {
+	var ks []int
+	for name := range o.Attrs {
+		rest, ok := strings.CutPrefix(name, "Band_Window_")
+		if !ok {
+			continue
+		}
+		num, ok := strings.CutSuffix(rest, "_Nanometers")
+		if k, err := strconv.Atoi(num); ok && err == nil && k >= 0 && strconv.Itoa(k) == num {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
 // neonGeo georeferences the grid: the geotransform from Map_Info (an ENVI
 // map info line, read as GDAL's ENVI driver reads one: reference pixel
 // (1, 1) at the upper-left corner of the first pixel, rotation included),
@@ -217,20 +234,25 @@ func neonGeo(f *file, site string) (*hsi.Geo, string, error) {
 	if !ok {
 		return nil, "", fmt.Errorf("%s: %s/%sMap_Info %q is not an ENVI map info line", f.path, site, neonCoords, mi)
 	}
-	var c crs.CRS
 	note := "CRS from Map_Info"
+	c, _ := (&hsi.Geo{MapInfo: mi}).CRS()
 	if code != "" {
 		n, err := strconv.Atoi(code)
 		if err != nil || n <= 0 {
 			return nil, "", fmt.Errorf("%s: %s/%sEPSG Code %q is not an EPSG code", f.path, site, neonCoords, code)
 		}
-		c = crs.FromEPSG(n)
-		note = "EPSG:" + code
-	} else {
-		c, _ = (&hsi.Geo{MapInfo: mi}).CRS()
-		if c.Empty() {
-			note = "no CRS (no EPSG Code, and Map_Info names none)"
+		switch ec := crs.FromEPSG(n); {
+		case ec.WKT == "" && !c.Empty():
+			// A code the EPSG table does not hold: Map_Info's CRS stands.
+			note = fmt.Sprintf("EPSG Code %d unknown (not a geographic or projected EPSG CRS), CRS from Map_Info", n)
+		case c.EPSG != 0 && c.EPSG != n:
+			return nil, "", fmt.Errorf("%s: %s/%sEPSG Code %d contradicts Map_Info, which names EPSG:%d (%q)", f.path, site, neonCoords, n, c.EPSG, mi)
+		default:
+			c = ec
+			note = "EPSG:" + code
 		}
+	} else if c.Empty() {
+		note = "no CRS (no EPSG Code, and Map_Info names none)"
 	}
 	return geoOf(gt, c), note + ", grid from Map_Info", nil
 }
