@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/noise"
@@ -294,7 +295,11 @@ func infoGeo(p infoLine, c *hsi.Cube) {
 		case cs.Empty():
 			p("crs", "none")
 		case cs.EPSG != 0:
-			p("crs", "%s (EPSG:%d)", cs.Name(), cs.EPSG)
+			name := crs.EPSGName(cs.EPSG) // gdalinfo's name, else the WKT's
+			if name == "" {
+				name = cs.Name()
+			}
+			p("crs", "%s (EPSG:%d)", name, cs.EPSG)
 		default:
 			p("crs", "%s (no EPSG code)", cs.Name())
 		}

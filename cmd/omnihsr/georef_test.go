@@ -16,13 +16,13 @@ func TestInfoGeoref(t *testing.T) {
 		file string
 		want []string
 	}{
-		{"utm32633.tif", []string{"crs:            WGS_1984_UTM_Zone_33N (EPSG:32633)", "pixel size:     30 x 30 (x, y)",
+		{"utm32633.tif", []string{"crs:            WGS 84 / UTM zone 33N (EPSG:32633)", "pixel size:     30 x 30 (x, y)",
 			"upper left:     (500000.000, 4200000.000)", "lower right:    (500150.000, 4199880.000)"}},
 		{"rotated.img", []string{"(EPSG:32633)", "pixel size:     30 x 30 (x, y) (rotated",
 			"upper right:    (500129.904, 4200075.000)", "lower left:     (500060.000, 4199896.077)",
 			"     2  550 Nanometers  fwhm 10  scale 0.0001 offset 0  bad"}},
 		{"albers_gdal.tif", []string{"crs:            unknown (no EPSG code)", "upper left:     (-1000000.000, 2000000.000)"}},
-		{"geog4326.tif", []string{"crs:            GCS_WGS_1984 (EPSG:4326)", "lower right:    (10.5050000, 45.2460000)"}},
+		{"geog4326.tif", []string{"crs:            WGS 84 (EPSG:4326)", "lower right:    (10.5050000, 45.2460000)"}},
 	} {
 		code, out, errs := runCmd(t, "info", georefData+tc.file)
 		if code != 0 {

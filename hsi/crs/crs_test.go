@@ -387,3 +387,13 @@ func BenchmarkGeoKeysUserDefined(b *testing.B) {
 		}
 	}
 }
+
+// EPSGName gives GDAL's names (gdalinfo: PROJCRS["SIRGAS 2000 / UTM zone
+// 25S", ...), not the ESRI WKT's spelling.
+func TestEPSGName(t *testing.T) {
+	for code, want := range map[int]string{4326: "WGS 84", 31985: "SIRGAS 2000 / UTM zone 25S", 32633: "WGS 84 / UTM zone 33N", 3035: "ETRS89-extended / LAEA Europe", 1: ""} {
+		if got := EPSGName(code); got != want {
+			t.Errorf("EPSGName(%d) = %q, want %q", code, got, want)
+		}
+	}
+}

@@ -34,6 +34,10 @@ type Series struct {
 	Name   string
 	X, Y   []float64
 	Dashed bool
+	// Colour is the line's colour; the zero value (alpha 0) takes
+	// Palette[i mod 8] for series i. A report gives each method one colour
+	// in every figure through it.
+	Colour color.NRGBA
 }
 
 // PlotSpec describes a LinePlot.
@@ -132,6 +136,9 @@ func LinePlot(p PlotSpec) (img image.Image, err error) {
 			return nil, fmt.Errorf("figure: plot %q: series %d (%q): %w", p.Title, i, s.Name, err)
 		}
 		l.Color = Palette[i%len(Palette)]
+		if s.Colour.A != 0 {
+			l.Color = s.Colour
+		}
 		l.Width = vg.Points(1.5)
 		if s.Dashed {
 			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}

@@ -90,6 +90,15 @@ type SceneFigure struct {
 	Prims        PrimStats `json:"primitives"`
 }
 
+// One colour per method in every line plot of the report (Okabe and Ito's
+// palette, figure.Palette): the truth blue, bicubic vermillion (dashed),
+// OmniHSR bluish green.
+var (
+	colourTruth   = figure.Palette[0]
+	colourBicubic = figure.Palette[1]
+	colourOmniHSR = figure.Palette[2]
+)
+
 // Figure file names under results/.
 const (
 	figRMSE  = "fig_band_rmse_x4.png"
@@ -116,6 +125,7 @@ func makeFigures(opt Options, dir string) (*FigureStats, error) {
 	if err := figure.WritePNG(filepath.Join(dir, figRMSE), figure.Grid(rows, 8)); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
+	primRows = append(primRows, primLegend())
 	if err := figure.WritePNG(filepath.Join(dir, figPrims), figure.Grid(primRows, 8)); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -331,9 +341,9 @@ func spectrumPlot(hr *hsi.Cube, r *recon, i int, title string) (image.Image, err
 	return figure.LinePlot(figure.PlotSpec{
 		Title: title, XLabel: xl, YLabel: "value (scene max = 1)", Width: 640, Height: 300,
 		Series: []figure.Series{
-			{Name: "truth", X: x, Y: get(hr)},
-			{Name: fmt.Sprintf("bicubic (RMSE %.4f)", spectralRMSE(r.bic, hr, i)), X: x, Y: get(r.bic), Dashed: true},
-			{Name: fmt.Sprintf("OmniHSR (RMSE %.4f)", spectralRMSE(r.ours, hr, i)), X: x, Y: get(r.ours)},
+			{Name: "truth", X: x, Y: get(hr), Colour: colourTruth},
+			{Name: fmt.Sprintf("bicubic (RMSE %.4f)", spectralRMSE(r.bic, hr, i)), X: x, Y: get(r.bic), Dashed: true, Colour: colourBicubic},
+			{Name: fmt.Sprintf("OmniHSR (RMSE %.4f)", spectralRMSE(r.ours, hr, i)), X: x, Y: get(r.ours), Colour: colourOmniHSR},
 		},
 	})
 }
@@ -465,8 +475,8 @@ func sceneFigures(opt Options, sc *eval.Scene, dir string) (*SceneFigure, figure
 	rp, err := figure.LinePlot(figure.PlotSpec{
 		Title: fmt.Sprintf("%s (%d bands), x4", sc.Name, hr.B), XLabel: xl, YLabel: "RMSE", Width: 560, Height: 300,
 		Series: []figure.Series{
-			{Name: "bicubic", X: x, Y: f.BicBandRMSE, Dashed: true},
-			{Name: "OmniHSR", X: x, Y: f.OursBandRMSE},
+			{Name: "bicubic", X: x, Y: f.BicBandRMSE, Dashed: true, Colour: colourBicubic},
+			{Name: "OmniHSR", X: x, Y: f.OursBandRMSE, Colour: colourOmniHSR},
 		},
 	})
 	if err != nil {
@@ -660,6 +670,17 @@ func primPanels(r *recon, hr *hsi.Cube, win image.Rectangle, edge []int, name st
 			Img: figure.OperatorTile(p.K[n*cofr.Taps:(n+1)*cofr.Taps], 16)})
 	}
 	return out, nil
+}
+
+// primLegend is the legend row of the primitives figure: the colours of
+// the supports (long-axis angle in degrees, round primitives grey), of the
+// operator-norm map (each row's own 0..max) and of the operator tiles.
+func primLegend() []figure.Panel {
+	return []figure.Panel{
+		{Title: "supports: long axis (deg)", Img: figure.OrientationKey(24)},
+		{Title: "operator norm: 0..row max", Img: figure.ColourBar(1, 120, 12)},
+		{Title: "operator taps k", Img: figure.DivergingBar(120, 12)},
+	}
 }
 
 // mulRect scales a rectangle by k.
