@@ -62,16 +62,10 @@ func TestReadmeFirstBlockRunsOnTheSample(t *testing.T) {
 		if len(f) == 0 || f[0] != "./omnihsr" {
 			t.Fatalf("README's first block runs %q, not an omnihsr command", strings.TrimSpace(c))
 		}
-		args := f[1:]
-		for i, a := range args {
-			switch {
-			case strings.HasPrefix(a, "sample/"):
-				args[i] = filepath.Join("..", "..", a)
-			case strings.HasPrefix(a, "out/"):
-				args[i] = filepath.Join(dir, a)
-				if strings.HasSuffix(a, ".png") {
-					lastPNG = args[i]
-				}
+		args := exampleArgs(f[1:], dir, "")
+		for _, a := range args {
+			if strings.HasSuffix(a, ".png") {
+				lastPNG = a
 			}
 		}
 		var stdout, stderr bytes.Buffer
@@ -134,15 +128,7 @@ func TestReadmeSampleCommandsRun(t *testing.T) {
 			if len(f) < 2 || f[0] != "./omnihsr" || !strings.Contains(line, "sample/") {
 				continue
 			}
-			args := f[1:]
-			for i, a := range args {
-				switch {
-				case strings.HasPrefix(a, "sample/"):
-					args[i] = filepath.Join("..", "..", a)
-				case strings.HasPrefix(a, "out/"):
-					args[i] = filepath.Join(dir, a)
-				}
-			}
+			args := exampleArgs(f[1:], dir, "")
 			var stdout, stderr bytes.Buffer
 			if code := run(args, &stdout, &stderr); code != 0 {
 				t.Errorf("README: %s: exit %d: %s", strings.TrimSpace(line), code, stderr.String())
