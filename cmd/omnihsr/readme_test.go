@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -141,6 +142,9 @@ func TestReadmeSampleCommandsRun(t *testing.T) {
 	}
 }
 
+// listItem matches the first line of a Markdown list item.
+var listItem = regexp.MustCompile(`^\s*([-*+]|[0-9]+[.)])\s`)
+
 // The README reads as an introduction: the quick start (the main job and
 // the tests) within its first 40 lines, no paragraph over 800 characters,
 // an example of a compressed COG output, and ../shared explained where
@@ -180,6 +184,9 @@ func TestReadmeShape(t *testing.T) {
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
 			flush()
 			continue
+		}
+		if listItem.MatchString(l) { // a list item is a paragraph of its own
+			flush()
 		}
 		para = append(para, strings.TrimSpace(l))
 	}
