@@ -151,7 +151,7 @@ func runConvert(ctx context.Context, stdout, stderr io.Writer, in, out string, r
 	if f.Name == "PNG" {
 		written = "8-bit preview"
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s %d x %d x %d, %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, written, info.Format, info.DataType)
+	fmt.Fprintf(stdout, "wrote %s: %s %d x %d x %d (rows x columns x bands), %s (from %s %s)\n", out, f.Name, c.H, c.W, c.B, written, info.Format, info.DataType)
 	if err := sf.write(stdout, out, c.H, c.W, &c.Meta, wo, stac.Processing{Command: "convert", Input: filepath.Base(in)}); err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}

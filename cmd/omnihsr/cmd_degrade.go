@@ -136,7 +136,7 @@ func (o *degradeOpts) run(ctx context.Context, e env) error {
 		return err
 	}
 	bar.Done()
-	fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (from %d x %d, factors %.4g x %.4g)\n",
+	fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (rows x columns x bands; from %d x %d, factors %.4g x %.4g)\n",
 		o.out, lr.H, lr.W, lr.B, hr.H, hr.W, float64(hr.H)/float64(lr.H), float64(hr.W)/float64(lr.W))
 	return nil
 }

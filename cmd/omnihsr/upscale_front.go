@@ -67,7 +67,7 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 		for _, s := range f.Warnings() {
 			fmt.Fprintln(e.stderr, s)
 		}
-		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (%s from %d x %d, factors %.4g x %.4g)\n",
+		fmt.Fprintf(e.stdout, "wrote %s: %d x %d x %d (rows x columns x bands; %s from %d x %d, factors %.4g x %.4g)\n",
 			f.Path, f.Height, f.Width, res.Bands, res.Method, res.InHeight, res.InWidth,
 			float64(f.Height)/float64(res.InHeight), float64(f.Width)/float64(res.InWidth))
 		if o.sf.on {
