@@ -531,11 +531,31 @@ func (n Noise) bands(B int) ([]float64, error) {
 // *hsi.NonFiniteError naming its position; on an error no cube is
 // returned.
 func ReadFile(path string, ro hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
+	if err := checkReadApplies(path, ro); err != nil {
+		return nil, hsi.SourceInfo{}, err
+	}
 	c, info, err := formats.Read(path, ro)
 	if err != nil {
 		return nil, info, err
 	}
 	return c, info, nil
+}
+
+// checkReadApplies refuses read options that the format of path would
+// ignore (formats.IgnoredReadOptions), as GDAL refuses an open option its
+// driver does not know: the caller would otherwise get another image than
+// the one asked for, silently.
+func checkReadApplies(path string, ro hsi.ReadOptions) error {
+	ignored := formats.IgnoredReadOptions(path, ro)
+	if len(ignored) == 0 {
+		return nil
+	}
+	f, _ := formats.ForRead(path)
+	for i, n := range ignored {
+		ignored[i] = "Read." + n
+	}
+	return optionf("%s: %s does not apply to a %s file (Var, Layout, Height and Width select an array of a MATLAB or HDF5 file, Ortho the map grid of an EMIT, EnMAP or DESIS product)",
+		path, strings.Join(ignored, ", "), f.Name)
 }
 
 // prepared is an input ready to render.
@@ -649,6 +669,9 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		return Result{}, err
 	}
 	if err := opt.checkFiles(); err != nil {
+		return Result{}, err
+	}
+	if err := checkReadApplies(in, opt.Read); err != nil {
 		return Result{}, err
 	}
 	paths, err := opt.outputPaths(in, out)

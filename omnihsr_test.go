@@ -564,3 +564,33 @@ func TestNoiseFile(t *testing.T) {
 		}
 	}
 }
+
+// Issue 39: Options.Read fields that the input's format ignores were
+// silently ignored (an NPY input read with Ortho, a TIFF with Var): the
+// caller got another image than the one asked for. They are an ErrOption
+// naming the field, as GDAL refuses an open option its driver lacks.
+func TestReadOptionsThatDoNotApply(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.npy")
+	if err := formats.Write(in, testCube(3, 4, 4, 2), hsi.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ro   hsi.ReadOptions
+		want string
+	}{
+		{hsi.ReadOptions{Ortho: true}, "Read.Ortho does not apply to a NPY file"},
+		{hsi.ReadOptions{Var: "x", Height: 2}, "Read.Var, Read.Height/Width does not apply to a NPY file"},
+	} {
+		if _, _, err := ReadFile(in, tc.ro); !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadFile %+v: %v; want ErrOption with %q", tc.ro, err, tc.want)
+		}
+		out := filepath.Join(dir, "o.npy")
+		if _, err := UpscaleFile(context.Background(), in, out, Options{Scale: 2, Method: MethodBicubic, Read: tc.ro}); !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("UpscaleFile %+v: %v; want ErrOption with %q", tc.ro, err, tc.want)
+		}
+	}
+	if _, _, err := ReadFile(in, hsi.ReadOptions{RefuseNaN: true}); err != nil {
+		t.Errorf("RefuseNaN applies to every format: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,27 +50,19 @@ func (r *readFlags) options(in string, outVar bool) (hsi.ReadOptions, error) {
 	if r.height < 0 || r.width < 0 {
 		return hsi.ReadOptions{}, usagef("-height and -width must not be negative")
 	}
-	if f, err := formats.ForRead(in); err == nil {
-		var ignored []string
-		array := f.Name != "MAT" && f.Name != "HDF5" && f.Name != "EnMAP"
-		if array && r.variable != "" && !outVar {
-			ignored = append(ignored, "-var")
-		}
-		if array && r.layout != "" {
-			ignored = append(ignored, "-layout")
-		}
-		if array && (r.height != 0 || r.width != 0) {
-			ignored = append(ignored, "-height/-width")
-		}
-		if r.ortho && f.Name != "HDF5" && f.Name != "EnMAP" {
-			ignored = append(ignored, "-ortho")
-		}
-		if len(ignored) > 0 {
-			return hsi.ReadOptions{}, usagef("%s: %s does not apply to a %s file (-var, -layout, -height and -width select an array of a MATLAB or HDF5 file, -ortho the map grid of an EMIT, EnMAP or DESIS product)",
-				in, strings.Join(ignored, ", "), f.Name)
-		}
+	ro := hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width, Ortho: r.ortho}
+	if outVar && slices.Contains(formats.IgnoredReadOptions(in, ro), "Var") {
+		ro.Var = "" // it names the output's variable only
 	}
-	return hsi.ReadOptions{Var: r.variable, Layout: r.layout, Height: r.height, Width: r.width, Ortho: r.ortho}, nil
+	if ignored := formats.IgnoredReadOptions(in, ro); len(ignored) > 0 {
+		f, _ := formats.ForRead(in)
+		for i, n := range ignored {
+			ignored[i] = "-" + strings.ReplaceAll(strings.ToLower(n), "/", "/-")
+		}
+		return hsi.ReadOptions{}, usagef("%s: %s does not apply to a %s file (-var, -layout, -height and -width select an array of a MATLAB or HDF5 file, -ortho the map grid of an EMIT, EnMAP or DESIS product)",
+			in, strings.Join(ignored, ", "), f.Name)
+	}
+	return ro, nil
 }
 
 var infoCmd = &command{

@@ -85,3 +85,31 @@ func CheckOutputs(outs []Output) error {
 	}
 	return nil
 }
+
+// IgnoredReadOptions names the fields of ro that the reader of path's
+// format would ignore ("Var", "Layout", "Height/Width", "Ortho"): Var,
+// Layout, Height and Width select an array of a MATLAB or HDF5 file, Ortho
+// the map grid of an EMIT, EnMAP or DESIS product. A caller refuses them
+// rather than read another image than the one asked for; nil when the
+// format is unknown (the reader reports that).
+func IgnoredReadOptions(path string, ro hsi.ReadOptions) []string {
+	f, err := ForRead(path)
+	if err != nil {
+		return nil
+	}
+	var ignored []string
+	array := f.Name != "MAT" && f.Name != "HDF5" && f.Name != "EnMAP"
+	if array && ro.Var != "" {
+		ignored = append(ignored, "Var")
+	}
+	if array && ro.Layout != "" {
+		ignored = append(ignored, "Layout")
+	}
+	if array && (ro.Height != 0 || ro.Width != 0) {
+		ignored = append(ignored, "Height/Width")
+	}
+	if ro.Ortho && f.Name != "HDF5" && f.Name != "EnMAP" {
+		ignored = append(ignored, "Ortho")
+	}
+	return ignored
+}
