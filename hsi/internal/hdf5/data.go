@@ -300,6 +300,34 @@ type chunkReader struct {
 	seen map[uint64]struct{}
 }
 
+// maxSpareChunkBytes bounds a chunk larger than its whole dataset (chunk
+// dimensions beyond the extent of a dataset with unlimited dimensions): a
+// chunk is decoded whole, so an 8-sample dataset declaring one 2 GiB chunk
+// would take 2 GiB (three times, filtered) and seconds to give 32 bytes.
+const maxSpareChunkBytes = 64 << 20
+
+// checkChunkSpan refuses a chunk (dimensions ch) of nb bytes that exceeds both
+// maxSpareChunkBytes and four times the bytes of o's whole dataset
+// (elements of es bytes); HDF5 writers size chunks within the dataset, or
+// a little beyond it when a dimension is unlimited.
+func checkChunkSpan(o *Object, ch []uint64, nb, es uint64) error {
+	if nb <= maxSpareChunkBytes {
+		return nil
+	}
+	ds := es
+	for _, d := range o.Dims {
+		if d != 0 && ds > math.MaxUint64/4/d {
+			return nil // a dataset this large has room for any chunk
+		}
+		ds *= d
+	}
+	if nb <= 4*ds {
+		return nil
+	}
+	return fmt.Errorf("hdf5: dataset %s: a chunk of %v elements (%s) for a dataset of %v (%s): a chunk larger than %s may not exceed four times its dataset (a damaged or hostile file)",
+		o.Name, ch, memlimit.Format(nb), o.Dims, memlimit.Format(ds), memlimit.Format(maxSpareChunkBytes))
+}
+
 func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 	rank := len(o.Dims)
 	ch := o.layout.chunk
@@ -321,6 +349,9 @@ func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 		}
 		nb *= c
 		grid[i] = (o.Dims[i] + c - 1) / c
+	}
+	if err := checkChunkSpan(o, ch, nb, es); err != nil {
+		return err
 	}
 	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn, seen: map[uint64]struct{}{}}
 	l := o.layout

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -139,6 +140,30 @@ func TestChunkMemLimit(t *testing.T) {
 	if _, err := readAll(o); !errors.Is(err, memlimit.ErrTooLarge) {
 		t.Fatalf("error %v, want memlimit.ErrTooLarge", err)
 	}
+}
+
+// Issue 39: `info` on a file whose 8-sample dataset declares one 2 GiB
+// chunk took 4 GiB and 14 s. A chunk over 64 MiB and four times its
+// dataset is refused before anything is allocated.
+func TestChunkLargerThanDataset(t *testing.T) {
+	for _, name := range []string{"gzip_f32", "chunk_f32"} {
+		o, err := openBytes(t, plainBytes(t)).Open(name)
+		if err != nil {
+			continue
+		}
+		ch := o.layout.chunk
+		rest := uint64(o.Type.Size)
+		for _, c := range ch[1:len(o.Dims)] {
+			rest *= c
+		}
+		ch[0] = (2 << 30) / rest // one chunk of about 2 GiB
+		_, err = readAll(o)
+		if err == nil || !strings.Contains(err.Error(), "may not exceed four times its dataset") {
+			t.Fatalf("%s with a 2 GiB chunk: %v", name, err)
+		}
+		return
+	}
+	t.Fatal("v73_earliest.mat.golden has no chunked dataset")
 }
 
 // TestParsedOnce: hard links to one object parse its header once, and a
