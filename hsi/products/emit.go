@@ -145,6 +145,11 @@ func emitOrtho(f *file, sw *hsi.Cube) (*hsi.Cube, error) {
 	if err := memlimit.Check(cells*uint64(16+4*sw.B), fmt.Sprintf("the %dx%d GLT and its %dx%dx%d ortho cube", gxo.Dims[0], gxo.Dims[1], gxo.Dims[0], gxo.Dims[1], sw.B)); err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
+	// A GLT never written reads as fill everywhere: an ortho image of
+	// no-data only, however large it declares itself.
+	if gxo.Unwritten() || gyo.Unwritten() {
+		return nil, fmt.Errorf("%s: the %dx%d GLT (location/glt_x and glt_y) was never written: it places no swath pixel", f.path, gxo.Dims[0], gxo.Dims[1])
+	}
 	gx, err := f.readFloats(gxo)
 	if err != nil {
 		return nil, err

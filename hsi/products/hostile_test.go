@@ -44,6 +44,14 @@ func TestDeclaredSizes(t *testing.T) {
 			}
 		})
 	}
+	// Issue 39: under the machine's own limit the GLT's tables were read
+	// (7.0 GB, 21 s); they were never written, which is found first.
+	t.Setenv(memlimit.Env, "")
+	if memlimit.Limit() >= 11<<30 {
+		if _, _, err := ReadHDF5(hostile("emit_huge_glt.nc"), hsi.ReadOptions{Ortho: true}); err == nil || !strings.Contains(err.Error(), "GLT (location/glt_x and glt_y) was never written") {
+			t.Errorf("emit_huge_glt.nc -ortho: %v", err)
+		}
+	}
 	// The EMIT swath itself is small: without -ortho the GLT is not read.
 	if _, _, err := ReadHDF5(hostile("emit_huge_glt.nc"), hsi.ReadOptions{}); err != nil {
 		t.Errorf("emit_huge_glt.nc swath: %v", err)

@@ -280,6 +280,17 @@ func (o *Object) readRaw(fn func(start uint64, raw []byte) error) error {
 	return fmt.Errorf("hdf5: dataset %s: layout class %d", o.Name, o.layout.class)
 }
 
+// Unwritten reports whether the dataset has no storage: contiguous or
+// chunked data that was never written, which reads as its fill value
+// everywhere, whatever its declared size.
+func (o *Object) Unwritten() bool {
+	switch o.layout.class {
+	case layoutContiguous, layoutChunked:
+		return o.f.undef(o.layout.addr)
+	}
+	return false
+}
+
 type chunkReader struct {
 	o      *Object
 	rank   int
