@@ -106,6 +106,11 @@ input with no usable band; on any error no output file is left. An integer
 -type clamps values outside its range as gdal_translate -ot does (NaN
 becomes 0; the stored values and their scale factor are kept) and reports
 how many on stderr; -type same writes the input's sample type.
+Values past the input's range: the model, like bicubic interpolation, rings
+past the input's range at sharp edges (the sample's 1..255 reach 395 at x4;
+bicubic 291). -clamp input clamps every output band to its own range in
+the input (no-data excluded) and reports how many samples it moved; the
+default, -clamp none, writes the values as rendered (docs/USAGE.md).
 An output that is the input (or its ENVI partner, or a link to either) is
 refused unless -overwrite is given.
 
