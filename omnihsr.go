@@ -17,6 +17,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/hsi/tiff"
+	"github.com/omnihsr/omnihsr/internal/adapt"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
@@ -114,6 +115,16 @@ type Options struct {
 	// band to its range in the input (Result.InputClamped counts the
 	// samples moved); the default, ClampNone, writes them as rendered.
 	Clamp Clamp
+	// Adapt fine-tunes a copy of the model on pairs made from the input
+	// alone before rendering (per-scene adaptation, `-adapt`): 0, the
+	// default, does not; N > 0 runs N steps; AdaptAuto the tuned count. A
+	// check one scale down (the same fine-tune on the input reduced by the
+	// factor, rendered back and scored against the input: Wald's protocol
+	// on the input itself) decides whether a fine-tuned copy, the shipped
+	// model or the other member of the model pair renders (Result.Adapt).
+	// The result is deterministic; the context stops the fine-tune within
+	// a step. Only for the model's methods.
+	Adapt int
 
 	// The options below apply to UpscaleFile only.
 
@@ -146,6 +157,53 @@ type Options struct {
 	// while the model encodes as well as while it writes. It runs on the
 	// calling goroutine and must return quickly.
 	Completion func(fraction float64)
+}
+
+// AdaptAuto is Options.Adapt for `-adapt auto`: the step count chosen on
+// the training scenes (internal/model/weights/README.md).
+const AdaptAuto = adapt.Auto
+
+// AdaptScore is a held-out score of per-scene adaptation: PSNR (dB) and
+// SAM (degrees).
+type AdaptScore struct{ PSNR, SAM float64 }
+
+// AdaptReport says what per-scene adaptation (Options.Adapt) did.
+type AdaptReport struct {
+	// Steps is the number of fine-tuning steps run on the input: 0 when
+	// adaptation was off, the input too small for the check, or the check
+	// said no (Reason says which). CheckSteps are those run on the
+	// check's reduced input.
+	Steps, CheckSteps int
+	// Check names the check's input, the input reduced by Factor ("" when
+	// there was none): every candidate renders it back to the input's size
+	// and is scored against the input (Wald's protocol on the input).
+	Check  string
+	Factor float64
+	// Shipped is the check's score of the shipped model as it routes the
+	// input (ShippedRoute: "clean" or "noise-aware"), Other that of the
+	// other member of the model pair (OtherRoute; nil without a pair) and
+	// Adapted that of a copy fine-tuned on the reduced input alone (nil
+	// when none was trained).
+	Shipped                  AdaptScore
+	Other, Adapted           *AdaptScore
+	ShippedRoute, OtherRoute string
+	// Choice is what rendered: "shipped", "other" or "adapted"; Reason
+	// says why.
+	Choice, Reason string
+}
+
+// String describes the report in one line ("" when adaptation was off).
+func (r AdaptReport) String() string {
+	if r.Choice == "" {
+		return ""
+	}
+	return adaptReport(r).String()
+}
+
+func adaptReport(r AdaptReport) adapt.Report {
+	return adapt.Report{Steps: r.Steps, CheckSteps: r.CheckSteps, Check: r.Check, Factor: r.Factor, Shipped: adapt.Score(r.Shipped),
+		Other: (*adapt.Score)(r.Other), Adapted: (*adapt.Score)(r.Adapted), ShippedRoute: r.ShippedRoute,
+		OtherRoute: r.OtherRoute, Choice: r.Choice, Reason: r.Reason}
 }
 
 // ModelReport says which model rendered and with what noise.
@@ -284,6 +342,8 @@ type Result struct {
 	BadBands int
 	// Model is the model chosen and its noise (Used false for bicubic).
 	Model ModelReport
+	// Adapt is what per-scene adaptation did (zero when Options.Adapt is 0).
+	Adapt AdaptReport
 	// NoiseFile is the file the noise was read from (NoiseFile,
 	// NoiseCompanion; "" otherwise).
 	NoiseFile string
@@ -373,6 +433,12 @@ func (opt *Options) check() (method.Method, error) {
 	}
 	if opt.Weights != "" && !m.Model {
 		return m, optionf("Weights applies to the model's methods, not %s", m.Name)
+	}
+	if opt.Adapt != 0 && !m.Model {
+		return m, optionf("Adapt applies to the model's methods, not %s", m.Name)
+	}
+	if opt.Adapt < adapt.Auto || opt.Adapt > adapt.MaxSteps {
+		return m, optionf("Adapt %d: want 0 (off), AdaptAuto or 1 to %d steps", opt.Adapt, adapt.MaxSteps)
 	}
 	if len(opt.Noise.Sigma) > 0 && opt.Noise.Mode != NoiseGiven {
 		return m, optionf("Noise.Sigma is given only with NoiseGiven")
@@ -569,7 +635,7 @@ type prepared struct {
 // prepare loads the model, sets the input's noise (read from noiseFile
 // for NoiseFile and NoiseCompanion, the input having been read with ro)
 // and encodes lr (which it does not modify).
-func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions, comp *completion) (*prepared, error) {
+func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions, sizes [][2]int, comp *completion) (*prepared, error) {
 	res := Result{Method: Method(mt.Name), Bands: lr.B, InHeight: lr.H, InWidth: lr.W, InputMeta: lr.Meta}
 	var mod *model.Model
 	if mt.Model {
@@ -584,9 +650,6 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 		}
 		if opt.KeepNoisyBands {
 			mod = mod.KeepNoisyBands(true)
-		}
-		if comp != nil {
-			mod = mod.WithProgress(comp.encode())
 		}
 		sig, err := opt.Noise.bands(lr.B)
 		if err != nil {
@@ -603,6 +666,14 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 			c.Meta.Noise = sig
 			lr = &c
 		}
+		if opt.Adapt != 0 {
+			if mod, res.Adapt, err = adaptModel(ctx, mod, lr, opt.Adapt, sizes, comp); err != nil {
+				return nil, err
+			}
+		}
+		if comp != nil {
+			mod = mod.WithProgress(comp.encode())
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -618,6 +689,22 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 		p.r = newInputClamp(r, lr, &p.clamped)
 	}
 	return p, nil
+}
+
+// adaptModel runs per-scene adaptation (Options.Adapt) of m on lr for the
+// largest factor of sizes.
+func adaptModel(ctx context.Context, m *model.Model, lr *hsi.Cube, steps int, sizes [][2]int, comp *completion) (*model.Model, AdaptReport, error) {
+	var s float64
+	for _, z := range sizes {
+		s = max(s, model.EffectiveFactor(lr.H, lr.W, z[0], z[1]))
+	}
+	am, rep, err := adapt.Run(ctx, m, lr, adapt.Options{Steps: steps, Factor: s, Progress: comp.adapt()})
+	if err != nil {
+		return nil, AdaptReport{}, fmt.Errorf("adapt: %w", err)
+	}
+	return am, AdaptReport{Steps: rep.Steps, CheckSteps: rep.CheckSteps, Check: rep.Check, Factor: rep.Factor, Shipped: AdaptScore(rep.Shipped),
+		Other: (*AdaptScore)(rep.Other), Adapted: (*AdaptScore)(rep.Adapted), ShippedRoute: rep.ShippedRoute,
+		OtherRoute: rep.OtherRoute, Choice: rep.Choice, Reason: rep.Reason}, nil
 }
 
 // countNoData counts the no-data samples of c (its declared value, or
@@ -746,9 +833,9 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	}
 	comp := u.comp // set by a bicubic row-streaming attempt that fell back
 	if comp == nil {
-		comp = newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes)
+		comp = newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes, opt.Adapt)
 	}
-	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read, comp)
+	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read, sizes, comp)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", in, err)
 	}
@@ -949,8 +1036,8 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("the %d x %d x %d output", h, w, lr.B)); err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
-	comp := newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes)
-	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, hsi.ReadOptions{}, comp)
+	comp := newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes, opt.Adapt)
+	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, hsi.ReadOptions{}, sizes, comp)
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}

@@ -135,6 +135,8 @@ func TestOptionErrors(t *testing.T) {
 		{"unknown type", Options{Scale: 2, Type: sample.Type(200)}},
 		{"type and same type", Options{Scale: 2, Type: sample.Int16, SameType: true}},
 		{"driver on npy", Options{Scale: 2, Driver: "COG"}},
+		{"adapt with bicubic", Options{Scale: 2, Method: MethodBicubic, Adapt: AdaptAuto}},
+		{"negative adapt", Options{Scale: 2, Adapt: -2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(dir, "sr.npy")

@@ -51,7 +51,7 @@ func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done 
 	fellBack := false
 	// Kept for the whole-read path when this one falls back, so that the
 	// fraction reported never falls.
-	u.comp = newCompletion(u.opt.Completion, u.mt, rr.H, rr.W, rr.B, sizes)
+	u.comp = newCompletion(u.opt.Completion, u.mt, rr.H, rr.W, rr.B, sizes, 0)
 	comp := u.comp
 	err = u.render(sizes, &res, func(i int, path string) (method.FileReport, error) {
 		rep, err := method.RenderFileRows(ctx, method.BicubicRows(rr.H, rr.W, rr.B, read), rr.H, rr.W, rr.B, rr.Meta, rr.Info,

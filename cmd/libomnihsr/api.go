@@ -160,6 +160,8 @@ type options struct {
 	// Clamp is omnihsr.Options.Clamp by name: "none" (or ""), "input"
 	// or "type".
 	Clamp string `json:"clamp"`
+	// Adapt is per-scene adaptation: "auto", or a step count (0 = off).
+	Adapt json.RawMessage `json:"adapt"`
 	// Progress is what the progress callback counts: "rows" (or "") the
 	// output rows, "work" the whole call's work in workUnits.
 	Progress string `json:"progress"`
@@ -229,7 +231,32 @@ func parseOptions(s string) (options, omnihsr.Options, error) {
 		}
 	}
 	opt.Noise = nz
+	if opt.Adapt, err = parseAdapt(o.Adapt); err != nil {
+		return o, opt, err
+	}
 	return o, opt, nil
+}
+
+// parseAdapt reads "auto", a step count, or a string of one (0, null or
+// absent: off).
+func parseAdapt(raw json.RawMessage) (int, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
+	}
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "auto" {
+		return omnihsr.AdaptAuto, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("libomnihsr: %w: adapt %s: want \"auto\", 0 (off) or a step count", errOption, raw)
+	}
+	return n, nil
 }
 
 // parseNoise reads "auto", "clean", a number or a list of numbers.

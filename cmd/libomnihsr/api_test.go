@@ -38,6 +38,11 @@ func TestParseOptions(t *testing.T) {
 		{`{"scale": 2, "clamp": "type"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampType}, statusOK},
 		{`{"scale": 2, "clamp": "physical"}`, omnihsr.Options{}, statusOption},
 		{`{"scale": 2, "noise_file": "auto"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseCompanion}}, statusOK},
+		{`{"scale": 2, "adapt": "auto"}`, omnihsr.Options{Scale: 2, Adapt: omnihsr.AdaptAuto}, statusOK},
+		{`{"scale": 2, "adapt": 30}`, omnihsr.Options{Scale: 2, Adapt: 30}, statusOK},
+		{`{"scale": 2, "adapt": "0"}`, omnihsr.Options{Scale: 2}, statusOK},
+		{`{"scale": 2, "adapt": -3}`, omnihsr.Options{}, statusOption},
+		{`{"scale": 2, "adapt": "lots"}`, omnihsr.Options{}, statusOption},
 		{`{"scale": 2, "noise_file": "n.txt"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: "n.txt"}}, statusOK},
 		{`{"scale": 2, "noise": "clean", "noise_file": "n.txt"}`, omnihsr.Options{}, statusOption},
 		{`{"scale": 2, "noise": "loud"}`, omnihsr.Options{}, statusOption},
@@ -54,7 +59,7 @@ func TestParseOptions(t *testing.T) {
 		}
 		if err == nil && !(got.Scale == c.want.Scale && got.Size == c.want.Size && got.Method == c.want.Method &&
 			got.Noise.Mode == c.want.Noise.Mode && slices.Equal(got.Noise.Sigma, c.want.Noise.Sigma) && got.Noise.File == c.want.Noise.File &&
-			got.KeepNoisyBands == c.want.KeepNoisyBands && got.Weights == c.want.Weights && got.Clamp == c.want.Clamp) {
+			got.KeepNoisyBands == c.want.KeepNoisyBands && got.Weights == c.want.Weights && got.Clamp == c.want.Clamp && got.Adapt == c.want.Adapt) {
 			t.Errorf("%s: got %+v, want %+v", c.json, got, c.want)
 		}
 	}

@@ -68,7 +68,8 @@
 // to 2^31-1), "method", "noise" ("auto",
 // "clean", a number or one number per band), "noise_file" (a file of
 // them, or "auto", as -noise-file), "keep_noisy_bands", "weights",
-// "clamp" ("none", "input" or "type", as -clamp),
+// "clamp" ("none", "input" or "type", as -clamp), "adapt" (per-scene
+// adaptation as -adapt: "auto", or a step count; 0 = off),
 // "progress" (what the progress callback counts: "rows", the default, or
 // "work"); for
 // arrays "nodata", "wavelengths" and "bad_bands"; for files "scales" (out

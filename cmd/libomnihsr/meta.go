@@ -93,6 +93,8 @@ type resultJSON struct {
 	NoData   int       `json:"nodata_samples"`
 	BadBands int       `json:"bad_bands"`
 	Model    modelJSON `json:"model"`
+	// Adapt is what per-scene adaptation did (null when it was off).
+	Adapt *adaptJSON `json:"adapt"`
 	// NoiseFile is the file the noise was read from ("" when none).
 	NoiseFile string `json:"noise_file"`
 	// InputClamped counts the samples clamp "input" moved into their
@@ -122,6 +124,34 @@ type modelJSON struct {
 	// bicubic), Detail the technical one of `omnihsr upscale -v`.
 	Summary string `json:"summary"`
 	Detail  string `json:"detail"`
+}
+
+type adaptJSON struct {
+	Steps        int        `json:"steps"`
+	CheckSteps   int        `json:"check_steps"`
+	Check        string     `json:"check"`
+	Factor       num        `json:"factor"`
+	Shipped      *scoreJSON `json:"shipped"`
+	Other        *scoreJSON `json:"other"`
+	Adapted      *scoreJSON `json:"adapted"`
+	ShippedRoute string     `json:"shipped_route"`
+	OtherRoute   string     `json:"other_route"`
+	Choice       string     `json:"choice"`
+	Reason       string     `json:"reason"`
+	// Summary is the line `omnihsr upscale` prints.
+	Summary string `json:"summary"`
+}
+
+type scoreJSON struct {
+	PSNR num `json:"psnr"`
+	SAM  num `json:"sam"`
+}
+
+func scoreOf(s *omnihsr.AdaptScore) *scoreJSON {
+	if s == nil {
+		return nil
+	}
+	return &scoreJSON{num(s.PSNR), num(s.SAM)}
 }
 
 type outlierJSON struct {
@@ -159,6 +189,13 @@ func resultOf(r omnihsr.Result, file bool) resultJSON {
 	}
 	if len(m.Screened) > 0 {
 		j.Warnings = append(j.Warnings, screenedWarning(len(m.Screened)))
+	}
+	if a := r.Adapt; a.Choice != "" {
+		j.Adapt = &adaptJSON{Steps: a.Steps, CheckSteps: a.CheckSteps, Check: a.Check, Factor: num(a.Factor), Other: scoreOf(a.Other), Adapted: scoreOf(a.Adapted),
+			ShippedRoute: a.ShippedRoute, OtherRoute: a.OtherRoute, Choice: a.Choice, Reason: a.Reason, Summary: a.String()}
+		if a.Check != "" {
+			j.Adapt.Shipped = scoreOf(&a.Shipped)
+		}
 	}
 	j.NoiseFile = r.NoiseFile
 	j.InputClamped = r.InputClamped

@@ -56,6 +56,9 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 			fmt.Fprintln(e.stderr, "upscale: detail: "+res.Model.Detail())
 		}
 	}
+	if s := res.Adapt.String(); s != "" {
+		fmt.Fprintln(e.stderr, "upscale: "+s)
+	}
 	if out := res.Model.Screened; len(out) > 0 {
 		fmt.Fprintf(e.stderr, "upscale: %d band(s) judged unusable, "+noisyBandsNote+" (-keep-noisy-bands keeps them in): %s\n",
 			len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(&res.InputMeta, out))

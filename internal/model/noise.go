@@ -206,3 +206,45 @@ func (m *Model) WithNoisy(noisy *Model, gate float64) (*Model, error) {
 
 // Noisy returns m's noise companion and its gate (nil when it has none).
 func (m *Model) Noisy() (*Model, float64) { return m.noisy, m.gate }
+
+// Alone returns a copy of m without its noise companion (sharing its
+// weights): it renders every input itself.
+func (m *Model) Alone() *Model {
+	c := *m
+	c.noisy, c.gate = nil, 0
+	return &c
+}
+
+// AlwaysNoisy returns a copy of a model with a noise companion (sharing the
+// weights of both) that hands every input to the companion, whatever its
+// noise, with the companion's field gain measured as usual; a model without
+// a companion is returned as it is.
+func (m *Model) AlwaysNoisy() *Model {
+	if m.noisy == nil {
+		return m
+	}
+	c := *m
+	c.gate = math.Inf(-1)
+	return &c
+}
+
+// NoiseOf returns the noise level an encoding of lr works with, as
+// EncodeImage finds it (lr.Meta.Noise when set, else estimated on the
+// usable bands, no-data left out, noisy bands screened), with Routed set
+// when a model with a noise companion would hand lr to it. The field gain
+// is not measured (Gain 1).
+func (m *Model) NoiseOf(lr *hsi.Cube) (Noise, error) {
+	if err := lr.Validate(); err != nil {
+		return Noise{}, fmt.Errorf("model: %w", err)
+	}
+	filled, nd, err := hsi.FillNoData(lr)
+	if err != nil {
+		return Noise{}, fmt.Errorf("model: %w", err)
+	}
+	nz, err := m.noiseOf(lr, filled, nd.Usable(filled.B), lr.Meta.Noise)
+	if err != nil {
+		return nz, err
+	}
+	nz.Routed = m.noisy != nil && nz.Feature > m.gate
+	return nz, nil
+}

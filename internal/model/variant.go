@@ -139,9 +139,20 @@ func (m *Model) NewOutput(lr *hsi.Cube, raw []float32, outH, outW int) (*Output,
 	return m.newOutput(lr, raw, outH, outW, Noise{})
 }
 
+// NewOutputWorkers is NewOutput with COFR on that many goroutines (0:
+// GOMAXPROCS): the backward pass's sums follow the workers, so a fixed
+// count gives the same gradients on any thread count.
+func (m *Model) NewOutputWorkers(lr *hsi.Cube, raw []float32, outH, outW, workers int) (*Output, error) {
+	return m.newOutputWorkers(lr, raw, outH, outW, Noise{}, workers)
+}
+
 // newOutput is NewOutput with the operators scaled by the field gain of
 // the input's noise nz (scaleOperators).
 func (m *Model) newOutput(lr *hsi.Cube, raw []float32, outH, outW int, nz Noise) (*Output, error) {
+	return m.newOutputWorkers(lr, raw, outH, outW, nz, 0)
+}
+
+func (m *Model) newOutputWorkers(lr *hsi.Cube, raw []float32, outH, outW int, nz Noise, workers int) (*Output, error) {
 	if lr == nil {
 		return nil, fmt.Errorf("model: nil input cube")
 	}
@@ -152,6 +163,7 @@ func (m *Model) newOutput(lr *hsi.Cube, raw []float32, outH, outW int, nz Noise)
 	scaleOperators(prims, nz)
 	o := &Output{cfg: m.Cfg, lr: lr, raw: raw, prims: prims, outH: outH, outW: outW}
 	opt := m.COFROptions()
+	opt.Workers = workers
 	switch m.Cfg.Variant {
 	case VariantLowRes:
 		r, err := cofr.ApplyOperators(lr, prims.K)

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/internal/par"
 )
@@ -305,8 +306,33 @@ func (g *Graph) BackwardFrom(seeds map[*Tensor][]float32) {
 	g.tape = nil
 }
 
-// workers is the number of goroutines ops split their work over.
-func workers() int { return runtime.GOMAXPROCS(0) }
+// workers is the number of goroutines ops split their work over:
+// GOMAXPROCS, or FixedWorkers while a FixedParts holds.
+func workers() int {
+	if fixedHolds.Load() > 0 {
+		return FixedWorkers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// FixedWorkers is the number of parts ops split their work into while a
+// FixedParts holds.
+const FixedWorkers = 4
+
+// fixedHolds counts the FixedParts not yet released.
+var fixedHolds atomic.Int64
+
+// FixedParts makes every op split its work into FixedWorkers parts
+// whatever GOMAXPROCS is, until the returned release is called, so that
+// training (whose gradient sums follow the split) gives the same bits on
+// any thread count: per-scene adaptation trains under it. It is process
+// wide; results of inference, which do not depend on the split, are
+// unchanged, and several holds may overlap.
+func FixedParts() (release func()) {
+	fixedHolds.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { fixedHolds.Add(-1) }) }
+}
 
 // parts returns how many contiguous parts to split n items into, given
 // that each part should hold at least minPer items.

@@ -97,7 +97,8 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
             method: str = "omnihsr", noise: Noise = "auto", nodata: Optional[float] = None, *,
             noise_file: Optional[Union[str, os.PathLike]] = None, keep_noisy_bands: bool = False,
             weights: Optional[str] = None, progress: ProgressFn = None, progress_units: str = "rows",
-            out: Optional[np.ndarray] = None, return_result: bool = False, clamp: str = "none") -> Any:
+            out: Optional[np.ndarray] = None, return_result: bool = False, clamp: str = "none",
+            adapt: Union[int, str] = 0) -> Any:
     """Super-resolves a hyperspectral cube by ``scale`` or to ``size``.
 
     x: a numpy array (H, W, B) (any real dtype; taken without a copy when
@@ -118,6 +119,9 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     weights: an OmniHSR weight file (*.omw) instead of the embedded model.
     clamp: "none" (default), "input" (every band within its input range,
        no-data excluded) or "type", as ``omnihsr upscale -clamp``.
+    adapt: per-scene adaptation, as ``-adapt``: "auto", or a number of
+       fine-tuning steps on the input itself (0, the default, is off); the
+       result's ``adapt`` says what it chose and why.
     progress: called as progress(rows_done, rows_total) from the library's
        threads; an exception it raises cancels the call and is raised.
     progress_units: what progress counts: "rows" (the output rows), or
@@ -140,7 +144,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
         da, res = upscale_dataarray(x, scale=scale, size=size, method=method, noise=noise, nodata=nodata,
                                     noise_file=_path(noise_file), keep_noisy_bands=keep_noisy_bands,
                                     weights=weights, progress=progress, progress_units=progress_units,
-                                    clamp=clamp)
+                                    clamp=clamp, adapt=adapt)
         return (da, res) if return_result else da
     a = np.asarray(x)
     if a.ndim == 2:
@@ -153,7 +157,7 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
     res, sr = _upscale_array(a, dict(scale=scale, size=_size(size), method=method, noise=_noise(noise),
                                      noise_file=_path(noise_file), nodata=_num(nodata),
                                      keep_noisy_bands=keep_noisy_bands or None, weights=weights,
-                                     progress=_units(progress_units), clamp=_clamp(clamp)), progress, out)
+                                     progress=_units(progress_units), clamp=_clamp(clamp), adapt=adapt or None), progress, out)
     return (sr, res) if return_result else sr
 
 
@@ -196,7 +200,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                  keep_noisy_bands: bool = False, weights: Optional[str] = None, type: Optional[str] = None,
                  driver: Optional[str] = None, creation: Optional[Sequence[str]] = None,
                  overwrite: bool = False, progress: ProgressFn = None, progress_units: str = "rows",
-                 clamp: str = "none", **reader_options: Any) -> dict:
+                 clamp: str = "none", adapt: Union[int, str] = 0, **reader_options: Any) -> dict:
     """Super-resolves the file src into dst, exactly as
     ``omnihsr upscale -in src -out dst`` does (the same bytes), streaming.
 
@@ -209,7 +213,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
     "same"); driver ("GTiff" or "COG") and creation (GDAL-style "KEY=VALUE"
     TIFF creation options) for TIFF outputs; overwrite, to allow an output
     that is the input; progress and progress_units, as for upscale (with
-    "work", every output of scales in one count); and the reader options of
+    "work", every output of scales in one count); adapt, as for upscale; and the reader options of
     ``open`` (var, layout, height, width, ortho).
 
     Returns the typed result as a dict: the output shape (height, width,
@@ -226,7 +230,7 @@ def upscale_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike], sca
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights, type=type, driver=driver,
                 creation=list(creation) if creation else None, overwrite=overwrite or None,
                 read=_read_options(reader_options) or None, progress=_units(progress_units),
-                clamp=_clamp(clamp))
+                clamp=_clamp(clamp), adapt=adapt or None)
     L = _lib.lib()
     result = ctypes.c_void_p()
     cancel = ctypes.c_int32(0)

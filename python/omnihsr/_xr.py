@@ -109,7 +109,7 @@ def _dims(da: xr.DataArray) -> Tuple[str, str, str]:
 def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optional[Tuple[int, int]], method: str,
                       noise: Any, nodata: Optional[float], noise_file: Optional[str], keep_noisy_bands: bool,
                       weights: Optional[str], progress: Any, progress_units: str = "rows",
-                      clamp: str = "none") -> Tuple[xr.DataArray, dict]:
+                      clamp: str = "none", adapt: Any = 0) -> Tuple[xr.DataArray, dict]:
     """omnihsr.upscale of a DataArray, and the library's result."""
     from . import _clamp, _noise, _num, _size, _units, _upscale_array
     ydim, xdim, bdim = _dims(da)
@@ -127,7 +127,7 @@ def upscale_dataarray(da: xr.DataArray, *, scale: Optional[float], size: Optiona
     opts = dict(scale=scale, size=_size(size), method=method, noise=_noise(noise), noise_file=noise_file,
                 nodata=_num(nodata),
                 keep_noisy_bands=keep_noisy_bands or None, weights=weights, progress=_units(progress_units),
-                clamp=_clamp(clamp))
+                clamp=_clamp(clamp), adapt=adapt or None)
     if bad is not None and bad.dims == (bdim,):
         opts["bad_bands"] = [bool(v) for v in np.asarray(bad)]
     res, sr = _upscale_array(a, opts, progress)

@@ -1,0 +1,178 @@
+package adapt
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/testrand"
+)
+
+// scene returns a smooth h x w x b test scene with some edges.
+func testScene(h, w, b int, seed uint64) *hsi.Cube {
+	r := testrand.New(seed, 41)
+	c, _ := hsi.New(h, w, b)
+	fy, fx := 0.2+0.1*r.Float64(), 0.15+0.1*r.Float64()
+	for y := range h {
+		for x := range w {
+			edge := 0.0
+			if (x+y/3)%11 < 5 {
+				edge = 0.3
+			}
+			for k := range b {
+				v := 0.5 + 0.2*math.Sin(fy*float64(y)+0.3*float64(k)) + 0.2*math.Cos(fx*float64(x)) + edge*float64(k+1)/float64(b) + 0.01*r.NormFloat64()
+				c.Data[(y*w+x)*b+k] = float32(v)
+			}
+		}
+	}
+	return c
+}
+
+func defaultModel(t testing.TB) *model.Model {
+	t.Helper()
+	m, err := model.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// fast are settings that keep the tests quick: few steps, small crops.
+func fast() Settings {
+	s := Default
+	s.PatchMin, s.PatchMax, s.AutoSteps = 16, 24, 3
+	return s
+}
+
+func render(t *testing.T, m *model.Model, lr *hsi.Cube, s float64) []float32 {
+	t.Helper()
+	y, err := m.Upscale(lr, int(math.Round(float64(lr.H)*s)), int(math.Round(float64(lr.W)*s)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return y.Data
+}
+
+// TestRunDeterministic: two runs, and runs on one and on two threads,
+// give the same fine-tuned weights, scores and output.
+func TestRunDeterministic(t *testing.T) {
+	m := defaultModel(t)
+	lr := testScene(40, 36, 6, 1)
+	var outs [][]float32
+	var reps []Report
+	for _, procs := range []int{2, 2, 1} {
+		old := runtime.GOMAXPROCS(procs)
+		var tuned *model.Model
+		am, rep, err := Run(context.Background(), m, lr, Options{Steps: 3, Factor: 2, Settings: fast(), Tuned: func(x *model.Model) { tuned = x }})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.CheckSteps != 3 || tuned == nil || rep.Adapted == nil {
+			t.Fatalf("report %+v, tuned %v", rep, tuned != nil)
+		}
+		outs = append(outs, append(render(t, tuned, lr, 2), render(t, am, lr, 2)...))
+		reps = append(reps, rep)
+	}
+	for i := 1; i < len(outs); i++ {
+		if !slices.Equal(outs[0], outs[i]) {
+			t.Errorf("run %d: output differs from run 0", i)
+		}
+		if reps[i].String() != reps[0].String() {
+			t.Errorf("run %d: report %q, run 0 %q", i, reps[i], reps[0])
+		}
+	}
+}
+
+// TestOff: zero steps return the shipped model unchanged.
+func TestOff(t *testing.T) {
+	m := defaultModel(t)
+	lr := testScene(24, 24, 4, 2)
+	am, rep, err := Run(context.Background(), m, lr, Options{Steps: 0, Factor: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Steps != 0 || rep.Choice != "shipped" || !slices.Equal(render(t, am, lr, 2), render(t, m, lr, 2)) {
+		t.Errorf("off: report %+v, or output differs from the shipped model's", rep)
+	}
+}
+
+// TestGuardRefuses: a fine-tune that wrecks the model (a learning rate
+// 10,000 times too high) is refused, and the output is the shipped
+// model's, bit for bit.
+func TestGuardRefuses(t *testing.T) {
+	m := defaultModel(t).Alone()
+	lr := testScene(40, 40, 5, 3)
+	st := fast()
+	st.LR = 0.5
+	var tuned *model.Model
+	am, rep, err := Run(context.Background(), m, lr, Options{Steps: 3, Factor: 2, Settings: st, Tuned: func(x *model.Model) { tuned = x }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Adapted == nil || !(rep.Adapted.PSNR < rep.Shipped.PSNR-0.5) {
+		t.Fatalf("the wrecked model was not worse in the check: %+v", rep)
+	}
+	if rep.Choice != "shipped" || rep.Steps != 0 || !strings.Contains(rep.Reason, "did not pay") {
+		t.Errorf("choice %q (%s), want the shipped model", rep.Choice, rep.Reason)
+	}
+	if !slices.Equal(render(t, am, lr, 2), render(t, m, lr, 2)) {
+		t.Error("a refused adaptation renders differently from the shipped model")
+	}
+	if slices.Equal(render(t, tuned, lr, 2), render(t, m, lr, 2)) {
+		t.Error("the fine-tune changed nothing: the test shows nothing")
+	}
+}
+
+// TestTooSmall: an input too small to hold out a strip keeps the shipped
+// model without training.
+func TestTooSmall(t *testing.T) {
+	m := defaultModel(t)
+	lr := testScene(12, 12, 4, 4)
+	am, rep, err := Run(context.Background(), m, lr, Options{Steps: Auto, Factor: 4, Settings: fast()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Steps != 0 || rep.Choice != "shipped" || !strings.Contains(rep.Reason, "too small") {
+		t.Errorf("report %+v", rep)
+	}
+	if !slices.Equal(render(t, am, lr, 4), render(t, m, lr, 4)) {
+		t.Error("output differs from the shipped model's")
+	}
+}
+
+// TestCancel: a cancelled context stops the fine-tune at the next step.
+func TestCancel(t *testing.T) {
+	m := defaultModel(t)
+	lr := testScene(40, 40, 4, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls, after := 0, -1
+	_, _, err := Run(ctx, m, lr, Options{Steps: 1000, Factor: 2, Settings: fast(), Progress: func(done, total int) {
+		calls++
+		if done == 4 {
+			cancel()
+			after = calls
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if after < 0 || calls > after {
+		t.Errorf("%d progress calls after the cancellation at call %d: the fine-tune went on", calls-after, after)
+	}
+}
+
+// TestBadSteps: a negative step count other than Auto is an error.
+func TestBadSteps(t *testing.T) {
+	_, _, err := Run(context.Background(), defaultModel(t), testScene(16, 16, 3, 6), Options{Steps: -2, Factor: 2})
+	if !errors.Is(err, ErrSteps) {
+		t.Errorf("error %v, want ErrSteps", err)
+	}
+}
