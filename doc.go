@@ -81,4 +81,10 @@
 // output rows is written. A cancelled call returns an error matching
 // context.Canceled (or context.DeadlineExceeded), and UpscaleFile removes
 // the output's temporary file.
+//
+// # Licence
+//
+// OmniHSR is licensed under the Apache License, Version 2.0 (the LICENSE
+// file at the module's root); the bundled sample scene keeps its own
+// licence, stated in sample/README.md.
 package omnihsr

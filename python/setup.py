@@ -1,9 +1,12 @@
 """The platform parts of the omnihsr wheel (the rest is in pyproject.toml).
 
-build.sh builds libomnihsr.so into omnihsr/_bin/ and the omnihsr command
-into build/bin/, and names the platform tag in OMNIHSR_PLAT: the wheel is
-then tagged py3-none-<platform> (ctypes: any Python 3, no Python ABI) and
-carries the command as a script, installed on PATH.
+build.sh builds, for one target at a time, the C ABI library into
+omnihsr/_bin/ (none for macOS, whose wheels run the executable), the
+omnihsr executable into build/bin/ (its name in OMNIHSR_EXE: omnihsr, or
+omnihsr.exe for Windows), copies the repository's LICENSE here, and names
+the platform tag in OMNIHSR_PLAT: the wheel is then tagged
+py3-none-<platform> (ctypes: any Python 3, no Python ABI), carries the
+executable as a script, installed on PATH, and the licence in .dist-info.
 """
 
 import os
@@ -14,7 +17,7 @@ from distutils.command.build_scripts import build_scripts  # setuptools 66 has n
 from wheel.bdist_wheel import bdist_wheel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BIN = os.path.join("build", "bin", "omnihsr.exe" if os.name == "nt" else "omnihsr")
+BIN = os.path.join("build", "bin", os.environ.get("OMNIHSR_EXE") or ("omnihsr.exe" if os.name == "nt" else "omnihsr"))
 
 
 class PlatformWheel(bdist_wheel):
@@ -54,7 +57,12 @@ class CopyScripts(build_scripts):
 
 
 LIBS = ("libomnihsr.so", "libomnihsr.dylib", "omnihsr.dll")
-if not any(os.path.exists(os.path.join(HERE, "omnihsr", "_bin", n)) for n in LIBS) or not os.path.exists(os.path.join(HERE, BIN)):
-    raise SystemExit(f"setup.py: omnihsr/_bin/ holds none of {LIBS}, or {BIN} is missing: build the wheel with python/build.sh")
+# A macOS wheel holds the executable only; every other one the library too.
+_needs_lib = not os.environ.get("OMNIHSR_PLAT", "").startswith("macosx_")
+if _needs_lib and not any(os.path.exists(os.path.join(HERE, "omnihsr", "_bin", n)) for n in LIBS):
+    raise SystemExit(f"setup.py: omnihsr/_bin/ holds none of {LIBS}: build the wheel with python/build.sh")
+for _need in (BIN, "LICENSE"):
+    if not os.path.exists(os.path.join(HERE, _need)):
+        raise SystemExit(f"setup.py: {_need} is missing: build the wheel with python/build.sh")
 
 setup(distclass=BinaryDistribution, cmdclass={"bdist_wheel": PlatformWheel, "build_scripts": CopyScripts}, scripts=[BIN])

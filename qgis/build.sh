@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds the QGIS plugin zip for "Plugins > Manage and Install Plugins >
 # Install from ZIP": qgis/dist/omnihsr-qgis-VERSION.zip, VERSION from
-# omnihsr/metadata.txt. The zip holds the folder omnihsr/ (no caches).
-# Needs python3 (its zipfile module); no network.
+# omnihsr/metadata.txt. The zip holds the folder omnihsr/ (no caches) and
+# the repository's LICENSE as omnihsr/LICENSE (the QGIS plugin repository
+# requires it there). Needs python3 (its zipfile module); no network.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 version=$(sed -n 's/^version=//p' "$here/omnihsr/metadata.txt")
@@ -12,6 +13,11 @@ out="$here/dist/omnihsr-qgis-$version.zip"
 python3 - "$here" "$out" <<'PY'
 import os, sys, zipfile
 here, out = sys.argv[1], sys.argv[2]
+def entry(name):
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # reproducible
+    info.external_attr = 0o644 << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
 tmp = out + ".tmp"
 names = []
 with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
@@ -22,12 +28,12 @@ with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
                 continue
             p = os.path.join(root, f)
             name = os.path.relpath(p, here)
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # reproducible
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
             with open(p, "rb") as fh:
-                z.writestr(info, fh.read())
+                z.writestr(entry(name), fh.read())
             names.append(name)
+    with open(os.path.join(here, "..", "LICENSE"), "rb") as fh:
+        z.writestr(entry("omnihsr/LICENSE"), fh.read())
+    names.append("omnihsr/LICENSE")
 os.replace(tmp, out)
 print("wrote %s: %d files (%s)" % (out, len(names), ", ".join(names)))
 PY

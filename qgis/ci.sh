@@ -10,9 +10,12 @@
 #      omnihsr:upscale, omnihsr:degrade and omnihsr:info, checked with
 #      python3-gdal (size, CRS, pixel size, origin), and a bad input that
 #      must fail with omnihsr's message;
+#      omnihsr:upscale of an ENVI .hdr and of a .npy file (INPUT_FILE) with a
+#      data type and compression, checked in the outputs;
 #   4. the zip of build.sh, unpacked as "Install from ZIP" does, lists the algorithms;
 #   5. pytest qgis/tests (the algorithms in a QgsApplication: same bytes as
-#      the CLI, layers with their CRS, errors, cancel).
+#      the CLI, layers with their CRS, errors, cancel, timeout; the zip as the
+#      QGIS plugin repository's validator checks it).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -81,6 +84,33 @@ t=$(now)
 qp run omnihsr:upscale -- INPUT=g.tif SCALE=2 OUTPUT=q.tif >"$tmp/qp.out" || { cat "$tmp/qp.out" "$tmp/qp.err" >&2; exit 1; }
 step "qgis_process.bin run omnihsr:upscale SCALE=2" "$t"
 check q.tif g.tif 2
+
+# Files QGIS cannot open as layers, through INPUT_FILE: an ENVI header
+# (georeferenced) and an NPY array (no georeferencing to carry), with a
+# data type, a compression and a creation option that must reach the output.
+"$OMNIHSR_BIN" convert -in g.tif -out g.hdr >/dev/null
+"$OMNIHSR_BIN" convert -in g.tif -out g.npy >/dev/null
+t=$(now)
+qp run omnihsr:upscale -- INPUT_FILE=g.hdr SCALE=2 TYPE=4 COMPRESS=3 OPTIONS='PREDICTOR=2|TILED=YES' OUTPUT=qe.tif >"$tmp/qp.out" ||
+	{ cat "$tmp/qp.out" "$tmp/qp.err" >&2; exit 1; }
+qp run omnihsr:upscale -- INPUT_FILE=g.npy SCALE=2 COMPRESS=1 OUTPUT=qn.tif >"$tmp/qp.out" || { cat "$tmp/qp.out" "$tmp/qp.err" >&2; exit 1; }
+step "qgis_process.bin run omnihsr:upscale INPUT_FILE=g.hdr, g.npy" "$t"
+grep -q "omnihsr executable: $OMNIHSR_BIN (from the environment variable OMNIHSR_BIN)" "$tmp/qp.out" ||
+	{ echo "qgis/ci.sh: the log does not name the executable and its source:" >&2; cat "$tmp/qp.out" >&2; exit 1; }
+check qe.tif g.tif 2
+/usr/bin/python3 - <<'PY'
+import sys
+from osgeo import gdal
+def fail(msg):
+    sys.exit("qgis/ci.sh: " + msg)
+for path, typ, comp, pred, crs in (("qe.tif", "UInt16", "ZSTD", "2", True), ("qn.tif", "Float32", "DEFLATE", None, False)):
+    ds = gdal.Open(path)
+    md = ds.GetMetadata("IMAGE_STRUCTURE")
+    got = (gdal.GetDataTypeName(ds.GetRasterBand(1).DataType), md.get("COMPRESSION"), md.get("PREDICTOR"), bool(ds.GetProjection()))
+    if got != (typ, comp, pred, crs) or (ds.RasterXSize, ds.RasterYSize, ds.RasterCount) != (350, 352, 6):
+        fail("%s: %s, %d x %d x %d; want %s, 350 x 352 x 6" % (path, got, ds.RasterXSize, ds.RasterYSize, ds.RasterCount, (typ, comp, pred, crs)))
+    print("qgis/ci.sh: %s: %d x %d x %d, %s, COMPRESSION=%s PREDICTOR=%s, CRS %s: ok" % ((path, ds.RasterXSize, ds.RasterYSize, ds.RasterCount) + got[:3] + ("yes" if got[3] else "none (NPY)",)))
+PY
 
 t=$(now)
 qp run omnihsr:degrade -- INPUT=q.tif SCALE=2 BLUR=0.4 OUTPUT=d.tif >"$tmp/qp.out" || { cat "$tmp/qp.out" "$tmp/qp.err" >&2; exit 1; }

@@ -138,3 +138,34 @@ func TestInfoBadInput(t *testing.T) {
 		t.Fatalf("convert left %v", ents)
 	}
 }
+
+// TestDashDashBeforePaths: a file whose name starts with "-" is not read
+// as a flag after "--" (what the QGIS provider passes before paths), and
+// as the value of -in or -out it is the value (Go's flags take the next
+// argument whole); a "--" with nothing after it is accepted too.
+func TestDashDashBeforePaths(t *testing.T) {
+	src, err := filepath.Abs("../../hsi/envi/testdata/spectral_meta.hdr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if code, _, errs := runCmd(t, "convert", "-in", src, "-out", "-c.npy", "--"); code != 0 {
+		t.Fatalf("convert -out -c.npy --: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "info", "-c.npy"); code != 2 || !strings.Contains(errs, "flag provided but not defined: -c.npy") {
+		t.Fatalf("info -c.npy without --: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCmd(t, "info", "--", "-c.npy")
+	if code != 0 || !strings.Contains(out, "file:           -c.npy") || !strings.Contains(out, "shape:          5 x 7 x 4") {
+		t.Fatalf("info -- -c.npy: exit %d: %s %s", code, out, errs)
+	}
+	if code, _, errs := runCmd(t, "upscale", "-in", "-c.npy", "-out", "-u.npy", "-scale", "2", "-method", "bicubic", "--"); code != 0 {
+		t.Fatalf("upscale -in -c.npy -out -u.npy --: exit %d: %s", code, errs)
+	}
+	if code, out, errs := runCmd(t, "info", "--", "-u.npy"); code != 0 || !strings.Contains(out, "shape:          10 x 14 x 4") {
+		t.Fatalf("info -- -u.npy: exit %d: %s %s", code, out, errs)
+	}
+	if code, _, errs := runCmd(t, "degrade", "-in", "-u.npy", "-out", "-d.npy", "-scale", "2", "--"); code != 0 {
+		t.Fatalf("degrade -in -u.npy -out -d.npy --: exit %d: %s", code, errs)
+	}
+}

@@ -12,6 +12,8 @@
 //     declaration names a type of an internal package;
 //   - every reference to a numbered section of docs/CONVENTIONS.md in the
 //     code and the docs names a section that exists;
+//   - LICENSE is the Apache License 2.0, unchanged, and the README, the
+//     module's docs and the Python and QGIS metadata name it;
 //   - no tracked file speaks of work periods or open issues, or points to
 //     the development-only documents of ../shared (history belongs in git
 //     log and CHANGELOG.md).

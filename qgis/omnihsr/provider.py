@@ -5,8 +5,9 @@ import os
 from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
-from .algorithms import DegradeAlgorithm, InfoAlgorithm, UpscaleAlgorithm
-from .config import BIN_SETTING, ProcessingConfig, Setting
+from .algorithms import OUTPUT_EXTS, DegradeAlgorithm, InfoAlgorithm, UpscaleAlgorithm
+from .config import BIN_SETTING, TIMEOUT_SETTING, ProcessingConfig, Setting
+from .runner import DEFAULT_TIMEOUT_S
 
 PROVIDER_ID = "omnihsr"
 
@@ -19,9 +20,21 @@ class OmniHSRProvider(QgsProcessingProvider):
                 Setting(
                     self.name(),
                     BIN_SETTING,
-                    self.tr("omnihsr executable (empty: $OMNIHSR_BIN, else omnihsr on PATH)"),
+                    self.tr(
+                        "omnihsr executable (empty: $OMNIHSR_BIN, else the omnihsr Python package in QGIS's "
+                        "Python, else omnihsr on PATH)"
+                    ),
                     "",
                     valuetype=Setting.FILE,
+                )
+            )
+            ProcessingConfig.addSetting(
+                Setting(
+                    self.name(),
+                    TIMEOUT_SETTING,
+                    self.tr("Timeout: seconds omnihsr may print nothing before it is stopped as hung (0: none)"),
+                    DEFAULT_TIMEOUT_S,
+                    valuetype=Setting.INT,
                 )
             )
             ProcessingConfig.readSettings()
@@ -31,6 +44,7 @@ class OmniHSRProvider(QgsProcessingProvider):
     def unload(self):
         if ProcessingConfig is not None:
             ProcessingConfig.removeSetting(BIN_SETTING)
+            ProcessingConfig.removeSetting(TIMEOUT_SETTING)
 
     def loadAlgorithms(self):  # noqa: N802 (QGIS's name)
         for alg in (UpscaleAlgorithm(), DegradeAlgorithm(), InfoAlgorithm()):
@@ -51,7 +65,7 @@ class OmniHSRProvider(QgsProcessingProvider):
     def supportedOutputRasterLayerExtensions(self):  # noqa: N802
         # What omnihsr writes and QGIS opens with the georeferencing:
         # GeoTIFF, and ENVI (x.img with its x.hdr).
-        return ["tif", "tiff", "img"]
+        return list(OUTPUT_EXTS)
 
     def defaultRasterFileExtension(self):  # noqa: N802
         return "tif"

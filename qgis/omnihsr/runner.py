@@ -1,5 +1,6 @@
 """Running the omnihsr command line: finding the executable, reading its
-progress and messages, and stopping it when the user cancels.
+progress and messages, and stopping it when the user cancels or when it
+prints nothing for longer than the timeout (hung).
 
 This module imports nothing from QGIS: `run` takes any object with the
 methods of QgsProcessingFeedback it calls (isCanceled, setProgress,
@@ -37,10 +38,49 @@ class Cancelled(CliError):
     """The user cancelled; the command was stopped and its outputs removed."""
 
 
-def find_binary(setting=""):
-    """Returns the omnihsr executable: the provider's setting if given,
-    else $OMNIHSR_BIN, else `omnihsr` on PATH. A setting or variable that
-    names no executable file is an error naming it, not skipped."""
+class TimedOut(CliError):
+    """The command printed nothing for longer than the timeout: taken as
+    hung, it was stopped and its outputs removed."""
+
+
+# DEFAULT_TIMEOUT_S is the default of the provider's timeout setting:
+# seconds omnihsr may go without printing a line (progress lines
+# included) before it is taken as hung. upscale and degrade print
+# progress as they go; a read or a step taking 10 minutes without a line
+# is far beyond any file of the tests or of the examples.
+DEFAULT_TIMEOUT_S = 600
+
+# STREAMS_GRACE_S: how long the runner waits for the command's output
+# streams to close once the command has exited (a child of it may hold
+# them open) before it stops reading them.
+STREAMS_GRACE_S = 2.0
+
+
+def wheel_binary():
+    """Returns the omnihsr executable the omnihsr Python wheel installed
+    into this Python (QGIS's), or "" when the wheel is not installed. The
+    wheel's files are looked up in its installed metadata (the plugin's
+    package is also named omnihsr, so importing it would find the plugin)."""
+    try:
+        from importlib import metadata
+
+        dist = metadata.distribution("omnihsr")
+    except Exception:  # not installed, or unreadable metadata
+        return ""
+    for f in dist.files or ():
+        if f.name in ("omnihsr", "omnihsr.exe") and f.parent.name in ("bin", "Scripts"):
+            path = os.path.normpath(str(dist.locate_file(f)))
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+    return ""
+
+
+def locate(setting=""):
+    """Returns (path, where) of the omnihsr executable, where saying which
+    source gave it: the provider's setting if given, else $OMNIHSR_BIN,
+    else the omnihsr Python wheel installed in QGIS's Python, else
+    `omnihsr` on PATH. A setting or variable that names no executable file
+    is an error naming it, not skipped."""
     for source, path in (
         ("the OmniHSR provider setting (Processing options)", setting),
         ("the environment variable " + ENV_BIN, os.environ.get(ENV_BIN, "")),
@@ -49,15 +89,24 @@ def find_binary(setting=""):
         if not path:
             continue
         if os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
+            return path, source
         raise CliError("%s names %r, which is not an executable file" % (source, path))
+    path = wheel_binary()
+    if path:
+        return path, "the omnihsr Python package installed in QGIS's Python"
     path = shutil.which("omnihsr")
     if path:
-        return path
+        return path, "PATH"
     raise CliError(
         "the omnihsr executable was not found: set it in Settings > Options > Processing > "
-        "Providers > OmniHSR, or set " + ENV_BIN + ", or put omnihsr on PATH"
+        "Providers > OmniHSR, or set " + ENV_BIN + ", or install the omnihsr wheel into QGIS's "
+        "Python (pip install omnihsr), or put omnihsr on PATH"
     )
+
+
+def find_binary(setting=""):
+    """Returns the omnihsr executable's path (see locate)."""
+    return locate(setting)[0]
 
 
 def output_files(path):
@@ -88,7 +137,7 @@ def _pump(stream, name, q):
     q.put((name, None))
 
 
-def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0):
+def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0, timeout_s=0):
     """Runs `binary args` with OMNIHSR_PROGRESS=1 and returns its stdout.
 
     "progress F" lines on stderr go to feedback.setProgress (0-100), other
@@ -96,8 +145,10 @@ def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0):
     becomes true the process is terminated (SIGTERM, on which omnihsr
     removes its unfinished temporary files), killed after kill_after_s if
     it has not exited, the files of `outputs` that did not exist before
-    the run are removed, and Cancelled is raised. A non-zero exit raises
-    CliError with the command's own error lines.
+    the run are removed, and Cancelled is raised. When timeout_s > 0 and
+    the process prints no line for timeout_s seconds, it is stopped the
+    same way and TimedOut is raised. A non-zero exit raises CliError with
+    the command's own error lines.
     """
     files = [f for p in outputs for f in output_files(p)]
     existed = {f for f in files if os.path.lexists(f)}
@@ -123,14 +174,22 @@ def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0):
         threading.Thread(target=_pump, args=(stream, name, q), daemon=True).start()
     out, err = [], []
     open_streams = 2
-    stop_at = None  # when cancelled: the time to kill if still running
+    stop_at = None  # when cancelled or timed out: the time to kill if still running
+    timed_out = False
+    last_line = exited_at = time.monotonic()
     while open_streams:
-        if stop_at is None and feedback.isCanceled():
+        now = time.monotonic()
+        if stop_at is None and (feedback.isCanceled() or (timeout_s > 0 and now - last_line > timeout_s)):
+            timed_out = not feedback.isCanceled()
             proc.terminate()
-            stop_at = time.monotonic() + kill_after_s
-        elif stop_at is not None and time.monotonic() > stop_at and proc.poll() is None:
+            stop_at = now + kill_after_s
+        elif stop_at is not None and now > stop_at and proc.poll() is None:
             proc.kill()
             stop_at = float("inf")
+        if proc.poll() is None:
+            exited_at = now
+        elif now - exited_at > STREAMS_GRACE_S:
+            break  # exited, but something else holds its output open
         try:
             name, line = q.get(timeout=poll_s)
         except queue.Empty:
@@ -138,6 +197,7 @@ def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0):
         if line is None:
             open_streams -= 1
             continue
+        last_line = time.monotonic()
         if name == "stderr":
             m = PROGRESS_LINE.match(line)
             if m:
@@ -154,10 +214,13 @@ def run(binary, args, feedback, outputs=(), poll_s=0.1, kill_after_s=10.0):
         removed += temporaries(files, proc.pid)
         for f in removed:
             os.remove(f)
-        raise Cancelled(
-            "cancelled: omnihsr stopped (exit %d)%s"
-            % (rc, "; removed " + ", ".join(removed) if removed else "; no output was left")
-        )
+        left = "; removed " + ", ".join(removed) if removed else "; no output was left"
+        if timed_out:
+            raise TimedOut(
+                "omnihsr printed nothing for %g s (the OmniHSR provider's timeout setting, Settings > Options > "
+                "Processing > Providers > OmniHSR; 0: none): taken as hung and stopped (exit %d)%s" % (timeout_s, rc, left)
+            )
+        raise Cancelled("cancelled: omnihsr stopped (exit %d)%s" % (rc, left))
     if rc != 0:
         msg = [line for line in err if line.startswith("omnihsr")] or err[-5:]
         raise CliError("%s (exit %d)" % ("\n".join(msg) or "omnihsr failed with no message", rc))

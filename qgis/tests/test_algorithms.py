@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import omnihsr_bin
+from omnihsr.algorithms import COMPRESSIONS, TYPES
 
 qgis_core = pytest.importorskip("qgis.core", reason="python3-qgis is not installed")
 from qgis.core import (  # noqa: E402
@@ -102,6 +103,7 @@ def test_upscale_loads_as_layer_with_crs(qgis_app, tmp_path, sample):
     [
         ({"SCALE": 3, "METHOD": 3, "NOISE": "clean"}, ["-scale", "3", "-method", "bicubic", "-noise", "clean"]),
         ({"SCALE": 1.5, "METHOD": 1, "NOISE": "2.5"}, ["-scale", "1.5", "-method", "omnihsr-bp", "-noise", "2.5"]),
+        ({"SCALE": 2, "CLAMP": 1}, ["-scale", "2", "-clamp", "input"]),
     ],
 )
 def test_upscale_options_match_cli(qgis_app, tmp_path, sample, params, flags):
@@ -254,3 +256,145 @@ def test_netcdf_subdataset_layer(qgis_app, tmp_path):
         assert (lay.width(), lay.height(), lay.bandCount()) == (20, 24, 5)
     finally:
         QgsProject.instance().removeMapLayer(layer.id())
+
+
+def gdal_info(path):
+    """(width, height, bands, data type name, EPSG code, compression, predictor) of a raster."""
+    from osgeo import gdal, osr
+
+    ds = gdal.Open(path)
+    srs = osr.SpatialReference(ds.GetProjection()) if ds.GetProjection() else None
+    md = ds.GetMetadata("IMAGE_STRUCTURE")
+    return (
+        ds.RasterXSize, ds.RasterYSize, ds.RasterCount, gdal.GetDataTypeName(ds.GetRasterBand(1).DataType),
+        srs.GetAuthorityCode(None) if srs else None, md.get("COMPRESSION"), md.get("PREDICTOR"),
+    )
+
+
+def test_file_inputs_envi_and_npy(qgis_app, tmp_path, sample):
+    # INPUT_FILE takes what QGIS cannot open as a layer: an ENVI header
+    # (georeferenced: the output carries its CRS) and an NPY array (no
+    # georeferencing to carry); the bytes are the command line's.
+    hdr, npy = str(tmp_path / "g.hdr"), str(tmp_path / "g.npy")
+    cli("convert", "-in", sample, "-out", hdr)
+    cli("convert", "-in", sample, "-out", npy)
+    for src, epsg in ((hdr, "31985"), (npy, None)):
+        out = str(tmp_path / ("q_" + os.path.basename(src) + ".tif"))
+        res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT_FILE": src, "SCALE": 2, "METHOD": 3, "OUTPUT": out})
+        assert ok, fb.errors
+        assert gdal_info(out)[:5] == (698, 704, 6, "Float32", epsg)
+        want = str(tmp_path / "cli.tif")
+        cli("upscale", "-in", src, "-out", want, "-scale", "2", "-method", "bicubic")
+        assert read(out) == read(want)
+    # degrade takes a file too, and SIZE.
+    out = str(tmp_path / "d.tif")
+    res, ok, fb, _ = run_alg("omnihsr:degrade", {"INPUT_FILE": hdr, "SIZE": "100x90", "OUTPUT": out})
+    assert ok, fb.errors
+    assert gdal_info(out)[:5] == (90, 100, 6, "Float32", "31985")
+
+
+def test_an_input_is_required_and_the_file_wins(qgis_app, tmp_path, sample):
+    # Neither INPUT nor INPUT_FILE: refused. Both (the dialog fills INPUT
+    # with the current layer): INPUT_FILE is read, here an NPY array
+    # without georeferencing, so the output has no CRS.
+    out = str(tmp_path / "q.tif")
+    for alg in ("omnihsr:upscale", "omnihsr:degrade"):
+        res, ok, fb, msg = run_alg(alg, {"SCALE": 2, "OUTPUT": out})
+        assert not ok and "give an input: INPUT (a raster layer) or INPUT_FILE" in msg, (alg, msg)
+    assert not os.path.exists(out)
+    npy = str(tmp_path / "g.npy")
+    cli("convert", "-in", sample, "-out", npy)
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": sample, "INPUT_FILE": npy, "SCALE": 2, "METHOD": 3, "OUTPUT": out})
+    assert ok, fb.errors
+    assert gdal_info(out)[:5] == (698, 704, 6, "Float32", None)
+
+
+def test_type_size_and_compression_reach_the_output(qgis_app, tmp_path, sample):
+    out = str(tmp_path / "q.tif")
+    params = {"INPUT": sample, "SIZE": "500x400", "METHOD": 3, "TYPE": TYPES.index("uint16"),
+              "COMPRESS": COMPRESSIONS.index("ZSTD"), "OPTIONS": "PREDICTOR=2|TILED=YES", "OUTPUT": out}
+    res, ok, fb, _ = run_alg("omnihsr:upscale", params)
+    assert ok, fb.errors
+    assert gdal_info(out) == (400, 500, 6, "UInt16", "31985", "ZSTD", "2")
+    want = str(tmp_path / "cli.tif")
+    cli("upscale", "-in", sample, "-out", want, "-size", "500x400", "-method", "bicubic", "-type", "uint16",
+        "-co", "COMPRESS=ZSTD", "-co", "PREDICTOR=2", "-co", "TILED=YES")
+    assert read(out) == read(want)
+    # An output type on degrade (the block mean: bicubic overshoots the
+    # uint8 range, which degrade refuses); bad SIZE and OPTIONS are
+    # refused before omnihsr runs.
+    res, ok, fb, _ = run_alg("omnihsr:degrade", {"INPUT": sample, "SCALE": 2, "AREA": True, "TYPE": TYPES.index("same"),
+                                                  "OUTPUT": str(tmp_path / "d.tif")})
+    assert ok, fb.errors
+    assert gdal_info(str(tmp_path / "d.tif"))[3] == "Byte"  # the sample's uint8
+    res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, OPTIONS="PREDICTOR", OUTPUT=str(tmp_path / "b.tif")))
+    assert not ok and "creation option 'PREDICTOR': want KEY=VALUE" in "\n".join(fb.errors)
+    res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, SIZE="big", OUTPUT=str(tmp_path / "b.tif")))
+    assert not ok and "SIZE 'big': want HEIGHTxWIDTH" in "\n".join(fb.errors)
+    assert not os.path.exists(str(tmp_path / "b.tif"))
+
+
+def test_png_output_is_refused(qgis_app, tmp_path, sample):
+    # A .png would be omnihsr's false-colour preview, loaded by QGIS as if
+    # it were the super-resolved raster: refused, saying what to do.
+    for alg in ("omnihsr:upscale", "omnihsr:degrade"):
+        out = str(tmp_path / "q.png")
+        res, ok, fb, _ = run_alg(alg, {"INPUT": sample, "SCALE": 2, "OUTPUT": out})
+        errors = "\n".join(fb.errors)
+        assert not ok and "false-colour preview" in errors and "omnihsr convert" in errors, errors
+        assert not os.path.exists(out)
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": sample, "SCALE": 2, "OUTPUT": str(tmp_path / "q.npy")})
+    assert not ok and "want a GeoTIFF (.tif, .tiff) or ENVI (.img) output" in "\n".join(fb.errors)
+
+
+def test_file_names_starting_with_a_dash(qgis_app, tmp_path, sample, monkeypatch):
+    # Relative names starting with "-": info passes "--" before the path,
+    # upscale and degrade give paths as the values of -in and -out.
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copyfile(sample, "-g.tif")
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": "-g.tif"})
+    assert ok, fb.errors
+    assert "352 x 349 x 6" in res["INFO"]
+    res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT_FILE": "-g.tif", "SCALE": 2, "METHOD": 3, "OUTPUT": "-q.tif"})
+    assert ok, fb.errors
+    assert gdal_info("-q.tif")[:3] == (698, 704, 6)
+    res, ok, fb, _ = run_alg("omnihsr:degrade", {"INPUT_FILE": "-q.tif", "SCALE": 2, "OUTPUT": "-d.tif"})
+    assert ok, fb.errors
+    assert gdal_info("-d.tif")[:3] == (349, 352, 6)
+
+
+def test_log_names_the_executable_and_help_links(qgis_app, tmp_path, sample):
+    res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": sample})
+    assert ok, fb.errors
+    assert "omnihsr executable: %s (from the environment variable OMNIHSR_BIN)" % omnihsr_bin() in fb.info
+    with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    for name in ("upscale", "degrade", "info"):
+        url = QgsApplication.processingRegistry().algorithmById("omnihsr:" + name).helpUrl()
+        assert url == "https://github.com/omnihsr/omnihsr/blob/main/qgis/README.md#omnihsr" + name
+        # GitHub's anchor of the heading "### `omnihsr:NAME`".
+        assert "\n### `omnihsr:%s`" % name in readme
+
+
+def test_timeout_setting_stops_a_hung_executable(qgis_app, tmp_path, sample):
+    from processing.core.ProcessingConfig import ProcessingConfig
+
+    from omnihsr.config import BIN_SETTING, TIMEOUT_SETTING
+
+    hung = tmp_path / "hung-omnihsr"
+    hung.write_text("#!/bin/sh\nexec sleep 600\n")
+    hung.chmod(0o755)
+    assert ProcessingConfig.getSetting(TIMEOUT_SETTING) == 600  # the default
+    ProcessingConfig.setSettingValue(BIN_SETTING, str(hung))
+    ProcessingConfig.setSettingValue(TIMEOUT_SETTING, 1)
+    try:
+        t0 = time.monotonic()
+        res, ok, fb, _ = run_alg("omnihsr:upscale", {"INPUT": sample, "SCALE": 2, "OUTPUT": str(tmp_path / "q.tif")})
+        assert time.monotonic() - t0 < 60, "the algorithm did not return"
+        errors = "\n".join(fb.errors)
+        assert not ok and "printed nothing for 1 s" in errors and "taken as hung and stopped" in errors, errors
+    finally:
+        ProcessingConfig.setSettingValue(BIN_SETTING, "")
+        ProcessingConfig.setSettingValue(TIMEOUT_SETTING, 600)

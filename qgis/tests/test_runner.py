@@ -2,6 +2,7 @@
 the executable's lookup, against small stand-in commands."""
 
 import os
+import signal
 import stat
 import sys
 import threading
@@ -129,18 +130,41 @@ def test_cancel_from_another_thread_before_any_progress(tmp_path):
     assert "no output was left" in str(e.value)
 
 
+def fake_wheel(site, script_dir, exe):
+    """Installs the metadata of an omnihsr wheel into the folder site (as
+    pip does: omnihsr-V.dist-info with a RECORD naming the script
+    ../SCRIPT_DIR/omnihsr relative to site)."""
+    info = site / "omnihsr-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: omnihsr\nVersion: 0.1.0\n")
+    rel = os.path.relpath(exe, site)
+    (info / "RECORD").write_text("omnihsr/__init__.py,,\n%s,,\nomnihsr-0.1.0.dist-info/RECORD,,\n" % rel)
+
+
 def test_find_binary(tmp_path, monkeypatch):
+    # The order: the provider's setting, OMNIHSR_BIN, the omnihsr wheel in
+    # this Python, PATH; locate says which one gave the executable.
     a = script(tmp_path, "", "a")
     b = script(tmp_path, "", "b")
     pathdir = tmp_path / "bin"
     pathdir.mkdir()
     onpath = script(pathdir, "", "omnihsr")
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    inwheel = script(tmp_path / "venv" / "bin", "", "omnihsr")
+    site = tmp_path / "venv" / "lib" / "site-packages"
+    fake_wheel(site, "bin", inwheel)
     monkeypatch.setenv("PATH", str(pathdir))
     monkeypatch.setenv(runner.ENV_BIN, b)
     assert runner.find_binary(a) == a  # the setting first
-    assert runner.find_binary("") == b  # then OMNIHSR_BIN
+    assert runner.locate(a)[1] == "the OmniHSR provider setting (Processing options)"
+    assert runner.locate("") == (b, "the environment variable OMNIHSR_BIN")  # then OMNIHSR_BIN
     monkeypatch.delenv(runner.ENV_BIN)
-    assert runner.find_binary("") == onpath  # then PATH
+    assert runner.wheel_binary() == ""  # no omnihsr distribution on sys.path
+    assert runner.locate("") == (onpath, "PATH")
+    monkeypatch.syspath_prepend(str(site))
+    assert runner.locate("") == (inwheel, "the omnihsr Python package installed in QGIS's Python")  # the wheel before PATH
+    os.chmod(inwheel, 0o644)  # not executable: skipped
+    assert runner.locate("") == (onpath, "PATH")
     with pytest.raises(runner.CliError, match="provider setting.*'/no/such/omnihsr', which is not an executable"):
         runner.find_binary("/no/such/omnihsr")
     monkeypatch.setenv(runner.ENV_BIN, str(tmp_path))
@@ -148,8 +172,56 @@ def test_find_binary(tmp_path, monkeypatch):
         runner.find_binary("")
     monkeypatch.delenv(runner.ENV_BIN)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    with pytest.raises(runner.CliError, match="omnihsr executable was not found"):
+    with pytest.raises(runner.CliError, match="omnihsr executable was not found.*pip install omnihsr"):
         runner.find_binary("")
+
+
+def test_timeout_stops_a_hung_command(tmp_path):
+    # A command that prints one progress line, then nothing, ignoring
+    # SIGTERM (hung): with timeout_s it is killed and TimedOut names the
+    # setting; its new output and its temporary are removed. Without a
+    # timeout, a command that prints more often than timeout_s runs on.
+    # A shell script (it starts in milliseconds, even on a loaded machine,
+    # well within the timeout); SIGTERM ignored survives the exec.
+    out = tmp_path / "q.tif"
+    fake = tmp_path / "hung"
+    fake.write_text("#!/bin/sh\ntrap '' TERM\nprintf partial > \"$1\"\necho 'progress 0.100' >&2\nexec sleep 600\n")
+    fake.chmod(0o755)
+    fb = Feedback()
+    t0 = time.monotonic()
+    with pytest.raises(runner.TimedOut) as e:
+        runner.run(str(fake), [str(out)], fb, outputs=[str(out)], timeout_s=2, kill_after_s=0.2)
+    assert time.monotonic() - t0 < 60, "the runner did not return"
+    assert "printed nothing for 2 s" in str(e.value) and "timeout setting" in str(e.value)
+    assert "removed " + str(out) in str(e.value)
+    assert not out.exists() and fb.progress == [10.0]
+    assert not isinstance(e.value, runner.Cancelled)
+    busy = script(tmp_path, r"""
+for i in range(8):
+    sys.stderr.write("progress 0.%d00\n" % i); sys.stderr.flush()
+    time.sleep(0.1)
+print("done")
+""", "busy")
+    assert runner.run(busy, [], Feedback(), timeout_s=5) == "done"
+
+
+def test_exited_command_holding_no_pipes_returns(tmp_path):
+    # The command exits while a child it started keeps its stdout open:
+    # the runner returns soon after the exit instead of waiting for the
+    # child.
+    pidfile = tmp_path / "child.pid"
+    fake = script(tmp_path, r"""
+import subprocess
+c = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+open(sys.argv[1], "w").write(str(c.pid))
+print("parent done")
+""")
+    t0 = time.monotonic()
+    try:
+        assert runner.run(fake, [str(pidfile)], Feedback()) == "parent done"
+        assert time.monotonic() - t0 < 60, "the runner waited for the child"
+    finally:
+        os.kill(int(pidfile.read_text()), signal.SIGKILL)
 
 
 def test_output_files():
