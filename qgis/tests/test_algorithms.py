@@ -104,6 +104,7 @@ def test_upscale_loads_as_layer_with_crs(qgis_app, tmp_path, sample):
         ({"SCALE": 3, "METHOD": 3, "NOISE": "clean"}, ["-scale", "3", "-method", "bicubic", "-noise", "clean"]),
         ({"SCALE": 1.5, "METHOD": 1, "NOISE": "2.5"}, ["-scale", "1.5", "-method", "omnihsr-bp", "-noise", "2.5"]),
         ({"SCALE": 2, "CLAMP": 1}, ["-scale", "2", "-clamp", "input"]),
+        ({"SCALE": 2, "ADAPT": "2"}, ["-scale", "2", "-adapt", "2"]),
     ],
 )
 def test_upscale_options_match_cli(qgis_app, tmp_path, sample, params, flags):
@@ -146,7 +147,7 @@ def test_info(qgis_app, tmp_path, sample):
     assert ok, fb.errors
     assert "352 x 349 x 6" in res["INFO"] and "EPSG:31985" in res["INFO"]
     html = open(page, encoding="utf-8").read()
-    assert "<th align='left'>crs</th><td>SIRGAS_2000_UTM_Zone_25S (EPSG:31985)</td>" in html
+    assert "<th align='left'>crs</th><td>SIRGAS 2000 / UTM zone 25S (EPSG:31985)</td>" in html
     res, ok, fb, _ = run_alg("omnihsr:info", {"INPUT": sample})  # no page asked: the string only
     assert ok and "OUTPUT" not in res and "uint8" in res["INFO"]
 
@@ -331,6 +332,8 @@ def test_type_size_and_compression_reach_the_output(qgis_app, tmp_path, sample):
     assert not ok and "creation option 'PREDICTOR': want KEY=VALUE" in "\n".join(fb.errors)
     res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, SIZE="big", OUTPUT=str(tmp_path / "b.tif")))
     assert not ok and "SIZE 'big': want HEIGHTxWIDTH" in "\n".join(fb.errors)
+    res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, ADAPT="some", OUTPUT=str(tmp_path / "b.tif")))
+    assert not ok and "ADAPT 'some': want auto, 0 (off) or a step count" in "\n".join(fb.errors)
     assert not os.path.exists(str(tmp_path / "b.tif"))
 
 
@@ -381,12 +384,12 @@ def test_log_names_the_executable_and_help_links(qgis_app, tmp_path, sample):
 def test_timeout_setting_stops_a_hung_executable(qgis_app, tmp_path, sample):
     from processing.core.ProcessingConfig import ProcessingConfig
 
-    from omnihsr.config import BIN_SETTING, TIMEOUT_SETTING
+    from omnihsr.config import BIN_SETTING, TIMEOUT_SETTING, timeout_setting
 
     hung = tmp_path / "hung-omnihsr"
     hung.write_text("#!/bin/sh\nexec sleep 600\n")
     hung.chmod(0o755)
-    assert ProcessingConfig.getSetting(TIMEOUT_SETTING) == 600  # the default
+    assert timeout_setting() == 600  # the default (QSettings may hold it as a string)
     ProcessingConfig.setSettingValue(BIN_SETTING, str(hung))
     ProcessingConfig.setSettingValue(TIMEOUT_SETTING, 1)
     try:
