@@ -41,21 +41,6 @@ func HeaderFor(dataPath string) string {
 	return ""
 }
 
-// fileKind names a file mode that is not a regular file, for messages.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}
-
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
@@ -70,7 +55,7 @@ func Pair(path string) (hdrPath, dataPath string, err error) {
 			return "", "", fmt.Errorf("envi: header %w", err)
 		}
 		if !st.Mode().IsRegular() {
-			return "", "", fmt.Errorf("envi: %s is not a header file but %s", path, fileKind(st.Mode()))
+			return "", "", fmt.Errorf("envi: %s is not a header file but %s", path, regfile.Kind(st.Mode()))
 		}
 		stem := path[:len(path)-len(filepath.Ext(path))]
 		tried := []string{stem}

@@ -47,7 +47,7 @@ func OpenRows(path string) (*RowReader, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("envi: %s is %s", dataPath, fileKind(st.Mode()))
+		return nil, fmt.Errorf("envi: %s is %s", dataPath, regfile.Kind(st.Mode()))
 	}
 	if err := checkDataSize(st.Size(), h, dataPath, hdrPath); err != nil {
 		f.Close()

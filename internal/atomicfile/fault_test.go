@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/omnihsr/omnihsr/internal/childtest"
 )
 
 // deadPID returns the PID of a process that has exited.
@@ -20,20 +21,10 @@ func deadPID(t *testing.T) int {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	if err := cmd.Run(); err != nil {
-		skipNoExec(t, err)
+		childtest.SkipNoExec(t, err)
 		t.Fatal(err)
 	}
 	return cmd.Process.Pid
-}
-
-// skipNoExec skips a test that runs its own binary again where that binary
-// cannot be run as a child: under user-mode emulation (go test -exec
-// qemu-aarch64-static) without binfmt_misc, exec fails with ENOEXEC.
-func skipNoExec(t *testing.T, err error) {
-	t.Helper()
-	if errors.Is(err, syscall.ENOEXEC) {
-		t.Skipf("cannot run the test binary as a child here: %v", err)
-	}
 }
 
 func TestTempNameHoldsPID(t *testing.T) {
@@ -182,7 +173,7 @@ func TestLockExcludesOtherProcess(t *testing.T) {
 	cmd.Env = append(os.Environ(), "ATOMICFILE_TEST_COMMIT="+dir)
 	if err := cmd.Start(); err != nil {
 		unlock()
-		skipNoExec(t, err)
+		childtest.SkipNoExec(t, err)
 		t.Fatal(err)
 	}
 	// The child creates its temporaries, then blocks on the lock.

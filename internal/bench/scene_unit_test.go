@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/childtest"
 	"github.com/omnihsr/omnihsr/internal/model"
 )
 
@@ -142,16 +142,6 @@ func TestHelperChild(t *testing.T) {
 	runtime.KeepAlive(buf)
 }
 
-// skipNoExec skips a test that runs its own binary again where that binary
-// cannot be run as a child: under user-mode emulation (go test -exec
-// qemu-aarch64-static) without binfmt_misc, exec fails with ENOEXEC.
-func skipNoExec(t *testing.T, err error) {
-	t.Helper()
-	if errors.Is(err, syscall.ENOEXEC) {
-		t.Skipf("cannot run the test binary as a child here: %v", err)
-	}
-}
-
 func TestRunChild(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -159,7 +149,7 @@ func TestRunChild(t *testing.T) {
 	}
 	t.Setenv("BENCH_HELPER_CHILD", "1")
 	c, err := RunChild(context.Background(), "child", exe, "-test.run=^TestHelperChild$")
-	skipNoExec(t, err)
+	childtest.SkipNoExec(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +192,7 @@ func TestRunChildPeakIsTheChilds(t *testing.T) {
 	big = nil
 	t.Setenv("BENCH_HELPER_CHILD", "1")
 	c, err := RunChild(context.Background(), "child", exe, "-test.run=^TestHelperChild$")
-	skipNoExec(t, err)
+	childtest.SkipNoExec(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,10 +24,18 @@ func Run(t *testing.T, test, role string, env ...string) (string, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
 	cmd.Env = append(append(os.Environ(), Env+"="+role), env...)
 	out, err := cmd.CombinedOutput()
+	SkipNoExec(t, err)
+	return string(out), err
+}
+
+// SkipNoExec skips t when err says that a binary could not be run as a
+// child: under user-mode emulation (go test -exec qemu-aarch64-static)
+// without binfmt_misc, exec fails with ENOEXEC.
+func SkipNoExec(t *testing.T, err error) {
+	t.Helper()
 	if errors.Is(err, syscall.ENOEXEC) {
 		t.Skipf("cannot run the test binary as a child here: %v", err)
 	}
-	return string(out), err
 }
 
 // Tail returns the last 2000 bytes of s (a child's output, which may hold
