@@ -27,6 +27,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
+	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
@@ -35,7 +36,7 @@ import (
 )
 
 const usage = `Usage: omnihsr-batch (-in GLOB | -manifest FILE) -out DIR (-scale S | -scales S1,S2,...)
-       [-method M] [-weights FILE] [-type T] [-ext .EXT] [-scratch DIR] [-runner R] [-v]
+       [-method M] [-weights FILE] [-adapt STEPS|auto] [-type T] [-ext .EXT] [-scratch DIR] [-runner R] [-v]
        [-- BEAM FLAGS...]
 
 Super-resolves every scene that GLOB matches or FILE lists (one path a line;
@@ -72,6 +73,7 @@ Flags:
 // opts are the command-line flags.
 type opts struct {
 	in, manifest, out, scales, method, weights, typ, ext, runner, scratch string
+	adapt                                                                string
 	scale                                                                 float64
 	scaleSet, verbose                                                     bool
 }
@@ -169,6 +171,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.scales, "scales", "", "several factors, comma-separated, rendered from one encoding")
 	fs.StringVar(&o.method, "method", "", "upscaling method (default "+method.Default+"): "+strings.Join(method.Names(), ", "))
 	fs.StringVar(&o.weights, "weights", "", "OmniHSR weight file (*.omw; default: the model embedded in the binary)")
+	fs.StringVar(&o.adapt, "adapt", "0", "per-scene adaptation of each scene, as omnihsr upscale -adapt: auto, or a step count (0 = off)")
 	fs.StringVar(&o.typ, "type", "", "output sample type (default float32; \"same\": the input's)")
 	fs.StringVar(&o.ext, "ext", "", "output format by extension, e.g. .tif (default: the input's; .hdr for ENVI)")
 	fs.StringVar(&o.scratch, "scratch", "", "local directory for the copies of remote scenes and their outputs (default $TMPDIR)")
@@ -424,6 +427,14 @@ func (o *opts) job(ctx context.Context) (Options, []string, error) {
 		return Options{}, nil, err
 	}
 	jo := Options{OutDir: out, Factors: factors, Method: o.method, Type: o.typ, Ext: o.ext}
+	if a := strings.ToLower(strings.TrimSpace(o.adapt)); a == "auto" {
+		jo.Adapt = omnihsr.AdaptAuto
+	} else if jo.Adapt, err = strconv.Atoi(a); err != nil || jo.Adapt < 0 {
+		return Options{}, nil, fmt.Errorf("-adapt %q: want auto, 0 (off) or a step count", o.adapt)
+	}
+	if jo.Adapt != 0 && !m.Model {
+		return Options{}, nil, errors.New("-adapt applies to the OmniHSR methods only")
+	}
 	if o.scratch != "" {
 		if jo.Scratch, err = filepath.Abs(o.scratch); err != nil {
 			return Options{}, nil, err

@@ -38,6 +38,9 @@ type Options struct {
 	// Ext is the output extension with its dot ("" = the input's, .hdr for
 	// ENVI data files).
 	Ext string
+	// Adapt is per-scene adaptation (omnihsr.Options.Adapt): 0 off,
+	// omnihsr.AdaptAuto, or a step count.
+	Adapt int
 	// Scratch is the local directory that holds the copies of a remote
 	// scene and of its outputs while it is processed ("" = the system's
 	// temporary directory).
@@ -335,7 +338,7 @@ func processLocal(ctx context.Context, in string, o Options) (Result, error) {
 	if err != nil {
 		return res, fmt.Errorf("%w: -type %q: %v", omnihsr.ErrOption, o.Type, err)
 	}
-	opt := omnihsr.Options{Scales: o.Factors, Method: omnihsr.Method(o.Method), Weights: o.Weights, Type: typ, SameType: same}
+	opt := omnihsr.Options{Scales: o.Factors, Method: omnihsr.Method(o.Method), Weights: o.Weights, Type: typ, SameType: same, Adapt: o.Adapt}
 	up, err := omnihsr.UpscaleFile(ctx, in, outputPattern(o, in), opt)
 	if err != nil {
 		return res, err

@@ -50,7 +50,10 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 	if opt.Noise.Mode == omnihsr.NoiseCompanion {
 		fmt.Fprintf(e.stderr, "upscale: noise from %s (the input's RFLUNCERT companion: root mean square of each band's uncertainty over the swath)\n", res.NoiseFile)
 	}
-	if s := res.Model.String(); s != "" {
+	// With -adapt choosing another model than the noise gate's, the adapt
+	// line says which renders; the model's line would describe that member
+	// alone.
+	if s := res.Model.String(); s != "" && (res.Adapt.Choice == "" || res.Adapt.Choice == "shipped") {
 		fmt.Fprintln(e.stderr, "upscale: "+s)
 		if o.nf.verbose {
 			fmt.Fprintln(e.stderr, "upscale: detail: "+res.Model.Detail())
