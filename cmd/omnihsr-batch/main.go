@@ -73,7 +73,7 @@ Flags:
 // opts are the command-line flags.
 type opts struct {
 	in, manifest, out, scales, method, weights, typ, ext, runner, scratch string
-	adapt                                                                string
+	adapt                                                                 string
 	scale                                                                 float64
 	scaleSet, verbose                                                     bool
 }
