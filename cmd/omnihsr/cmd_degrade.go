@@ -17,7 +17,7 @@ var degradeCmd = &command{
 	stops:   true,
 	summary: "make a low-resolution cube: antialiased bicubic (or area), optional blur and noise",
 	usage: `Usage: omnihsr degrade -in HR -out LR (-scale S | -size HxW) [-blur C] [-band-blur K]
-                       [-noise SIGMA] [-seed N] [-area] [-var NAME] [-type T]
+                       [-noise SIGMA] [-seed N] [-area] [-var NAME] [-type T] [-of COG] [-co KEY=VALUE]...
 
 Makes the low-resolution input of docs/CONVENTIONS.md section 5 from HR, identically for
 every band, in this order:
@@ -41,6 +41,7 @@ position; on any error no output file is left. An output that is the input
 (or its ENVI partner, or a link to either) is refused unless -overwrite is
 given.
 
+` + tiffFlagsHelp + `
 Formats, chosen by extension:
 ` + formats.Help(),
 	flags: func(fs *flag.FlagSet) runner {
@@ -57,6 +58,7 @@ Formats, chosen by extension:
 		fs.StringVar(&o.typ, "type", "", "output sample type (default float32; see omnihsr help convert)")
 		o.rf.register(fs)
 		o.of.register(fs)
+		o.tf.register(fs)
 		return o
 	},
 }
@@ -64,6 +66,7 @@ Formats, chosen by extension:
 type degradeOpts struct {
 	rf                 readFlags
 	of                 outputFlags
+	tf                 tiffFlags
 	in, out, size, typ string
 	d                  resample.DegradeOptions
 }
@@ -105,6 +108,10 @@ func (o *degradeOpts) run(ctx context.Context, e env) error {
 	if err := o.of.check(o.in, o.out); err != nil {
 		return err
 	}
+	var wo hsi.WriteOptions
+	if err := o.tf.apply(&wo, o.out); err != nil {
+		return err
+	}
 	ro, err := o.rf.options(o.in, false)
 	if err != nil {
 		return err
@@ -132,7 +139,8 @@ func (o *degradeOpts) run(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCube(o.out, lr, info, typ); err != nil {
+	wo.DataType, wo.Var = typ, info.Variable
+	if err := formats.Write(o.out, lr, wo); err != nil {
 		return err
 	}
 	bar.Done()

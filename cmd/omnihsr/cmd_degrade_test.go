@@ -260,3 +260,33 @@ func TestDegradeNoData(t *testing.T) {
 		}
 	}
 }
+
+// TestDegradeCreationOptions: degrade takes upscale's and convert's TIFF
+// flags: -co COMPRESS=DEFLATE -co PREDICTOR=2 writes the same samples as
+// the uncompressed TIFF in fewer bytes, -of COG a COG; -co with an output
+// that is no TIFF is a usage error, as on the other commands.
+func TestDegradeCreationOptions(t *testing.T) {
+	dir := t.TempDir()
+	in := "../../sample/L7_ETMs.tif"
+	plain, packed, cog := filepath.Join(dir, "p.tif"), filepath.Join(dir, "d.tif"), filepath.Join(dir, "c.tif")
+	base := []string{"degrade", "-in", in, "-scale", "2", "-area", "-type", "same"}
+	for _, c := range []struct {
+		out   string
+		extra []string
+	}{{plain, nil}, {packed, []string{"-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"}}, {cog, []string{"-of", "COG"}}} {
+		if code, stderr := runRsCmd(t, append(append(base, "-out", c.out), c.extra...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.extra, code, stderr)
+		}
+	}
+	rsSameData(t, "DEFLATE", rsReadBack(t, packed), rsReadBack(t, plain))
+	rsSameData(t, "COG", rsReadBack(t, cog), rsReadBack(t, plain))
+	ps, err1 := os.Stat(plain)
+	ds, err2 := os.Stat(packed)
+	if err1 != nil || err2 != nil || ds.Size() >= ps.Size() {
+		t.Fatalf("DEFLATE output not smaller than the uncompressed one: %v %v %v %v", ds, ps, err1, err2)
+	}
+	code, stderr := runRsCmd(t, append(base, "-out", filepath.Join(dir, "x.npy"), "-co", "COMPRESS=LZW")...)
+	if code != 2 || !strings.Contains(stderr, "-of and -co apply to TIFF output") {
+		t.Fatalf("-co with an .npy output: exit %d: %s", code, stderr)
+	}
+}

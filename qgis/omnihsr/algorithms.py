@@ -22,10 +22,6 @@ from qgis.core import (
 from . import runner
 from .config import binary_setting, timeout_setting
 
-# DEGRADE_CO says whether omnihsr degrade takes -co (TIFF creation
-# options), so that the degrade algorithm offers COMPRESS and OPTIONS.
-DEGRADE_CO = False
-
 # METHODS are upscale's -method values, in the order of the METHOD enum.
 METHODS = ("omnihsr", "omnihsr-bp", "omnihsr-se", "bicubic")
 
@@ -201,24 +197,21 @@ class _RasterAlgorithm(_Algorithm):
             QgsProcessingParameterBoolean(self.ORTHO, "EMIT: georeferenced grid (-ortho)", defaultValue=False, optional=True)
         )
 
-    def add_output_parameters(self, what, compression=True):
+    def add_output_parameters(self, what):
         self.addParameter(
             QgsProcessingParameterString(self.SIZE, "Target size HEIGHTxWIDTH (instead of the factor)", optional=True)
         )
         self.addParameter(
             QgsProcessingParameterEnum(self.TYPE, "Output data type", options=list(TYPES), defaultValue=0, optional=True)
         )
-        if compression:
-            self.addParameter(
-                QgsProcessingParameterEnum(
-                    self.COMPRESS, "Compression (GeoTIFF)", options=list(COMPRESSIONS), defaultValue=0, optional=True
-                )
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                self.COMPRESS, "Compression (GeoTIFF)", options=list(COMPRESSIONS), defaultValue=0, optional=True
             )
-            self.addParameter(
-                QgsProcessingParameterString(
-                    self.OPTIONS, "Creation options (GeoTIFF, KEY=VALUE|KEY=VALUE, as -co)", optional=True
-                )
-            )
+        )
+        self.addParameter(
+            QgsProcessingParameterString(self.OPTIONS, "Creation options (GeoTIFF, KEY=VALUE|KEY=VALUE, as -co)", optional=True)
+        )
         self.addParameter(QgsProcessingParameterRasterDestination(self.OUTPUT, what))
 
     def checkParameterValues(self, parameters, context):  # noqa: N802
@@ -256,7 +249,7 @@ class _RasterAlgorithm(_Algorithm):
             args.append("-ortho")
         return args
 
-    def output_args(self, parameters, context, compression=True):
+    def output_args(self, parameters, context):
         """Returns (out, flags): the output path and -out, -size, -type,
         -co; an output QGIS cannot load as the result is refused."""
         out = self.parameterAsOutputLayer(parameters, self.OUTPUT, context)
@@ -270,13 +263,12 @@ class _RasterAlgorithm(_Algorithm):
         typ = TYPES[self.parameterAsEnum(parameters, self.TYPE, context)]
         if typ != TYPES[0]:
             args += ["-type", typ]
-        if compression:
-            comp = COMPRESSIONS[self.parameterAsEnum(parameters, self.COMPRESS, context)]
-            opts = creation_options(self.parameterAsString(parameters, self.OPTIONS, context))
-            if comp != COMPRESSIONS[0]:
-                opts = ["COMPRESS=" + comp] + [o for o in opts if not o.upper().startswith("COMPRESS=")]
-            for o in opts:
-                args += ["-co", o]
+        comp = COMPRESSIONS[self.parameterAsEnum(parameters, self.COMPRESS, context)]
+        opts = creation_options(self.parameterAsString(parameters, self.OPTIONS, context))
+        if comp != COMPRESSIONS[0]:
+            opts = ["COMPRESS=" + comp] + [o for o in opts if not o.upper().startswith("COMPRESS=")]
+        for o in opts:
+            args += ["-co", o]
         return out, args
 
 
@@ -388,7 +380,7 @@ class DegradeAlgorithm(_RasterAlgorithm):
             "georeferencing is scaled to the new grid and no-data is kept.\n\n"
             "Input: a raster layer (INPUT), or any file omnihsr reads (INPUT_FILE), as for Super-resolve "
             "raster. Output: GeoTIFF (.tif) or ENVI (.img), TYPE float32 (default), the input's (same) or an "
-            "integer type (clamped)" + (", COMPRESS and OPTIONS for a GeoTIFF" if DEGRADE_CO else "") + ".\n\n"
+            "integer type (clamped), COMPRESS and OPTIONS for a GeoTIFF.\n\n"
             "Runs `omnihsr degrade`; see `omnihsr help degrade`."
         )
 
@@ -421,11 +413,11 @@ class DegradeAlgorithm(_RasterAlgorithm):
         self.addParameter(
             QgsProcessingParameterBoolean(self.AREA, "Block mean instead of antialiased bicubic", defaultValue=False)
         )
-        self.add_output_parameters("Degraded raster", compression=DEGRADE_CO)
+        self.add_output_parameters("Degraded raster")
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         args = ["degrade"] + self.input_args(parameters, context)
-        out, out_args = self.output_args(parameters, context, compression=DEGRADE_CO)
+        out, out_args = self.output_args(parameters, context)
         args += out_args + ["-scale", num(self.parameterAsDouble(parameters, self.SCALE, context))]
         for flag, key in (("-blur", self.BLUR), ("-band-blur", self.BAND_BLUR), ("-noise", self.NOISE)):
             v = self.parameterAsDouble(parameters, key, context)

@@ -325,9 +325,10 @@ def test_type_size_and_compression_reach_the_output(qgis_app, tmp_path, sample):
     # uint8 range, which degrade refuses); bad SIZE and OPTIONS are
     # refused before omnihsr runs.
     res, ok, fb, _ = run_alg("omnihsr:degrade", {"INPUT": sample, "SCALE": 2, "AREA": True, "TYPE": TYPES.index("same"),
+                                                  "COMPRESS": COMPRESSIONS.index("LZW"), "OPTIONS": "PREDICTOR=2",
                                                   "OUTPUT": str(tmp_path / "d.tif")})
     assert ok, fb.errors
-    assert gdal_info(str(tmp_path / "d.tif"))[3] == "Byte"  # the sample's uint8
+    assert gdal_info(str(tmp_path / "d.tif")) == (175, 176, 6, "Byte", "31985", "LZW", "2")  # the sample's uint8
     res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, OPTIONS="PREDICTOR", OUTPUT=str(tmp_path / "b.tif")))
     assert not ok and "creation option 'PREDICTOR': want KEY=VALUE" in "\n".join(fb.errors)
     res, ok, fb, _ = run_alg("omnihsr:upscale", dict(params, SIZE="big", OUTPUT=str(tmp_path / "b.tif")))
