@@ -265,6 +265,8 @@ func TestFlags(t *testing.T) {
 		{"glob empty", []string{"-in", filepath.Join(dir, "*.none"), "-out", out, "-scale", "2"}, 2, "matches no file"},
 		{"ext", []string{"-in", filepath.Join(dir, "*.npy"), "-out", out, "-scale", "2", "-ext", ".xyz"}, 2, ".xyz"},
 		{"stray", []string{"-in", manifest, "-out", out, "-scale", "2", "x"}, 2, "unexpected arguments"},
+		{"adapt", []string{"-in", manifest, "-out", out, "-scale", "2", "-adapt", "lots"}, 2, "-adapt \"lots\""},
+		{"adapt bicubic", []string{"-in", manifest, "-out", out, "-scale", "2", "-method", "bicubic", "-adapt", "auto"}, 2, "-adapt applies"},
 		{"beam flag", []string{"-in", filepath.Join(dir, "*.npy"), "-out", out, "-scale", "2", "--", "--nonesuch=1"}, 2, "Beam flags"},
 	}
 	for _, tc := range tests {
