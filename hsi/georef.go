@@ -216,3 +216,19 @@ func (g *Geo) ENVI() (mapInfo, coordSys string, lost []string) {
 	}
 	return mapInfo, coordSys, lost
 }
+
+// GeoFromTransform is the georeferencing of a grid with GDAL's
+// geotransform gt (pixel-corner origin) in the CRS c, in GeoTIFF form: a
+// pixel scale and tie point for a north-up grid, else a transformation
+// matrix.
+func GeoFromTransform(gt [6]float64, c crs.CRS) *Geo {
+	g := &Geo{}
+	if gt[2] == 0 && gt[4] == 0 && gt[5] < 0 {
+		g.PixelScale = []float64{gt[1], -gt[5], 0}
+		g.Tiepoints = []float64{0, 0, 0, gt[0], gt[3], 0}
+	} else {
+		g.Transformation = []float64{gt[1], gt[2], 0, gt[0], gt[4], gt[5], 0, gt[3], 0, 0, 0, 0, 0, 0, 0, 1}
+	}
+	g.GeoKeys, g.GeoDoubles, g.GeoASCII = crs.GeoKeys(c, false)
+	return g
+}

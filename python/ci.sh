@@ -3,14 +3,15 @@
 # wheel (build.sh), install it into a fresh venv that sees Debian's numpy,
 # xarray and rioxarray, and run pytest against the installed package.
 #
-#   python/ci.sh          (from anywhere; about 1-2 min once Go's build cache is warm)
+#   python/ci.sh          (from anywhere; about 2 min once Go's build cache is warm, then the
+#                          suite twice: the library backend, then OMNIHSR_BACKEND=subprocess)
 #
 # Needs root for apt-get when a package is missing (not for the rest).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3
-pkgs=(python3-pytest python3-numpy python3-xarray python3-rioxarray python3-setuptools python3-wheel
-  python3-venv python3-pip binutils gcc libc6-dev)
+pkgs=(python3-pytest python3-numpy python3-xarray python3-rioxarray python3-rasterio python3-dask python3-tqdm
+  python3-setuptools python3-wheel python3-venv python3-pip binutils gcc libc6-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -35,3 +36,7 @@ export PATH=$tmp/venv/bin:$PATH
 cd "$tmp"
 python -c 'import omnihsr, sys; sys.exit(0 if omnihsr.__file__.startswith(sys.prefix) else "ci.sh: omnihsr not imported from the venv: " + omnihsr.__file__)'
 python -m pytest -q -p no:cacheprovider "$here/tests"
+# The same suite through the subprocess backend (the bundled omnihsr
+# command, arrays as NPY files): the same bytes and results.
+echo "ci.sh: again with OMNIHSR_BACKEND=subprocess"
+OMNIHSR_BACKEND=subprocess python -m pytest -q -p no:cacheprovider "$here/tests"

@@ -30,6 +30,8 @@
 //	                         int32_t *cancel, omnihsr_progress_fn progress, void *user);
 //	int omnihsr_read(const char *path, const char *opts, uintptr_t *cube, char **meta);
 //	int omnihsr_cube_copy(uintptr_t cube, float *dst, int64_t n);
+//	int omnihsr_write(const float *in, int64_t h, int64_t w, int64_t b, const char *meta,
+//	                  const char *path, const char *opts, char **result);
 //	void omnihsr_cube_free(uintptr_t cube);
 //
 // (The generated header declares the const parameters without const, as

@@ -13,10 +13,11 @@ import "C"
 
 import (
 	"context"
-
+	"fmt"
 	"unsafe"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/capi"
 )
 
 // fail records err as the calling thread's last error and returns its
@@ -24,10 +25,10 @@ import (
 func fail(err error) C.int {
 	if err == nil {
 		setError(nil)
-		return statusOK
+		return capi.StatusOK
 	}
-	setError(C.CString(boundError(err.Error())))
-	return C.int(statusOf(err))
+	setError(C.CString(capi.BoundError(err.Error())))
+	return C.int(capi.StatusOf(err))
 }
 
 // guard turns a panic of an entry point into its error status, so that no
@@ -36,13 +37,13 @@ func fail(err error) C.int {
 // checks refuse those before they happen).
 func guard(status *C.int) {
 	if r := recover(); r != nil {
-		*status = fail(panicError(r))
+		*status = fail(capi.PanicError(r))
 	}
 }
 
 // flagContext is cancelContext over the C int32 *flag (NULL: never).
 func flagContext(flag *C.int32_t) (context.Context, func()) {
-	return cancelContext((*int32)(unsafe.Pointer(flag)))
+	return capi.CancelContext((*int32)(unsafe.Pointer(flag)))
 }
 
 // progressFunc calls the C callback f (nil when f is NULL).
@@ -64,7 +65,7 @@ func setString(dst **C.char, s string) {
 
 //export omnihsr_version
 func omnihsr_version() *C.char {
-	return C.CString(version())
+	return C.CString(capi.Version())
 }
 
 //export omnihsr_last_error
@@ -80,7 +81,7 @@ func omnihsr_free(p unsafe.Pointer) {
 //export omnihsr_output_size
 func omnihsr_output_size(h, w C.int64_t, opts *C.char, oh, ow *C.int64_t) (status C.int) {
 	defer guard(&status)
-	y, x, err := outputSize(int(h), int(w), C.GoString(opts))
+	y, x, err := capi.OutputSize(int(h), int(w), C.GoString(opts))
 	if err == nil && oh != nil && ow != nil {
 		*oh, *ow = C.int64_t(y), C.int64_t(x)
 	}
@@ -92,50 +93,50 @@ func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float,
 	result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) (status C.int) {
 	defer guard(&status)
 	if in == nil || h < 1 || w < 1 || b < 1 {
-		return fail(errorf("libomnihsr: %w: no input, or shape %d x %d x %d not positive", errOption, h, w, b))
+		return fail(fmt.Errorf("libomnihsr: %w: no input, or shape %d x %d x %d not positive", capi.ErrOption, h, w, b))
 	}
 	if out == nil && outAlloc == nil {
-		return fail(errorf("libomnihsr: %w: give an output buffer or a place for the library's", errOption))
+		return fail(fmt.Errorf("libomnihsr: %w: give an output buffer or a place for the library's", capi.ErrOption))
 	}
 	n, err := hsi.Elems(int(h), int(w), int(b))
 	if err != nil {
-		return fail(errorf("libomnihsr: %w: %w", errOption, err))
+		return fail(fmt.Errorf("libomnihsr: %w: %w", capi.ErrOption, err))
 	}
 	o := C.GoString(opts)
-	if err := checkArrayOutput(int(h), int(w), int(b), o); err != nil {
+	if err := capi.CheckArrayOutput(int(h), int(w), int(b), o); err != nil {
 		return fail(err)
 	}
 	if out != nil {
-		oh, ow, err := outputSize(int(h), int(w), o)
+		oh, ow, err := capi.OutputSize(int(h), int(w), o)
 		if err != nil {
 			return fail(err)
 		}
 		if m, err := hsi.Elems(oh, ow, int(b)); err != nil || int64(m) != int64(outLen) {
-			return fail(errorf("libomnihsr: %w: the output buffer holds %d samples, the output has %d (%d x %d x %d)", errOption, outLen, m, oh, ow, b))
+			return fail(fmt.Errorf("libomnihsr: %w: the output buffer holds %d samples, the output has %d (%d x %d x %d)", capi.ErrOption, outLen, m, oh, ow, b))
 		}
 	}
 	data := unsafe.Slice((*float32)(unsafe.Pointer(in)), n)
 	ctx, stop := flagContext(cancelFlag)
 	defer stop()
-	sr, res, err := upscaleArray(ctx, data, int(h), int(w), int(b), o, progressFunc(progress, user))
+	sr, res, err := capi.UpscaleArray(ctx, data, int(h), int(w), int(b), o, progressFunc(progress, user))
 	if err != nil {
 		return fail(err)
 	}
 	if out != nil {
 		copy(unsafe.Slice((*float32)(unsafe.Pointer(out)), len(sr)), sr)
 	} else {
-		if err := checkAlloc(len(sr), "the output buffer"); err != nil {
+		if err := capi.CheckAlloc(len(sr), "the output buffer"); err != nil {
 			return fail(err)
 		}
 		p := C.malloc(C.size_t(len(sr)) * 4)
 		if p == nil {
-			return fail(errorf("libomnihsr: out of memory for the %d x %d x %d output", res.Height, res.Width, res.Bands))
+			return fail(fmt.Errorf("libomnihsr: out of memory for the %d x %d x %d output", res.Height, res.Width, res.Bands))
 		}
 		copy(unsafe.Slice((*float32)(p), len(sr)), sr)
 		*outAlloc = (*C.float)(p)
 	}
 	if result != nil {
-		s, err := marshal(resultOf(res, false))
+		s, err := capi.Marshal(capi.ResultOf(res, false))
 		if err != nil {
 			return fail(err)
 		}
@@ -148,15 +149,15 @@ func omnihsr_upscale(in *C.float, h, w, b C.int64_t, opts *C.char, out *C.float,
 func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.int32_t, progress C.omnihsr_progress_fn, user unsafe.Pointer) (status C.int) {
 	defer guard(&status)
 	if in == nil || out == nil {
-		return fail(errorf("libomnihsr: %w: input and output paths are required", errOption))
+		return fail(fmt.Errorf("libomnihsr: %w: input and output paths are required", capi.ErrOption))
 	}
 	ctx, stop := flagContext(cancelFlag)
 	defer stop()
-	res, err := upscaleFile(ctx, C.GoString(in), C.GoString(out), C.GoString(opts), progressFunc(progress, user))
+	res, err := capi.UpscaleFile(ctx, C.GoString(in), C.GoString(out), C.GoString(opts), progressFunc(progress, user))
 	if err != nil {
 		return fail(err)
 	}
-	s, err := marshal(resultOf(res, true))
+	s, err := capi.Marshal(capi.ResultOf(res, true))
 	if err != nil {
 		return fail(err)
 	}
@@ -168,33 +169,33 @@ func omnihsr_upscale_file(in, out, opts *C.char, result **C.char, cancelFlag *C.
 func omnihsr_read(path, opts *C.char, cube *C.uintptr_t, meta **C.char) (status C.int) {
 	defer guard(&status)
 	if path == nil || cube == nil {
-		return fail(errorf("libomnihsr: %w: a path and a place for the cube handle are required", errOption))
+		return fail(fmt.Errorf("libomnihsr: %w: a path and a place for the cube handle are required", capi.ErrOption))
 	}
-	c, info, err := readFile(C.GoString(path), C.GoString(opts))
+	c, info, err := capi.ReadFile(C.GoString(path), C.GoString(opts))
 	if err != nil {
 		return fail(err)
 	}
-	s, err := marshal(metaOf(c, info))
+	s, err := capi.Marshal(capi.MetaOf(c, info))
 	if err != nil {
 		return fail(err)
 	}
 	setString(meta, s)
-	*cube = C.uintptr_t(keepCube(c))
+	*cube = C.uintptr_t(capi.KeepCube(c))
 	return fail(nil)
 }
 
 //export omnihsr_cube_copy
 func omnihsr_cube_copy(cube C.uintptr_t, dst *C.float, n C.int64_t) (status C.int) {
 	defer guard(&status)
-	c, err := cubeOf(cube)
+	c, err := capi.CubeOf(cube)
 	if err != nil {
 		return fail(err)
 	}
 	if dst == nil {
-		return fail(errorf("libomnihsr: %w: no buffer (NULL) for the cube's %d samples", errOption, len(c.Data)))
+		return fail(fmt.Errorf("libomnihsr: %w: no buffer (NULL) for the cube's %d samples", capi.ErrOption, len(c.Data)))
 	}
 	if int64(n) != int64(len(c.Data)) {
-		return fail(errorf("libomnihsr: %w: the buffer holds %d samples, the cube has %d", errOption, n, len(c.Data)))
+		return fail(fmt.Errorf("libomnihsr: %w: the buffer holds %d samples, the cube has %d", capi.ErrOption, n, len(c.Data)))
 	}
 	copy(unsafe.Slice((*float32)(unsafe.Pointer(dst)), len(c.Data)), c.Data)
 	return fail(nil)
@@ -202,5 +203,30 @@ func omnihsr_cube_copy(cube C.uintptr_t, dst *C.float, n C.int64_t) (status C.in
 
 //export omnihsr_cube_free
 func omnihsr_cube_free(cube C.uintptr_t) {
-	dropCube(uint64(cube))
+	capi.DropCube(uint64(cube))
+}
+
+//export omnihsr_write
+func omnihsr_write(in *C.float, h, w, b C.int64_t, meta, path, opts *C.char, result **C.char) (status C.int) {
+	defer guard(&status)
+	if in == nil || path == nil || h < 1 || w < 1 || b < 1 {
+		return fail(fmt.Errorf("libomnihsr: %w: no input or path, or shape %d x %d x %d not positive", capi.ErrOption, h, w, b))
+	}
+	n, err := hsi.Elems(int(h), int(w), int(b))
+	if err != nil {
+		return fail(fmt.Errorf("libomnihsr: %w: %w", capi.ErrOption, err))
+	}
+	data := unsafe.Slice((*float32)(unsafe.Pointer(in)), n)
+	res, err := capi.WriteArray(context.Background(), data, int(h), int(w), int(b), C.GoString(meta), C.GoString(path), C.GoString(opts))
+	if err != nil {
+		return fail(err)
+	}
+	if result != nil {
+		s, err := capi.Marshal(res)
+		if err != nil {
+			return fail(err)
+		}
+		setString(result, s)
+	}
+	return fail(nil)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/capi"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/internal/sigctx"
 )
@@ -190,6 +191,9 @@ func main() {
 	if err := gemm.Use(os.Getenv("OMNIHSR_GEMM")); err != nil {
 		fmt.Fprintf(os.Stderr, "omnihsr: OMNIHSR_GEMM: %v\n", err)
 		os.Exit(2)
+	}
+	if len(os.Args) > 1 && os.Args[1] == capi.BackendCommand {
+		os.Exit(serveBackend(os.Args[2:]))
 	}
 	os.Exit(runSignals(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -227,14 +227,4 @@ func gltFill(gx, gy *hdf5.Object) func(float64) bool {
 
 // geoOf builds the georeferencing of a grid from a GDAL geotransform
 // (pixel-corner origin) and a CRS, in GeoTIFF form.
-func geoOf(gt [6]float64, c crs.CRS) *hsi.Geo {
-	g := &hsi.Geo{}
-	if gt[2] == 0 && gt[4] == 0 && gt[5] < 0 {
-		g.PixelScale = []float64{gt[1], -gt[5], 0}
-		g.Tiepoints = []float64{0, 0, 0, gt[0], gt[3], 0}
-	} else {
-		g.Transformation = []float64{gt[1], gt[2], 0, gt[0], gt[4], gt[5], 0, gt[3], 0, 0, 0, 0, 0, 0, 0, 1}
-	}
-	g.GeoKeys, g.GeoDoubles, g.GeoASCII = crs.GeoKeys(c, false)
-	return g
-}
+func geoOf(gt [6]float64, c crs.CRS) *hsi.Geo { return hsi.GeoFromTransform(gt, c) }

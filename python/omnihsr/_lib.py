@@ -15,7 +15,7 @@ import shutil
 import sys
 import sysconfig
 import threading
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Tuple
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -89,6 +89,9 @@ def lib() -> ctypes.CDLL:
         path = library_path()
         if not os.path.exists(path):
             raise OmniHSRError(f"{path}: libomnihsr not found (build the wheel with python/build.sh, or set OMNIHSR_LIB)")
+        if _forked():
+            raise OmniHSRError("omnihsr: the OmniHSR library cannot be loaded in a forked child of a process that "
+                               "loaded it: use multiprocessing.set_start_method(\"spawn\")")
         L = ctypes.CDLL(path)
         L.omnihsr_version.restype = ctypes.c_void_p
         L.omnihsr_version.argtypes = []
@@ -110,8 +113,13 @@ def lib() -> ctypes.CDLL:
         L.omnihsr_read.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint64), _c_char_pp]
         L.omnihsr_cube_copy.restype = ctypes.c_int
         L.omnihsr_cube_copy.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_int64]
+        L.omnihsr_write.restype = ctypes.c_int
+        L.omnihsr_write.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p,
+                                    ctypes.c_char_p, ctypes.c_char_p, _c_char_pp]
         L.omnihsr_cube_free.restype = None
         L.omnihsr_cube_free.argtypes = [ctypes.c_uint64]
+        global _loaded_pid
+        _loaded_pid = os.getpid()
         _lib = L
         return L
 
@@ -129,6 +137,122 @@ def take_string(p: ctypes.c_void_p) -> str:
 def version() -> str:
     """The library's build, as ``omnihsr version -short`` prints it."""
     return take_string(ctypes.c_void_p(lib().omnihsr_version()))
+
+
+class LibraryBackend:
+    """The library (ctypes) backend: libomnihsr in this process."""
+
+    name = "library"
+
+    def version(self) -> str:
+        return version()
+
+    def output_size(self, h: int, w: int, js: bytes) -> Tuple[int, int]:
+        L = lib()
+        oh, ow = ctypes.c_int64(), ctypes.c_int64()
+        call(L.omnihsr_output_size, h, w, js, ctypes.byref(oh), ctypes.byref(ow))
+        return oh.value, ow.value
+
+    def upscale(self, a: Any, js: bytes, out: Any, progress: Optional[Callable[[int, int], Any]]) -> dict:
+        """Upscales the C-contiguous float32 (H, W, B) array a into out."""
+        L = lib()
+        h, w, b = a.shape
+        result = ctypes.c_void_p()
+        cancel = ctypes.c_int32(0)
+        cb = Progress(progress, cancel)
+        try:
+            call(L.omnihsr_upscale, a.ctypes.data, h, w, b, js, out.ctypes.data, out.size, None,
+                 ctypes.byref(result), ctypes.byref(cancel), cb.c, None, cancel=cancel, progress=cb)
+        finally:
+            res = loads(take_string(result))
+        return res
+
+    def upscale_file(self, src: str, dst: str, js: bytes, progress: Optional[Callable[[int, int], Any]]) -> dict:
+        L = lib()
+        result = ctypes.c_void_p()
+        cancel = ctypes.c_int32(0)
+        cb = Progress(progress, cancel)
+        try:
+            call(L.omnihsr_upscale_file, os.fsencode(src), os.fsencode(dst), js,
+                 ctypes.byref(result), ctypes.byref(cancel), cb.c, None, cancel=cancel, progress=cb)
+        finally:
+            res = loads(take_string(result))
+        return res
+
+    def read(self, path: str, js: bytes) -> Tuple[Any, dict]:
+        import numpy as np
+        L = lib()
+        handle = ctypes.c_uint64()
+        meta = ctypes.c_void_p()
+        call(L.omnihsr_read, os.fsencode(path), js, ctypes.byref(handle), ctypes.byref(meta))
+        try:
+            m = loads(take_string(meta))
+            data = np.empty(tuple(m["shape"]), dtype=np.float32)
+            call(L.omnihsr_cube_copy, handle.value, data.ctypes.data, data.size)
+        finally:
+            L.omnihsr_cube_free(handle.value)
+        return data, m
+
+
+    def write(self, a: Any, meta: bytes, path: str, js: bytes) -> dict:
+        """Writes the C-contiguous float32 (H, W, B) array a to path."""
+        L = lib()
+        h, w, b = a.shape
+        result = ctypes.c_void_p()
+        try:
+            call(L.omnihsr_write, a.ctypes.data, h, w, b, meta, os.fsencode(path), js, ctypes.byref(result))
+        finally:
+            res = loads(take_string(result))
+        return res
+
+
+_library_backend = LibraryBackend()
+
+
+def backend() -> Any:
+    """The backend of this call: the library, unless OMNIHSR_BACKEND says
+    "subprocess" or this process is a fork of one that loaded it."""
+    want = os.environ.get("OMNIHSR_BACKEND", "").strip().lower()
+    if want in ("", "library", "ctypes"):
+        if _forked():
+            return _fork_backend()
+        return _library_backend
+    if want == "subprocess":
+        if _forked():
+            return _fork_backend()
+        from ._subprocess import SubprocessBackend
+        return SubprocessBackend.get()
+    raise OptionError(f"OMNIHSR_BACKEND={want!r}: want \"library\" (default) or \"subprocess\"")
+
+
+# The process that loaded the library (0: not loaded). A forked child of it
+# has a copy of the Go runtime's memory without its threads: any call into
+# it would hang forever, so the child is served by the subprocess backend.
+_loaded_pid = 0
+
+
+def _after_fork_in_child() -> None:
+    global _lib_lock
+    _lib_lock = threading.Lock()  # another thread may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _forked() -> bool:
+    return _loaded_pid != 0 and os.getpid() != _loaded_pid
+
+
+def _fork_backend() -> Any:
+    from ._subprocess import SubprocessBackend
+    exe = binary_path()
+    if not exe or not os.path.exists(exe):
+        raise OmniHSRError("omnihsr: this process is a fork of one that loaded the OmniHSR library, whose Go runtime "
+                           "cannot run in a forked child, and the omnihsr command (the fallback) is not installed: use "
+                           "multiprocessing.set_start_method(\"spawn\") (or a \"spawn\" context), or load omnihsr "
+                           "in the children only")
+    return SubprocessBackend.get()
 
 
 def loads(s: str) -> Any:
@@ -176,8 +300,10 @@ def call(fn: Callable[..., int], *args: Any, cancel: Optional[ctypes.c_int32] = 
     err = None
     if st != STATUS_OK:
         err = _ERRORS.get(st, OmniHSRError)(box["message"] or f"libomnihsr: status {st}")
-    if interrupted:
-        # Cancelled (or finished before the flag was seen): Ctrl-C wins.
+    if interrupted and st != STATUS_OK:
+        # Cancelled: KeyboardInterrupt, as Ctrl-C raises everywhere. A call
+        # that completed before the library saw the flag returns its
+        # complete result instead (its output is whole).
         raise KeyboardInterrupt from err
     if progress is not None and progress.error is not None:
         raise progress.error

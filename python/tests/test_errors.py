@@ -22,7 +22,8 @@ def test_missing_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kwargs,text", [
-    ({}, "scale 0: want a finite number > 0"),
+    ({}, "give scale (a factor) or size (height, width)"),
+    ({"scale": 0}, "scale 0: want a finite number > 0"),
     ({"scale": -2}, "scale -2"),
     ({"scale": 2, "size": (4, 4)}, "exactly one of scale and size"),
     ({"scale": 2, "method": "magic"}, "magic"),

@@ -7,8 +7,16 @@ alone. The figures are printed (pytest -s, or in the failure message).
 from __future__ import annotations
 
 import json
+import os
+
+import pytest
 
 from conftest import run_python
+
+# These measure the library's memory in this process; the subprocess
+# backend's work is in its children (its own tests are the rest of the suite).
+pytestmark = pytest.mark.skipif(os.environ.get("OMNIHSR_BACKEND") == "subprocess",
+                                reason="OMNIHSR_BACKEND=subprocess: the library does not run in this process")
 
 GROWTH = r'''
 import json, os, tempfile

@@ -50,10 +50,11 @@ def test_open_equals_convert(tmp_path: Path, cli: str, path: Path, opts: dict, p
     da = omnihsr.open(path, **opts)
     run_cli(cli, "convert", "-in", str(path), "-out", str(tmp_path / "c.hdr"), *flags(opts))
     want, hdr = read_envi(tmp_path / "c.hdr")
-    assert da.dims == ("y", "x", "band")
+    assert da.dims == ("band", "y", "x") and da["band"].values[0] == 1
     assert da.dtype == np.float32
-    assert da.shape == want.shape
-    assert np.array_equal(da.values, want, equal_nan=True)
+    assert da.shape == want.transpose(2, 0, 1).shape
+    assert np.array_equal(da.transpose("y", "x", "band").values, want, equal_nan=True)
+    assert not {"source", "format", "layout", "data_type"} & set(da.attrs), da.attrs
     assert product in da.attrs.get("product", "") + da.attrs.get("description", ""), da.attrs
     if "wavelength" in hdr:
         assert np.array_equal(da["wavelength"].values, floats(hdr["wavelength"]))
@@ -86,7 +87,8 @@ def test_open_sample_as_rioxarray() -> None:
     rioxarray = pytest.importorskip("rioxarray")
     da = omnihsr.open(SAMPLE)
     ref = rioxarray.open_rasterio(SAMPLE)  # (band, y, x)
-    assert np.array_equal(da.values, ref.values.transpose(1, 2, 0).astype(np.float32))
+    assert da.dims == ref.dims and np.array_equal(da["band"].values, ref["band"].values)
+    assert np.array_equal(da.values, ref.values.astype(np.float32))
     assert da.rio.crs == ref.rio.crs and da.rio.crs.to_epsg() == 31985
     assert da.rio.transform() == ref.rio.transform()
     assert np.allclose(da["x"].values, ref["x"].values) and np.allclose(da["y"].values, ref["y"].values)
@@ -100,16 +102,18 @@ def test_open_envi_and_upscale_keeps_coords(tmp_path: Path) -> None:
                      fwhm="{10, 10, 12, 20}", data_ignore_value="-9999",
                      map_info="{UTM, 1, 1, 500000, 4200000, 30, 30, 33, North, WGS-84}")
     da = omnihsr.open(hdr)
-    assert da.dims == ("y", "x", "band") and da.shape == (9, 8, 4)
+    assert da.dims == ("band", "y", "x") and da.shape == (4, 9, 8)
     assert list(da["wavelength"].values) == wl
     assert da.rio.crs.to_epsg() == 32633
     assert tuple(da.rio.transform())[:6] == (30, 0, 500000, 0, -30, 4200000)
     assert da["x"].values[0] == 500015 and da["y"].values[0] == 4199985
-    assert np.array_equal(da.values, x)
+    assert np.array_equal(da.transpose("y", "x", "band").values, x)
+    assert da.hsi.sel(wavelength=640, method="nearest")["band"].item() == 3
     da.attrs["note"] = "kept"
 
     sr = omnihsr.upscale(da, scale=2)
-    assert sr.dims == ("y", "x", "band") and sr.shape == (18, 16, 4)
+    assert sr.dims == ("band", "y", "x") and sr.shape == (4, 18, 16)
+    assert sr.hsi.sel(wavelength=860, method="nearest")["band"].item() == 4
     assert list(sr["wavelength"].values) == wl and list(sr["fwhm"].values) == [10, 10, 12, 20]
     assert sr.attrs["note"] == "kept" and sr.attrs["_FillValue"] == -9999
     assert sr.rio.crs.to_epsg() == 32633
@@ -117,7 +121,7 @@ def test_open_envi_and_upscale_keeps_coords(tmp_path: Path) -> None:
     assert np.allclose(sr["x"].values, 500000 + 7.5 + 15 * np.arange(16))
     assert np.allclose(sr["y"].values, 4200000 - 7.5 - 15 * np.arange(18))
     # The no-data value went with the data (the declared value, from _FillValue).
-    assert sr.values.tobytes() == omnihsr.upscale(x, scale=2, nodata=-9999).tobytes()
+    assert sr.transpose("y", "x", "band").values.tobytes() == omnihsr.upscale(x, scale=2, nodata=-9999).tobytes()
 
 
 def test_upscale_rioxarray_band_first() -> None:
@@ -149,7 +153,7 @@ def test_open_npy_and_read(tmp_path: Path, cli: str) -> None:
     da = omnihsr.open(tmp_path / "x.npy")
     run_cli(cli, "convert", "-in", str(tmp_path / "x.npy"), "-out", str(tmp_path / "c.hdr"))
     want, _ = read_envi(tmp_path / "c.hdr")
-    assert da.dtype == np.float32 and np.array_equal(da.values, want) and np.array_equal(want, x.astype(np.float32))
+    assert da.dtype == np.float32 and np.array_equal(da.transpose("y", "x", "band").values, want) and np.array_equal(want, x.astype(np.float32))
     data, meta = omnihsr.read(tmp_path / "x.npy")
     assert np.array_equal(data, want) and meta["shape"] == [6, 7, 5] and meta["format"] == "NPY"
     assert meta["data_type"] == "float64" and meta["transform"] is None and meta["wavelengths"] is None

@@ -249,7 +249,7 @@ def test_refuse_nan(tmp_path: Path) -> None:
     x = cube(5, 6, 3, seed=41)
     x[1, 2, 0] = np.nan
     np.save(tmp_path / "nan.npy", x)
-    assert np.isnan(omnihsr.open(tmp_path / "nan.npy").values[1, 2, 0])
+    assert np.isnan(omnihsr.open(tmp_path / "nan.npy").values[0, 1, 2])
     with pytest.raises(omnihsr.OmniHSRError, match="NaN"):
         omnihsr.open(tmp_path / "nan.npy", refuse_nan=True)
 

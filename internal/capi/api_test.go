@@ -1,4 +1,4 @@
-package main
+package capi
 
 import (
 	"context"
@@ -25,35 +25,35 @@ func TestParseOptions(t *testing.T) {
 		want   omnihsr.Options
 		status int
 	}{
-		{``, omnihsr.Options{}, statusOK},
-		{`{"scale": 2.5}`, omnihsr.Options{Scale: 2.5}, statusOK},
-		{`{"size": [10, 12], "method": "bicubic"}`, omnihsr.Options{Size: [2]int{10, 12}, Method: "bicubic"}, statusOK},
-		{`{"scale": 2, "noise": "clean"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseClean}}, statusOK},
-		{`{"scale": 2, "noise": "auto"}`, omnihsr.Options{Scale: 2}, statusOK},
-		{`{"scale": 2, "noise": 0.5}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.5}}}, statusOK},
-		{`{"scale": 2, "noise": "0.25"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.25}}}, statusOK},
-		{`{"scale": 2, "noise": [1, 2]}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{1, 2}}}, statusOK},
-		{`{"scale": 2, "keep_noisy_bands": true, "weights": "w.omw"}`, omnihsr.Options{Scale: 2, KeepNoisyBands: true, Weights: "w.omw"}, statusOK},
-		{`{"scale": 2, "clamp": "input"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampInput}, statusOK},
-		{`{"scale": 2, "clamp": "type"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampType}, statusOK},
-		{`{"scale": 2, "clamp": "physical"}`, omnihsr.Options{}, statusOption},
-		{`{"scale": 2, "noise_file": "auto"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseCompanion}}, statusOK},
-		{`{"scale": 2, "adapt": "auto"}`, omnihsr.Options{Scale: 2, Adapt: omnihsr.AdaptAuto}, statusOK},
-		{`{"scale": 2, "adapt": 30}`, omnihsr.Options{Scale: 2, Adapt: 30}, statusOK},
-		{`{"scale": 2, "adapt": "0"}`, omnihsr.Options{Scale: 2}, statusOK},
-		{`{"scale": 2, "adapt": -3}`, omnihsr.Options{}, statusOption},
-		{`{"scale": 2, "adapt": "lots"}`, omnihsr.Options{}, statusOption},
-		{`{"scale": 2, "noise_file": "n.txt"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: "n.txt"}}, statusOK},
-		{`{"scale": 2, "noise": "clean", "noise_file": "n.txt"}`, omnihsr.Options{}, statusOption},
-		{`{"scale": 2, "noise": "loud"}`, omnihsr.Options{}, statusOption},
-		{`{"scale": 2, "noise": {}}`, omnihsr.Options{}, statusOption},
-		{`{"scael": 2}`, omnihsr.Options{}, statusOption},
-		{`{"scale": 2} {}`, omnihsr.Options{}, statusOption},
-		{`[1]`, omnihsr.Options{}, statusOption},
+		{``, omnihsr.Options{}, StatusOK},
+		{`{"scale": 2.5}`, omnihsr.Options{Scale: 2.5}, StatusOK},
+		{`{"size": [10, 12], "method": "bicubic"}`, omnihsr.Options{Size: [2]int{10, 12}, Method: "bicubic"}, StatusOK},
+		{`{"scale": 2, "noise": "clean"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseClean}}, StatusOK},
+		{`{"scale": 2, "noise": "auto"}`, omnihsr.Options{Scale: 2}, StatusOK},
+		{`{"scale": 2, "noise": 0.5}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.5}}}, StatusOK},
+		{`{"scale": 2, "noise": "0.25"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{0.25}}}, StatusOK},
+		{`{"scale": 2, "noise": [1, 2]}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{1, 2}}}, StatusOK},
+		{`{"scale": 2, "keep_noisy_bands": true, "weights": "w.omw"}`, omnihsr.Options{Scale: 2, KeepNoisyBands: true, Weights: "w.omw"}, StatusOK},
+		{`{"scale": 2, "clamp": "input"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampInput}, StatusOK},
+		{`{"scale": 2, "clamp": "type"}`, omnihsr.Options{Scale: 2, Clamp: omnihsr.ClampType}, StatusOK},
+		{`{"scale": 2, "clamp": "physical"}`, omnihsr.Options{}, StatusOption},
+		{`{"scale": 2, "noise_file": "auto"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseCompanion}}, StatusOK},
+		{`{"scale": 2, "adapt": "auto"}`, omnihsr.Options{Scale: 2, Adapt: omnihsr.AdaptAuto}, StatusOK},
+		{`{"scale": 2, "adapt": 30}`, omnihsr.Options{Scale: 2, Adapt: 30}, StatusOK},
+		{`{"scale": 2, "adapt": "0"}`, omnihsr.Options{Scale: 2}, StatusOK},
+		{`{"scale": 2, "adapt": -3}`, omnihsr.Options{}, StatusOption},
+		{`{"scale": 2, "adapt": "lots"}`, omnihsr.Options{}, StatusOption},
+		{`{"scale": 2, "noise_file": "n.txt"}`, omnihsr.Options{Scale: 2, Noise: omnihsr.Noise{Mode: omnihsr.NoiseFile, File: "n.txt"}}, StatusOK},
+		{`{"scale": 2, "noise": "clean", "noise_file": "n.txt"}`, omnihsr.Options{}, StatusOption},
+		{`{"scale": 2, "noise": "loud"}`, omnihsr.Options{}, StatusOption},
+		{`{"scale": 2, "noise": {}}`, omnihsr.Options{}, StatusOption},
+		{`{"scael": 2}`, omnihsr.Options{}, StatusOption},
+		{`{"scale": 2} {}`, omnihsr.Options{}, StatusOption},
+		{`[1]`, omnihsr.Options{}, StatusOption},
 	}
 	for _, c := range cases {
 		_, got, err := parseOptions(c.json)
-		if st := statusOf(err); st != c.status {
+		if st := StatusOf(err); st != c.status {
 			t.Errorf("%s: status %d (%v), want %d", c.json, st, err, c.status)
 			continue
 		}
@@ -72,18 +72,18 @@ func TestOutputSize(t *testing.T) {
 		oh, ow int
 		status int
 	}{
-		{10, 7, `{"scale": 4}`, 40, 28, statusOK},
-		{10, 7, `{"scale": 2.5}`, 25, 18, statusOK}, // 17.5 rounds away from zero
-		{10, 7, `{"size": [3, 5]}`, 3, 5, statusOK},
-		{10, 7, `{}`, 0, 0, statusOption},
-		{10, 7, `{"scale": 2, "size": [3, 5]}`, 0, 0, statusOption},
-		{10, 7, `{"size": [0, 5]}`, 0, 0, statusOption},
-		{10, 7, `{"scale": -1}`, 0, 0, statusOption},
-		{10, 7, `{"scale": 0.01}`, 0, 0, statusOption},
+		{10, 7, `{"scale": 4}`, 40, 28, StatusOK},
+		{10, 7, `{"scale": 2.5}`, 25, 18, StatusOK}, // 17.5 rounds away from zero
+		{10, 7, `{"size": [3, 5]}`, 3, 5, StatusOK},
+		{10, 7, `{}`, 0, 0, StatusOption},
+		{10, 7, `{"scale": 2, "size": [3, 5]}`, 0, 0, StatusOption},
+		{10, 7, `{"size": [0, 5]}`, 0, 0, StatusOption},
+		{10, 7, `{"scale": -1}`, 0, 0, StatusOption},
+		{10, 7, `{"scale": 0.01}`, 0, 0, StatusOption},
 	}
 	for _, c := range cases {
-		oh, ow, err := outputSize(c.h, c.w, c.json)
-		if st := statusOf(err); st != c.status || oh != c.oh || ow != c.ow {
+		oh, ow, err := OutputSize(c.h, c.w, c.json)
+		if st := StatusOf(err); st != c.status || oh != c.oh || ow != c.ow {
 			t.Errorf("%dx%d %s: %dx%d status %d (%v), want %dx%d status %d", c.h, c.w, c.json, oh, ow, st, err, c.oh, c.ow, c.status)
 		}
 	}
@@ -97,7 +97,7 @@ func TestUpscaleArray(t *testing.T) {
 	c.Data[7] = -9999
 	orig := slices.Clone(c.Data)
 	var calls int
-	got, res, err := upscaleArray(context.Background(), c.Data, 12, 10, 5, `{"scale": 2, "nodata": -9999, "bad_bands": [false, true, false, false, false]}`,
+	got, res, err := UpscaleArray(context.Background(), c.Data, 12, 10, 5, `{"scale": 2, "nodata": -9999, "bad_bands": [false, true, false, false, false]}`,
 		func(done, total int) { calls++ })
 	if err != nil {
 		t.Fatal(err)
@@ -120,17 +120,17 @@ func TestUpscaleArray(t *testing.T) {
 		t.Error("progress never called")
 	}
 	for _, bad := range []string{`{"scale": 2, "type": "uint8"}`, `{"scales": [2, 3]}`, `{"scale": 2, "wavelengths": [1, 2]}`, `{"scale": 2, "bad_bands": [true]}`} {
-		if _, _, err := upscaleArray(context.Background(), c.Data, 12, 10, 5, bad, nil); statusOf(err) != statusOption {
+		if _, _, err := UpscaleArray(context.Background(), c.Data, 12, 10, 5, bad, nil); StatusOf(err) != StatusOption {
 			t.Errorf("%s: %v, want an option error", bad, err)
 		}
 	}
-	if _, _, err := upscaleArray(context.Background(), c.Data, 12, 10, 4, `{"scale": 2}`, nil); statusOf(err) != statusOption {
+	if _, _, err := UpscaleArray(context.Background(), c.Data, 12, 10, 4, `{"scale": 2}`, nil); StatusOf(err) != StatusOption {
 		t.Errorf("wrong shape: %v, want an option error", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := upscaleArray(ctx, c.Data, 12, 10, 5, `{"scale": 2}`, nil); statusOf(err) != statusCanceled {
-		t.Errorf("cancelled: %v, want status %d", err, statusCanceled)
+	if _, _, err := UpscaleArray(ctx, c.Data, 12, 10, 5, `{"scale": 2}`, nil); StatusOf(err) != StatusCanceled {
+		t.Errorf("cancelled: %v, want status %d", err, StatusCanceled)
 	}
 }
 
@@ -146,11 +146,11 @@ func TestReadAndFile(t *testing.T) {
 	if err := envi.Write(in, c, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	got, info, err := readFile(in, `{}`)
+	got, info, err := ReadFile(in, `{}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := marshal(metaOf(got, info))
+	s, err := Marshal(MetaOf(got, info))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,30 +172,30 @@ func TestReadAndFile(t *testing.T) {
 		!slices.Equal(m.Transform, []float64{500000, 30, 0, 4200000, 0, -30}) {
 		t.Errorf("metadata %+v from %s", m, s)
 	}
-	if _, _, err := readFile(in, `{"bogus": 1}`); statusOf(err) != statusOption {
+	if _, _, err := ReadFile(in, `{"bogus": 1}`); StatusOf(err) != StatusOption {
 		t.Errorf("unknown reader option: %v", err)
 	}
-	if _, _, err := readFile(filepath.Join(dir, "none.hdr"), ``); statusOf(err) != statusNotFound {
-		t.Errorf("missing file: %v (status %d), want status %d", err, statusOf(err), statusNotFound)
+	if _, _, err := ReadFile(filepath.Join(dir, "none.hdr"), ``); StatusOf(err) != StatusNotFound {
+		t.Errorf("missing file: %v (status %d), want status %d", err, StatusOf(err), StatusNotFound)
 	}
 
 	out := filepath.Join(dir, "out.hdr")
-	res, err := upscaleFile(context.Background(), in, out, `{"scale": 2, "method": "bicubic", "type": "uint8"}`, nil)
+	res, err := UpscaleFile(context.Background(), in, out, `{"scale": 2, "method": "bicubic", "type": "uint8"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := resultOf(res, true)
+	j := ResultOf(res, true)
 	if j.Height != 18 || j.Width != 16 || j.File == nil || len(j.Warnings) == 0 {
 		t.Errorf("result %+v: want 18 x 16 and the warning that NaN no-data does not fit uint8", j)
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Error(err)
 	}
-	res, err = upscaleFile(context.Background(), in, filepath.Join(dir, "sr_x{scale}.npy"), `{"scales": [2, 3], "method": "bicubic"}`, nil)
+	res, err = UpscaleFile(context.Background(), in, filepath.Join(dir, "sr_x{scale}.npy"), `{"scales": [2, 3], "method": "bicubic"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j = resultOf(res, true)
+	j = ResultOf(res, true)
 	if len(j.Files) != 2 || j.File == nil || j.File.Path != j.Files[0].Path || j.Files[1].Height != 27 || j.Files[1].Width != 24 {
 		t.Errorf("scales: files %+v", j.Files)
 	}
@@ -204,16 +204,16 @@ func TestReadAndFile(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if _, err := upscaleFile(context.Background(), in, filepath.Join(dir, "o.tif"), `{"scale": 2, "driver": "PNG"}`, nil); statusOf(err) != statusOption {
+	if _, err := UpscaleFile(context.Background(), in, filepath.Join(dir, "o.tif"), `{"scale": 2, "driver": "PNG"}`, nil); StatusOf(err) != StatusOption {
 		t.Errorf("driver PNG: %v, want an option error", err)
 	}
-	if _, err := upscaleFile(context.Background(), in, filepath.Join(dir, "o2.hdr"), `{"scale": 2, "nodata": 0}`, nil); statusOf(err) != statusOption {
+	if _, err := UpscaleFile(context.Background(), in, filepath.Join(dir, "o2.hdr"), `{"scale": 2, "nodata": 0}`, nil); StatusOf(err) != StatusOption {
 		t.Errorf("nodata for a file: %v, want an option error", err)
 	}
 }
 
 func TestNumJSON(t *testing.T) {
-	b, err := marshal([]num{1.5, num(math.NaN()), num(math.Inf(1)), num(math.Inf(-1)), 1e-300})
+	b, err := Marshal([]num{1.5, num(math.NaN()), num(math.Inf(1)), num(math.Inf(-1)), 1e-300})
 	if err != nil || b != "[1.5,NaN,Infinity,-Infinity,1e-300]" {
 		t.Errorf("%s %v", b, err)
 	}
@@ -228,22 +228,22 @@ func TestNumJSON(t *testing.T) {
 
 func TestCubeHandles(t *testing.T) {
 	c := hsi.MustNew(1, 1, 1)
-	h := keepCube(c)
-	if got, err := cubeOf(h); err != nil || got != c {
+	h := KeepCube(c)
+	if got, err := CubeOf(h); err != nil || got != c {
 		t.Fatalf("%v %v", got, err)
 	}
-	dropCube(h)
-	dropCube(h)
-	if _, err := cubeOf(h); !errors.Is(err, errOption) {
+	DropCube(h)
+	DropCube(h)
+	if _, err := CubeOf(h); !errors.Is(err, ErrOption) {
 		t.Errorf("freed handle: %v", err)
 	}
-	if _, err := cubeOf(uint64(0)); err == nil {
+	if _, err := CubeOf(uint64(0)); err == nil {
 		t.Error("handle 0 accepted")
 	}
 }
 
 func TestCancelContext(t *testing.T) {
-	ctx, stop := cancelContext(nil)
+	ctx, stop := CancelContext(nil)
 	if ctx.Err() != nil {
 		t.Fatal("nil flag: cancelled")
 	}
@@ -251,14 +251,14 @@ func TestCancelContext(t *testing.T) {
 	stop()
 
 	set := int32(1)
-	ctx, stop = cancelContext(&set)
+	ctx, stop = CancelContext(&set)
 	if !errors.Is(ctx.Err(), context.Canceled) {
 		t.Error("a flag set before the call: not cancelled at once")
 	}
 	stop()
 
 	var flag int32
-	ctx, stop = cancelContext(&flag)
+	ctx, stop = CancelContext(&flag)
 	defer stop()
 	time.Sleep(30 * time.Millisecond)
 	if ctx.Err() != nil {
@@ -273,7 +273,7 @@ func TestCancelContext(t *testing.T) {
 }
 
 // TestProgressWork checks the "progress" option: "work" counts the whole
-// call in workUnits, rising to workUnits, the model's encoding before the
+// call in WorkUnits, rising to WorkUnits, the model's encoding before the
 // first row; "rows" (the default) counts the output rows; anything else is
 // an option error.
 func TestProgressWork(t *testing.T) {
@@ -288,17 +288,17 @@ func TestProgressWork(t *testing.T) {
 		total      int
 	}{
 		{"array rows", `{"scale": 2}`, 32},
-		{"array work", `{"scale": 2, "progress": "work"}`, workUnits},
-		{"file work", `{"scale": 2, "progress": "work"}`, workUnits},
+		{"array work", `{"scale": 2, "progress": "work"}`, WorkUnits},
+		{"file work", `{"scale": 2, "progress": "work"}`, WorkUnits},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls [][2]int
 			progress := func(done, total int) { calls = append(calls, [2]int{done, total}) }
 			var err error
 			if strings.HasPrefix(tc.name, "file") {
-				_, err = upscaleFile(context.Background(), in, filepath.Join(dir, "out.hdr"), tc.opts, progress)
+				_, err = UpscaleFile(context.Background(), in, filepath.Join(dir, "out.hdr"), tc.opts, progress)
 			} else {
-				_, _, err = upscaleArray(context.Background(), c.Data, 16, 12, 5, tc.opts, progress)
+				_, _, err = UpscaleArray(context.Background(), c.Data, 16, 12, 5, tc.opts, progress)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -313,7 +313,7 @@ func TestProgressWork(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := upscaleArray(context.Background(), c.Data, 16, 12, 5, `{"scale": 2, "progress": "percent"}`, nil); statusOf(err) != statusOption || !strings.Contains(err.Error(), `progress "percent"`) {
+	if _, _, err := UpscaleArray(context.Background(), c.Data, 16, 12, 5, `{"scale": 2, "progress": "percent"}`, nil); StatusOf(err) != StatusOption || !strings.Contains(err.Error(), `progress "percent"`) {
 		t.Errorf("progress percent: %v, want an option error naming it", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package capi
 
 import (
 	"context"
@@ -33,11 +33,11 @@ func TestUpscaleIntoCallersBufferUnderAddressSpaceLimit(t *testing.T) {
 		defer syscall.Munmap(buf)
 		const opts = `{"size": [20000, 20000], "method": "bicubic"}`
 		in := make([]float32, 4*4*3)
-		err = checkArrayOutput(4, 4, 3, opts)
+		err = CheckArrayOutput(4, 4, 3, opts)
 		if !errors.Is(err, hsi.ErrTooLarge) {
 			t.Fatalf("checkArrayOutput: %v; want ErrTooLarge", err)
 		}
-		_, _, err = upscaleArray(context.Background(), in, 4, 4, 3, opts, nil)
+		_, _, err = UpscaleArray(context.Background(), in, 4, 4, 3, opts, nil)
 		if !errors.Is(err, hsi.ErrTooLarge) {
 			t.Fatalf("upscaleArray: %v; want ErrTooLarge", err)
 		}

@@ -1,4 +1,4 @@
-package main
+package capi
 
 import (
 	"bytes"
@@ -24,30 +24,30 @@ import (
 
 // Status codes returned by every C function that can fail.
 const (
-	statusOK       = 0 // success
-	statusError    = 1 // any other error (bad file, bad data, I/O)
-	statusOption   = 2 // invalid options (omnihsr.ErrOption, bad JSON, bad shape)
-	statusCanceled = 3 // the cancel flag was set
-	statusNotFound = 4 // a file does not exist
+	StatusOK       = 0 // success
+	StatusError    = 1 // any other error (bad file, bad data, I/O)
+	StatusOption   = 2 // invalid options (omnihsr.ErrOption, bad JSON, bad shape)
+	StatusCanceled = 3 // the cancel flag was set
+	StatusNotFound = 4 // a file does not exist
 )
 
-// statusOf maps an error to its status code.
-func statusOf(err error) int {
+// StatusOf maps an error to its status code.
+func StatusOf(err error) int {
 	switch {
 	case err == nil:
-		return statusOK
+		return StatusOK
 	case errors.Is(err, context.Canceled):
-		return statusCanceled
-	case errors.Is(err, omnihsr.ErrOption), errors.Is(err, errOption):
-		return statusOption
+		return StatusCanceled
+	case errors.Is(err, omnihsr.ErrOption), errors.Is(err, ErrOption):
+		return StatusOption
 	case errors.Is(err, fs.ErrNotExist):
-		return statusNotFound
+		return StatusNotFound
 	}
-	return statusError
+	return StatusError
 }
 
-// errOption is wrapped by the errors of options this package decodes.
-var errOption = errors.New("invalid option")
+// ErrOption is wrapped by the errors of options this package decodes.
+var ErrOption = errors.New("invalid option")
 
 // num is a float64 written to JSON as Python's json module reads it: NaN,
 // Infinity and -Infinity as bare words. encoding/json refuses them, so
@@ -163,7 +163,7 @@ type options struct {
 	// Adapt is per-scene adaptation: "auto", or a step count (0 = off).
 	Adapt json.RawMessage `json:"adapt"`
 	// Progress is what the progress callback counts: "rows" (or "") the
-	// output rows, "work" the whole call's work in workUnits.
+	// output rows, "work" the whole call's work in WorkUnits.
 	Progress string `json:"progress"`
 
 	// Arrays only.
@@ -191,15 +191,15 @@ func decodeStrict(s string, v any) error {
 		return nil
 	}
 	if len(s) > maxOptionsBytes {
-		return fmt.Errorf("libomnihsr: %w: options JSON of %d bytes, more than the %d MiB options may take", errOption, len(s), maxOptionsBytes>>20)
+		return fmt.Errorf("libomnihsr: %w: options JSON of %d bytes, more than the %d MiB options may take", ErrOption, len(s), maxOptionsBytes>>20)
 	}
 	d := json.NewDecoder(strings.NewReader(s))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("libomnihsr: %w: options JSON: %v", errOption, err)
+		return fmt.Errorf("libomnihsr: %w: options JSON: %v", ErrOption, err)
 	}
 	if d.More() {
-		return fmt.Errorf("libomnihsr: %w: options JSON: text after the object", errOption)
+		return fmt.Errorf("libomnihsr: %w: options JSON: text after the object", ErrOption)
 	}
 	return nil
 }
@@ -214,7 +214,7 @@ func parseOptions(s string) (options, omnihsr.Options, error) {
 		KeepNoisyBands: o.KeepNoisyBands, Weights: o.Weights}
 	clamp, err := omnihsr.ParseClamp(o.Clamp)
 	if err != nil {
-		return o, opt, fmt.Errorf("libomnihsr: %w: clamp %q: want none, input or type", errOption, o.Clamp)
+		return o, opt, fmt.Errorf("libomnihsr: %w: clamp %q: want none, input or type", ErrOption, o.Clamp)
 	}
 	opt.Clamp = clamp
 	nz, err := parseNoise(o.Noise)
@@ -223,7 +223,7 @@ func parseOptions(s string) (options, omnihsr.Options, error) {
 	}
 	if o.NoiseFile != "" {
 		if nz.Mode != omnihsr.NoiseAuto {
-			return o, opt, fmt.Errorf("libomnihsr: %w: give noise or noise_file, not both", errOption)
+			return o, opt, fmt.Errorf("libomnihsr: %w: give noise or noise_file, not both", ErrOption)
 		}
 		nz = omnihsr.Noise{Mode: omnihsr.NoiseFile, File: o.NoiseFile}
 		if o.NoiseFile == "auto" { // as -noise-file auto: an EMIT granule's companion
@@ -254,7 +254,7 @@ func parseAdapt(raw json.RawMessage) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("libomnihsr: %w: adapt %s: want \"auto\", 0 (off) or a step count", errOption, raw)
+		return 0, fmt.Errorf("libomnihsr: %w: adapt %s: want \"auto\", 0 (off) or a step count", ErrOption, raw)
 	}
 	return n, nil
 }
@@ -275,7 +275,7 @@ func parseNoise(raw json.RawMessage) (omnihsr.Noise, error) {
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
-			return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %q: want \"auto\", \"clean\", a number or one number per band", errOption, s)
+			return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %q: want \"auto\", \"clean\", a number or one number per band", ErrOption, s)
 		}
 		return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{f}}, nil
 	}
@@ -285,7 +285,7 @@ func parseNoise(raw json.RawMessage) (omnihsr.Noise, error) {
 	}
 	var v []float64
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %s: want \"auto\", \"clean\", a number or one number per band", errOption, raw)
+		return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %s: want \"auto\", \"clean\", a number or one number per band", ErrOption, raw)
 	}
 	return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: v}, nil
 }
@@ -294,11 +294,11 @@ func parseNoise(raw json.RawMessage) (omnihsr.Noise, error) {
 // without copying them, with the metadata of o.
 func arrayCube(data []float32, h, w, b int, o options) (*hsi.Cube, error) {
 	if h < 1 || w < 1 || b < 1 {
-		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d: want positive sizes", errOption, h, w, b)
+		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d: want positive sizes", ErrOption, h, w, b)
 	}
 	n, err := hsi.Elems(h, w, b)
 	if err != nil || n != len(data) {
-		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d does not match %d samples", errOption, h, w, b, len(data))
+		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d does not match %d samples", ErrOption, h, w, b, len(data))
 	}
 	c := &hsi.Cube{H: h, W: w, B: b, Data: data}
 	if o.NoData != nil {
@@ -306,26 +306,26 @@ func arrayCube(data []float32, h, w, b int, o options) (*hsi.Cube, error) {
 	}
 	if len(o.Wavelengths) > 0 {
 		if len(o.Wavelengths) != b {
-			return nil, fmt.Errorf("libomnihsr: %w: %d wavelengths for %d bands", errOption, len(o.Wavelengths), b)
+			return nil, fmt.Errorf("libomnihsr: %w: %d wavelengths for %d bands", ErrOption, len(o.Wavelengths), b)
 		}
 		c.Meta.Wavelengths = floats(o.Wavelengths)
 	}
 	if len(o.BadBands) > 0 {
 		if len(o.BadBands) != b {
-			return nil, fmt.Errorf("libomnihsr: %w: %d bad-band flags for %d bands", errOption, len(o.BadBands), b)
+			return nil, fmt.Errorf("libomnihsr: %w: %d bad-band flags for %d bands", ErrOption, len(o.BadBands), b)
 		}
 		c.Meta.BadBands = o.BadBands
 	}
 	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("libomnihsr: %w: %w", errOption, err)
+		return nil, fmt.Errorf("libomnihsr: %w: %w", ErrOption, err)
 	}
 	return c, nil
 }
 
-// cancelContext returns a context that is canceled once *p (an int32 in C
+// CancelContext returns a context that is canceled once *p (an int32 in C
 // memory the caller owns and may set from any thread; nil: never) becomes
 // nonzero, polled every 10 ms, and the function that ends the polling.
-func cancelContext(p *int32) (context.Context, func()) {
+func CancelContext(p *int32) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	if p == nil {
 		return ctx, cancel
@@ -361,40 +361,40 @@ func cancelContext(p *int32) (context.Context, func()) {
 	}
 }
 
-// outputSize returns the output size of an h x w input under the JSON
+// OutputSize returns the output size of an h x w input under the JSON
 // options s, as omnihsr.Upscale computes it.
-func outputSize(h, w int, s string) (oh, ow int, err error) {
+func OutputSize(h, w int, s string) (oh, ow int, err error) {
 	_, opt, err := parseOptions(s)
 	if err != nil {
 		return 0, 0, err
 	}
 	if opt.Size != [2]int{} {
 		if opt.Scale != 0 {
-			return 0, 0, fmt.Errorf("libomnihsr: %w: set exactly one of scale and size", errOption)
+			return 0, 0, fmt.Errorf("libomnihsr: %w: set exactly one of scale and size", ErrOption)
 		}
 		if opt.Size[0] < 1 || opt.Size[1] < 1 || opt.Size[0] > math.MaxInt32 || opt.Size[1] > math.MaxInt32 {
-			return 0, 0, fmt.Errorf("libomnihsr: %w: size %dx%d: want a height and width between 1 and 2^31-1", errOption, opt.Size[0], opt.Size[1])
+			return 0, 0, fmt.Errorf("libomnihsr: %w: size %dx%d: want a height and width between 1 and 2^31-1", ErrOption, opt.Size[0], opt.Size[1])
 		}
 		return opt.Size[0], opt.Size[1], nil
 	}
 	s64 := opt.Scale
 	if !(s64 > 0) || math.IsInf(s64, 0) {
-		return 0, 0, fmt.Errorf("libomnihsr: %w: scale %v: want a finite number > 0 (or a size)", errOption, s64)
+		return 0, 0, fmt.Errorf("libomnihsr: %w: scale %v: want a finite number > 0 (or a size)", ErrOption, s64)
 	}
 	oh, ow = resample.UpSize(h, s64), resample.UpSize(w, s64)
 	if oh < 1 || ow < 1 {
-		return 0, 0, fmt.Errorf("libomnihsr: %w: %dx%d pixels times %g: the output side round(S*side) must be between 1 and 2^31", errOption, h, w, s64)
+		return 0, 0, fmt.Errorf("libomnihsr: %w: %dx%d pixels times %g: the output side round(S*side) must be between 1 and 2^31", ErrOption, h, w, s64)
 	}
 	return oh, ow, nil
 }
 
-// workUnits is the total of the progress callback with "progress":
-// "work": done/workUnits is the fraction of the call (omnihsr.Options.Completion).
-const workUnits = 1_000_000
+// WorkUnits is the total of the progress callback with "progress":
+// "work": done/WorkUnits is the fraction of the call (omnihsr.Options.Completion).
+const WorkUnits = 1_000_000
 
 // setProgress makes progress (nil for none) the callback of opt, counting
 // what mode names: "rows" or "" the output rows (omnihsr.Options.Progress),
-// "work" the whole call, the model's encoding included, in workUnits
+// "work" the whole call, the model's encoding included, in WorkUnits
 // (omnihsr.Options.Completion).
 func setProgress(opt *omnihsr.Options, mode string, progress func(done, total int)) error {
 	switch mode {
@@ -402,23 +402,23 @@ func setProgress(opt *omnihsr.Options, mode string, progress func(done, total in
 		opt.Progress = progress
 	case "work":
 		if progress != nil {
-			opt.Completion = func(f float64) { progress(int(math.Round(f*workUnits)), workUnits) }
+			opt.Completion = func(f float64) { progress(int(math.Round(f*WorkUnits)), WorkUnits) }
 		}
 	default:
-		return fmt.Errorf("libomnihsr: %w: progress %q: want \"rows\" or \"work\"", errOption, mode)
+		return fmt.Errorf("libomnihsr: %w: progress %q: want \"rows\" or \"work\"", ErrOption, mode)
 	}
 	return nil
 }
 
-// upscaleArray super-resolves the caller's h x w x b samples with the JSON
+// UpscaleArray super-resolves the caller's h x w x b samples with the JSON
 // options s and returns the output samples.
-func upscaleArray(ctx context.Context, data []float32, h, w, b int, s string, progress func(done, total int)) ([]float32, omnihsr.Result, error) {
+func UpscaleArray(ctx context.Context, data []float32, h, w, b int, s string, progress func(done, total int)) ([]float32, omnihsr.Result, error) {
 	o, opt, err := parseOptions(s)
 	if err != nil {
 		return nil, omnihsr.Result{}, err
 	}
 	if o.Type != "" || o.Driver != "" || len(o.Creation) > 0 || o.Read != (readOptions{}) || o.Overwrite || len(o.Scales) > 0 {
-		return nil, omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: scales, type, driver, creation, read and overwrite apply to files only", errOption)
+		return nil, omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: scales, type, driver, creation, read and overwrite apply to files only", ErrOption)
 	}
 	if err := setProgress(&opt, o.Progress, progress); err != nil {
 		return nil, omnihsr.Result{}, err
@@ -434,21 +434,21 @@ func upscaleArray(ctx context.Context, data []float32, h, w, b int, s string, pr
 	return sr.Data, res, nil
 }
 
-// upscaleFile runs omnihsr.UpscaleFile with the JSON options s.
-func upscaleFile(ctx context.Context, in, out, s string, progress func(done, total int)) (omnihsr.Result, error) {
+// UpscaleFile runs omnihsr.UpscaleFile with the JSON options s.
+func UpscaleFile(ctx context.Context, in, out, s string, progress func(done, total int)) (omnihsr.Result, error) {
 	o, opt, err := parseOptions(s)
 	if err != nil {
 		return omnihsr.Result{}, err
 	}
 	if o.NoData != nil || len(o.Wavelengths) > 0 || len(o.BadBands) > 0 {
-		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: nodata, wavelengths and bad_bands apply to arrays only (a file states its own)", errOption)
+		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: nodata, wavelengths and bad_bands apply to arrays only (a file states its own)", ErrOption)
 	}
 	drv, err := hsi.ParseDriver(o.Driver)
 	if err != nil {
-		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: driver: %w", errOption, err)
+		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: driver: %w", ErrOption, err)
 	}
 	if opt.Type, opt.SameType, err = hsi.ParseDataType(o.Type); err != nil {
-		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", errOption, err)
+		return omnihsr.Result{}, fmt.Errorf("libomnihsr: %w: type: %w", ErrOption, err)
 	}
 	opt.Scales, opt.Driver, opt.Creation, opt.Read, opt.Overwrite = floats(o.Scales), drv, o.Creation, o.Read.hsi(), o.Overwrite
 	if err := setProgress(&opt, o.Progress, progress); err != nil {
@@ -457,9 +457,9 @@ func upscaleFile(ctx context.Context, in, out, s string, progress func(done, tot
 	return omnihsr.UpscaleFile(ctx, in, out, opt)
 }
 
-// readFile reads path with the JSON reader options s, as `omnihsr
+// ReadFile reads path with the JSON reader options s, as `omnihsr
 // upscale` reads its input.
-func readFile(path, s string) (*hsi.Cube, hsi.SourceInfo, error) {
+func ReadFile(path, s string) (*hsi.Cube, hsi.SourceInfo, error) {
 	var ro readOptions
 	if err := decodeStrict(s, &ro); err != nil {
 		return nil, hsi.SourceInfo{}, err
@@ -467,21 +467,21 @@ func readFile(path, s string) (*hsi.Cube, hsi.SourceInfo, error) {
 	return omnihsr.ReadFile(path, ro.hsi())
 }
 
-// checkArrayOutput checks, before any work, that the output of an
+// CheckArrayOutput checks, before any work, that the output of an
 // h x w x b array under the JSON options s fits in memory twice: the
 // library renders it, then copies it into the caller's buffer (which the
 // caller holds too) or into one it allocates for the caller
 // (memlimit.Limit: physical memory, the cgroup's limit, the address space
 // RLIMIT_AS leaves), so that a call too large is an error, not an abort of
 // the host process by Go's allocator.
-func checkArrayOutput(h, w, b int, s string) error {
-	oh, ow, err := outputSize(h, w, s)
+func CheckArrayOutput(h, w, b int, s string) error {
+	oh, ow, err := OutputSize(h, w, s)
 	if err != nil {
 		return err
 	}
 	n, err := hsi.Elems(oh, ow, b)
 	if err != nil {
-		return fmt.Errorf("libomnihsr: %w: %w", errOption, err)
+		return fmt.Errorf("libomnihsr: %w: %w", ErrOption, err)
 	}
 	return memlimit.Check(2*4*uint64(n), fmt.Sprintf("the %d x %d x %d float32 output (rendered, then copied into the caller's buffer)", oh, ow, b))
 }
@@ -490,9 +490,9 @@ func checkArrayOutput(h, w, b int, s string) error {
 // string of any size may be echoed in it.
 const maxErrorBytes = 4 << 10
 
-// boundError returns msg cut to maxErrorBytes (at a character boundary),
+// BoundError returns msg cut to maxErrorBytes (at a character boundary),
 // saying how much was cut.
-func boundError(msg string) string {
+func BoundError(msg string) string {
 	if len(msg) <= maxErrorBytes {
 		return msg
 	}
@@ -503,21 +503,19 @@ func boundError(msg string) string {
 	return fmt.Sprintf("%s... (%d more bytes cut)", msg[:cut], len(msg)-cut)
 }
 
-// panicError is the error of a panic recovered at an entry point.
-func panicError(r any) error {
+// PanicError is the error of a panic recovered at an entry point.
+func PanicError(r any) error {
 	return fmt.Errorf("libomnihsr: internal error, please report it: %v", r)
 }
 
-// checkAlloc checks an allocation of n float32 samples for the caller.
-func checkAlloc(n int, what string) error {
+// CheckAlloc checks an allocation of n float32 samples for the caller.
+func CheckAlloc(n int, what string) error {
 	return memlimit.Check(uint64(n)*4, what)
 }
 
-// version is the build's one-line description, as `omnihsr version
+// Version is the build's one-line description, as `omnihsr version
 // -short` prints it.
-func version() string { return buildinfo.Read().Short() }
-
-var errorf = fmt.Errorf
+func Version() string { return buildinfo.Read().Short() }
 
 // cubes holds the cubes omnihsr_read returned, by handle, until
 // omnihsr_cube_free: C never holds a Go pointer.
@@ -527,8 +525,8 @@ var cubes struct {
 	m    map[uint64]*hsi.Cube
 }
 
-// keepCube registers c and returns its handle (never 0).
-func keepCube(c *hsi.Cube) uint64 {
+// KeepCube registers c and returns its handle (never 0).
+func KeepCube(c *hsi.Cube) uint64 {
 	cubes.Lock()
 	defer cubes.Unlock()
 	if cubes.m == nil {
@@ -539,19 +537,19 @@ func keepCube(c *hsi.Cube) uint64 {
 	return cubes.next
 }
 
-// cubeOf returns the cube of handle h.
-func cubeOf[T ~uint64 | ~uintptr | ~uint](h T) (*hsi.Cube, error) {
+// CubeOf returns the cube of handle h.
+func CubeOf[T ~uint64 | ~uintptr | ~uint](h T) (*hsi.Cube, error) {
 	cubes.Lock()
 	defer cubes.Unlock()
 	c, ok := cubes.m[uint64(h)]
 	if !ok {
-		return nil, fmt.Errorf("libomnihsr: %w: cube handle %d unknown (freed, or never returned by omnihsr_read)", errOption, uint64(h))
+		return nil, fmt.Errorf("libomnihsr: %w: cube handle %d unknown (freed, or never returned by omnihsr_read)", ErrOption, uint64(h))
 	}
 	return c, nil
 }
 
-// dropCube forgets the cube of handle h; unknown handles are ignored.
-func dropCube(h uint64) {
+// DropCube forgets the cube of handle h; unknown handles are ignored.
+func DropCube(h uint64) {
 	cubes.Lock()
 	defer cubes.Unlock()
 	delete(cubes.m, h)

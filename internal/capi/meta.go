@@ -1,4 +1,4 @@
-package main
+package capi
 
 import (
 	"encoding/json"
@@ -50,8 +50,8 @@ type fieldJSON struct {
 	Value string `json:"value"`
 }
 
-// metaOf describes the cube c read with info.
-func metaOf(c *hsi.Cube, info hsi.SourceInfo) metaJSON {
+// MetaOf describes the cube c read with info.
+func MetaOf(c *hsi.Cube, info hsi.SourceInfo) metaJSON {
 	m := c.Meta
 	j := metaJSON{Shape: [3]int{c.H, c.W, c.B},
 		Format: info.Format, DataType: info.DataType, Layout: info.Layout, Variable: info.Variable,
@@ -175,8 +175,8 @@ type fileJSON struct {
 	ClampRange    string   `json:"clamp_range"`
 }
 
-// resultOf converts r; file is true for UpscaleFile's results.
-func resultOf(r omnihsr.Result, file bool) resultJSON {
+// ResultOf converts r; file is true for UpscaleFile's results.
+func ResultOf(r omnihsr.Result, file bool) resultJSON {
 	m := r.Model
 	j := resultJSON{Height: r.Height, Width: r.Width, Bands: r.Bands, InHeight: r.InHeight, InWidth: r.InWidth,
 		Method: string(r.Method), NoData: r.NoData, BadBands: r.BadBands,
@@ -220,9 +220,9 @@ func screenedWarning(n int) string {
 		"left out of the noise estimate and the choice of model, rendered like every band (keep_noisy_bands keeps them in)", n, float64(noise.OutlierFactor))
 }
 
-// marshal encodes v as JSON, with NaN and the infinities of its num
+// Marshal encodes v as JSON, with NaN and the infinities of its num
 // values as NaN, Infinity and -Infinity.
-func marshal(v any) (string, error) {
+func Marshal(v any) (string, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package main
+package capi
 
 import (
 	"errors"
@@ -21,9 +21,9 @@ func TestHostileOptions(t *testing.T) {
 		{`{"size": [5]}`, "size: 1 values; want two"},
 		{`{"size": [3000000000, 4]}`, "size 3000000000x4: want a height and width between 1 and 2^31-1"},
 	} {
-		_, _, err := outputSize(4, 4, tc.json)
-		if statusOf(err) != statusOption || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v (status %d); want an option error with %q", tc.json, err, statusOf(err), tc.want)
+		_, _, err := OutputSize(4, 4, tc.json)
+		if StatusOf(err) != StatusOption || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v (status %d); want an option error with %q", tc.json, err, StatusOf(err), tc.want)
 		}
 	}
 	if o, _, err := parseOptions(`{"scales": ["2", 3.5]}`); err != nil || len(o.Scales) != 2 || o.Scales[0] != 2 {
@@ -37,21 +37,21 @@ func TestHostileOptions(t *testing.T) {
 func TestErrorBounded(t *testing.T) {
 	huge := `{"` + strings.Repeat("x", 64<<20) + `": 1}`
 	_, _, err := parseOptions(huge)
-	if statusOf(err) != statusOption || len(err.Error()) > 200 || !strings.Contains(err.Error(), "more than the 4 MiB options may take") {
+	if StatusOf(err) != StatusOption || len(err.Error()) > 200 || !strings.Contains(err.Error(), "more than the 4 MiB options may take") {
 		t.Errorf("64 MiB of options: %.300v", err)
 	}
 	_, _, err = parseOptions(`{"` + strings.Repeat("x", 1<<20) + `": 1}`)
 	if err == nil {
 		t.Fatal("a 1 MiB unknown key accepted")
 	}
-	msg := boundError(err.Error())
+	msg := BoundError(err.Error())
 	if len(msg) > maxErrorBytes+64 || !strings.Contains(msg, "more bytes cut)") || !strings.HasPrefix(msg, "libomnihsr: invalid option") {
 		t.Errorf("kept %d bytes: %.200q", len(msg), msg)
 	}
-	if m := boundError("short é"); m != "short é" {
+	if m := BoundError("short é"); m != "short é" {
 		t.Errorf("short message changed: %q", m)
 	}
-	cut := boundError(strings.Repeat("é", maxErrorBytes)) // 2 bytes each: cut inside one
+	cut := BoundError(strings.Repeat("é", maxErrorBytes)) // 2 bytes each: cut inside one
 	if !strings.HasPrefix(cut, strings.Repeat("é", maxErrorBytes/2)+"...") {
 		t.Errorf("cut not at a character boundary: %.40q", cut[maxErrorBytes-8:])
 	}
@@ -64,15 +64,15 @@ func TestErrorBounded(t *testing.T) {
 func TestArrayOutputCountsTheCallersBuffer(t *testing.T) {
 	const h, w, b = 100, 100, 3 // 120000 bytes of float32
 	t.Setenv(memlimit.Env, "200000")
-	err := checkArrayOutput(4, 4, b, `{"size": [100, 100]}`)
+	err := CheckArrayOutput(4, 4, b, `{"size": [100, 100]}`)
 	if !errors.Is(err, hsi.ErrTooLarge) || !strings.Contains(err.Error(), "copied into the caller's buffer") {
 		t.Errorf("%dx%dx%d under a 200000-byte limit: %v; want ErrTooLarge", h, w, b, err)
 	}
 	t.Setenv(memlimit.Env, "240000")
-	if err := checkArrayOutput(4, 4, b, `{"size": [100, 100]}`); err != nil {
+	if err := CheckArrayOutput(4, 4, b, `{"size": [100, 100]}`); err != nil {
 		t.Errorf("%dx%dx%d under a 240000-byte limit: %v", h, w, b, err)
 	}
-	if err := checkArrayOutput(4, 4, b, `{"scale": "nan"}`); statusOf(err) != statusOption {
+	if err := CheckArrayOutput(4, 4, b, `{"scale": "nan"}`); StatusOf(err) != StatusOption {
 		t.Errorf("a bad scale: %v; want an option error", err)
 	}
 }
