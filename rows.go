@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -80,17 +79,7 @@ func rowSource(rr *envi.RowReader) func(y0, y1 int, dst []float32) error {
 		if errors.As(err, &nf) {
 			// The policy of hsi.ReadOptions: infinite is an error, NaN
 			// no-data (which needs the whole image).
-			inf := &hsi.NonFiniteError{Path: nf.Path, InfOnly: true}
-			for i, v := range dst[:(y1-y0)*rr.W*rr.B] {
-				if math.IsInf(float64(v), 0) {
-					if inf.Count == 0 {
-						p := i / rr.B
-						inf.Row, inf.Col, inf.Band, inf.Value = y0+p/rr.W, p%rr.W, i%rr.B, v
-					}
-					inf.Count++
-				}
-			}
-			if inf.Count > 0 {
+			if inf := hsi.FirstInfinite(nf.Path, dst[:(y1-y0)*rr.W*rr.B], rr.W, rr.B, y0); inf != nil {
 				return inf
 			}
 			return fmt.Errorf("row %d: %w", nf.Row, method.ErrNoDataSample)

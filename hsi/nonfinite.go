@@ -1,6 +1,9 @@
 package hsi
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // NonFiniteError reports NaN or infinite samples in a file. Readers return
 // it together with the fully read cube, so that a caller that wants to
@@ -27,4 +30,26 @@ func (e *NonFiniteError) Error() string {
 	}
 	return fmt.Sprintf("%s: %d non-finite value(s) (NaN, infinite or beyond the float32 range); the first, %v, at row %d, column %d, band %d (0-based); such samples are not accepted",
 		e.Path, e.Count, e.Value, e.Row, e.Col, e.Band)
+}
+
+// FirstInfinite names the first infinite sample of data (whole rows of w
+// pixels of b bands, pixel-interleaved, the first being row y0 of the
+// image at path) and counts them, as an InfOnly *NonFiniteError: the
+// error of a reader whose NaN samples are no-data. nil when none is
+// infinite.
+func FirstInfinite(path string, data []float32, w, b, y0 int) *NonFiniteError {
+	inf := &NonFiniteError{Path: path, InfOnly: true}
+	for i, v := range data {
+		if math.IsInf(float64(v), 0) {
+			if inf.Count == 0 {
+				p := i / b
+				inf.Row, inf.Col, inf.Band, inf.Value = y0+p/w, p%w, i%b, v
+			}
+			inf.Count++
+		}
+	}
+	if inf.Count == 0 {
+		return nil
+	}
+	return inf
 }

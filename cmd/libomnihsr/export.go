@@ -230,3 +230,30 @@ func omnihsr_write(in *C.float, h, w, b C.int64_t, meta, path, opts *C.char, res
 	}
 	return fail(nil)
 }
+
+//export omnihsr_read_rows
+func omnihsr_read_rows(path, opts *C.char, y0, y1 C.int64_t, dst *C.float, n C.int64_t, meta **C.char) (status C.int) {
+	defer guard(&status)
+	if path == nil {
+		return fail(fmt.Errorf("libomnihsr: %w: a path is required", capi.ErrOption))
+	}
+	if n < 0 || (dst == nil && n != 0) {
+		return fail(fmt.Errorf("libomnihsr: %w: no buffer (NULL) for %d samples", capi.ErrOption, n))
+	}
+	var buf []float32
+	if n > 0 {
+		buf = unsafe.Slice((*float32)(unsafe.Pointer(dst)), int(n))
+	}
+	m, err := capi.ReadRows(C.GoString(path), C.GoString(opts), int(y0), int(y1), buf)
+	if err != nil {
+		return fail(err)
+	}
+	if meta != nil {
+		s, err := capi.Marshal(m)
+		if err != nil {
+			return fail(err)
+		}
+		setString(meta, s)
+	}
+	return fail(nil)
+}

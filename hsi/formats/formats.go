@@ -3,7 +3,6 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -183,20 +182,10 @@ func nonFinite(ro hsi.ReadOptions, c *hsi.Cube, err error) error {
 	if ro.RefuseNaN || c == nil || !errors.As(err, &nf) {
 		return err
 	}
-	inf := &hsi.NonFiniteError{Path: nf.Path, InfOnly: true}
-	for i, v := range c.Data {
-		if math.IsInf(float64(v), 0) {
-			if inf.Count == 0 {
-				p := i / c.B
-				inf.Row, inf.Col, inf.Band, inf.Value = p/c.W, p%c.W, i%c.B, v
-			}
-			inf.Count++
-		}
+	if inf := hsi.FirstInfinite(nf.Path, c.Data, c.W, c.B, 0); inf != nil {
+		return inf
 	}
-	if inf.Count == 0 {
-		return nil
-	}
-	return inf
+	return nil
 }
 
 func read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {

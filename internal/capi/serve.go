@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 )
 
@@ -25,7 +26,7 @@ const BackendCommand = "_backend"
 // B), out.npy (the float32 output), data.npy (a cube read).
 type Request struct {
 	// Fn is the call: "version", "output_size", "upscale",
-	// "upscale_file", "read" or "write".
+	// "upscale_file", "read", "read_rows" or "write".
 	Fn string `json:"fn"`
 	// Options is the options JSON, as the C functions take it.
 	Options string `json:"options"`
@@ -38,6 +39,9 @@ type Request struct {
 	Path string `json:"path"`
 	// Meta is write's metadata JSON (omnihsr_write's).
 	Meta string `json:"meta"`
+	// Y0 and Y1 are read_rows's rows [Y0, Y1) (rows.npy; none when equal).
+	Y0 int `json:"y0"`
+	Y1 int `json:"y1"`
 }
 
 // failure is DIR/error.json: the status code and message the C functions
@@ -120,6 +124,32 @@ func serve(ctx context.Context, dir string, progress func(done, total int)) (any
 			return nil, err
 		}
 		return MetaOf(c, info), nil
+	case "read_rows":
+		var dst []float32
+		if r.Y1 > r.Y0 && r.Y0 >= 0 {
+			h, w, b, ok := formats.Shape(r.Path)
+			if !ok || r.Y1 > h {
+				_, err := ReadRows(r.Path, r.Options, r.Y0, r.Y1, nil) // its error
+				return nil, err
+			}
+			n, err := hsi.Elems(r.Y1-r.Y0, w, b)
+			if err != nil {
+				return nil, fmt.Errorf("libomnihsr: %w: %w", ErrOption, err)
+			}
+			dst = make([]float32, n)
+		}
+		meta, err := ReadRows(r.Path, r.Options, r.Y0, r.Y1, dst)
+		if err != nil {
+			return nil, err
+		}
+		if dst != nil {
+			m := meta.(metaJSON)
+			rows := &hsi.Cube{H: r.Y1 - r.Y0, W: m.Shape[1], B: m.Shape[2], Data: dst}
+			if err := npy.Write(filepath.Join(dir, "rows.npy"), rows, hsi.WriteOptions{}); err != nil {
+				return nil, err
+			}
+		}
+		return meta, nil
 	case "write":
 		in, err := readArray(filepath.Join(dir, "in.npy"))
 		if err != nil {

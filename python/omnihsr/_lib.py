@@ -116,6 +116,9 @@ def lib() -> ctypes.CDLL:
         L.omnihsr_write.restype = ctypes.c_int
         L.omnihsr_write.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p,
                                     ctypes.c_char_p, ctypes.c_char_p, _c_char_pp]
+        L.omnihsr_read_rows.restype = ctypes.c_int
+        L.omnihsr_read_rows.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
+                                        ctypes.c_int64, _c_char_pp]
         L.omnihsr_cube_free.restype = None
         L.omnihsr_cube_free.argtypes = [ctypes.c_uint64]
         global _loaded_pid
@@ -204,6 +207,21 @@ class LibraryBackend:
         finally:
             res = loads(take_string(result))
         return res
+
+
+    def read_rows(self, path: str, js: bytes, y0: int, y1: int, w: int, b: int) -> Tuple[Any, dict]:
+        """Rows [y0, y1) of an ENVI image, (y1-y0, W, B) float32, and its
+        metadata (y0 == y1: the metadata only; w and b: the image's)."""
+        import numpy as np
+        L = lib()
+        data = np.empty((y1 - y0, w, b), dtype=np.float32)
+        meta = ctypes.c_void_p()
+        try:
+            call(L.omnihsr_read_rows, os.fsencode(path), js, y0, y1, data.ctypes.data if data.size else None,
+                 data.size, ctypes.byref(meta))
+        finally:
+            m = loads(take_string(meta))
+        return data, m
 
 
 _library_backend = LibraryBackend()

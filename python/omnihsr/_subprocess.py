@@ -157,6 +157,12 @@ class SubprocessBackend:
         m, arrays = self._run({"fn": "read", "path": path, "options": js.decode()}, keep=("data.npy",))
         return arrays["data.npy"], m
 
+    def read_rows(self, path: str, js: bytes, y0: int, y1: int, w: int, b: int) -> Tuple[Any, dict]:
+        import numpy as np
+        keep = ("rows.npy",) if y1 > y0 else ()
+        m, arrays = self._run({"fn": "read_rows", "path": path, "options": js.decode(), "y0": y0, "y1": y1}, keep=keep)
+        return arrays.get("rows.npy", np.empty((0, w, b), np.float32)), m
+
     def write(self, a: Any, meta: bytes, path: str, js: bytes) -> dict:
         return self._run({"fn": "write", "meta": meta.decode(), "path": path, "options": js.decode()}, {"in.npy": a})[0]
 

@@ -149,10 +149,11 @@ class HSIAccessor:
         return da.isel({dim: idx[0] if scalar else idx})
 
 
-def dataarray(data: np.ndarray, m: Dict[str, Any], path: str) -> xr.DataArray:
+def dataarray(data: Any, m: Dict[str, Any], path: str, lazy: bool = False) -> xr.DataArray:
     """The DataArray of a cube (H, W, B) and its metadata (omnihsr.read's):
-    dims (band, y, x), a view of data (no copy)."""
-    h, w, b = data.shape
+    dims (band, y, x), a view of data (no copy); lazy: data is already a
+    (B, H, W) lazily indexed array (the xarray backend's)."""
+    h, w, b = m["shape"]
     coords: Dict[str, Any] = {"band": np.arange(1, b + 1)}
     for key, name in (("wavelengths", "wavelength"), ("fwhm", "fwhm"), ("bad_bands", "bad_band"),
                       ("band_names", "band_name"), ("scale", "scale"), ("offset", "offset"),
@@ -175,7 +176,7 @@ def dataarray(data: np.ndarray, m: Dict[str, Any], path: str) -> xr.DataArray:
         attrs.setdefault("envi_" + f["key"].replace(" ", "_"), f["value"])
     if m.get("crs_note"):
         attrs["crs_note"] = m["crs_note"]
-    da = xr.DataArray(data.transpose(2, 0, 1), dims=("band", "y", "x"), coords=coords, attrs=attrs)
+    da = xr.DataArray(data if lazy else data.transpose(2, 0, 1), dims=("band", "y", "x"), coords=coords, attrs=attrs)
     # What the file was: xarray's place for it (encoding["source"]), not attrs.
     da.encoding.update({"source": path, "omnihsr_format": m.get("format") or "",
                         "omnihsr_data_type": m.get("data_type") or ""})
@@ -314,10 +315,13 @@ def upscale_dataarray(da: xr.DataArray, opts: Dict[str, Any], progress: Any,
         # A dask array: the model's encoder is global (ESSA attention sums
         # over every pixel), so windows would change the result; computed
         # whole, once, straight into float32.
-        warnings.warn("omnihsr.upscale: the input is a dask array; it is computed into memory first "
+        warnings.warn("omnihsr.upscale: the input is a dask array; it is computed into memory first, once "
                       f"({src.size * 4 / 2**20:.0f} MiB as float32): the model's encoder is global, so the "
-                      "result cannot be made window by window (docs/PYTHON.md)", stacklevel=3)
-        a = np.ascontiguousarray(src.data.astype(np.float32).compute())
+                      "result cannot be made window by window (docs/PYTHON.md); the result is a numpy-backed "
+                      "DataArray", stacklevel=3)
+        import dask.array
+        a = np.empty(src.shape, dtype=np.float32)  # the only copy: dask stores its chunks into it
+        dask.array.store(src.data.astype(np.float32), a, lock=False)
     else:
         a = np.ascontiguousarray(src.values, dtype=np.float32)  # no copy when already C-contiguous float32
     opts = dict(opts, nodata=_num(nodata))

@@ -11,6 +11,9 @@ import json, os, signal, tempfile, threading, time
 import numpy as np
 import omnihsr
 
+# A background job's children inherit SIGINT ignored (sh without job
+# control): Python then leaves it ignored. Ctrl-C's handler, as in a terminal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = np.random.default_rng(6)
 x = rng.random((320, 320, 32), dtype=np.float32)
 omnihsr.version()

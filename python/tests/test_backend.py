@@ -1,0 +1,79 @@
+"""xarray's engine="omnihsr" (issue 42 item 4) and dask inputs (item 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+
+import omnihsr
+from conftest import PRODUCTS, SAMPLE
+from test_shape import scene
+
+
+def same(a: xr.DataArray, b: xr.DataArray) -> None:
+    """a and b have the same values, dims, band coordinates and grid."""
+    assert a.dims == b.dims and a.shape == b.shape
+    assert np.array_equal(a.values, b.values, equal_nan=True)
+    for c in ("band", "wavelength", "fwhm", "bad_band", "x", "y"):
+        assert (c in a.coords) == (c in b.coords), c
+        if c in a.coords:
+            assert np.array_equal(a[c].values, b[c].values), c
+    assert a.rio.crs == b.rio.crs and a.rio.transform() == b.rio.transform() and a.rio.nodata == b.rio.nodata
+
+
+def test_engine_envi_streams_windows(tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask.array")
+    hdr = scene(tmp_path, 23, 17)
+    want = omnihsr.open(hdr)
+    da = xr.open_dataarray(hdr, engine="omnihsr", chunks={"y": 5})
+    assert isinstance(da.data, dask.Array) and da.name == "band_data"
+    assert da.chunks == ((6,), (5, 5, 5, 5, 3), (17,))
+    assert da.encoding["omnihsr_streams"] is True
+    same(da, want)
+    # Windows, steps and single rows read from disk as indexed.
+    lazy = xr.open_dataarray(hdr, engine="omnihsr")
+    assert not isinstance(lazy.variable._data, np.ndarray)  # nothing read yet
+    # (No negative steps: xarray 2023.01 turns y=slice(None, None, -3) of
+    # 23 rows into rows 21, 18, ... 0 for every backend, _decompose_slice.)
+    for key in ({"y": slice(3, 9), "x": slice(2, 5)}, {"y": slice(1, None, 3)}, {"y": 7, "band": 2},
+                {"y": [0, 22, 5]}, {"band": slice(1, 4), "y": slice(20, 23)}):
+        assert np.array_equal(lazy.isel(key).values, want.isel(key).values), key
+    ds = xr.open_dataset(hdr, engine="omnihsr", chunks={"y": 8})
+    assert list(ds.data_vars) == ["band_data"] and ds.encoding["source"] == str(hdr)
+    same(ds["band_data"], want)
+
+
+@pytest.mark.parametrize("path,opts", [(SAMPLE, {}),
+                                       (PRODUCTS / "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc", {"ortho": True})],
+                         ids=["geotiff", "emit-ortho"])
+def test_engine_formats_read_whole(path: Path, opts: dict) -> None:
+    dask = pytest.importorskip("dask.array")
+    da = xr.open_dataarray(path, engine="omnihsr", chunks={"y": 64}, **opts)
+    assert isinstance(da.data, dask.Array) and da.encoding["omnihsr_streams"] is False
+    same(da, omnihsr.open(path, **opts))
+
+
+def test_engine_errors(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        xr.open_dataarray(tmp_path / "none.hdr", engine="omnihsr")
+    with pytest.raises((omnihsr.OptionError, TypeError), match="unknown reader option|unexpected keyword"):
+        xr.open_dataarray(SAMPLE, engine="omnihsr", bogus=1)
+
+
+def test_encoder_is_global() -> None:
+    """Why a dask input is computed whole: one changed pixel in a corner
+    changes the model's output in the far corner (the encoder's attention
+    sums over every pixel), while bicubic's stays the same. No overlap
+    makes windows equal the whole-scene result."""
+    rng = np.random.default_rng(11)
+    x = (1 + 0.1 * rng.random((48, 48, 8))).astype(np.float32)
+    y = x.copy()
+    y[0, 0, :] += 0.5
+    for method, changes in (("omnihsr", True), ("bicubic", False)):
+        a = omnihsr.upscale(x, scale=2, method=method, noise="clean")
+        b = omnihsr.upscale(y, scale=2, method=method, noise="clean")
+        far = np.abs(a[-8:, -8:] - b[-8:, -8:]).max()
+        assert (far > 0) == changes, (method, far)
