@@ -281,3 +281,9 @@ def test_help_shows_the_options() -> None:
         assert word in doc, word
     assert omnihsr.upscale.__annotations__["layout"]
     warnings.simplefilter("default")
+
+
+def test_reader_options_that_do_not_apply(tmp_path: Path) -> None:
+    """A reader option the format does not use is refused, naming it."""
+    with pytest.raises(omnihsr.OptionError, match="(?i)var"):
+        omnihsr.open(scene(tmp_path), var="cube")
