@@ -22,7 +22,7 @@ import tempfile
 import threading
 from typing import Any, Callable, Optional, Tuple
 
-from ._lib import _ERRORS, OmniHSRError, binary_path, loads
+from ._lib import _ERRORS, Cancelled, OmniHSRError, binary_path, loads
 
 _instance: Optional["SubprocessBackend"] = None
 
@@ -64,7 +64,10 @@ class SubprocessBackend:
                 failed = _ERRORS.get(e["status"], OmniHSRError)(e["message"])
             if err is not None:
                 # Ctrl-C or the progress function's exception, as the
-                # library backend raises them (the cause: Cancelled).
+                # library backend raises them (the cause: Cancelled, also
+                # when the signal ended the command before it could say so).
+                if failed is None:
+                    failed = Cancelled(f"{self.exe} _backend: cancelled")
                 raise err from failed
             if failed is not None:
                 raise failed
