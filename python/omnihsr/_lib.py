@@ -229,11 +229,17 @@ _library_backend = LibraryBackend()
 
 def backend() -> Any:
     """The backend of this call: the library, unless OMNIHSR_BACKEND says
-    "subprocess" or this process is a fork of one that loaded it."""
+    "subprocess", this process is a fork of one that loaded it, or the
+    package holds no library (the macOS wheels) but the command."""
     want = os.environ.get("OMNIHSR_BACKEND", "").strip().lower()
     if want in ("", "library", "ctypes"):
         if _forked():
             return _fork_backend()
+        if want == "" and _lib is None and not os.path.exists(library_path()) and binary_path():
+            # A wheel without the library (macOS: no C cross-compiler
+            # builds it here) runs the bundled command.
+            from ._subprocess import SubprocessBackend
+            return SubprocessBackend.get()
         return _library_backend
     if want == "subprocess":
         if _forked():

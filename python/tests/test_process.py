@@ -36,3 +36,21 @@ def test_spawned_processes() -> None:
     with mp.get_context("spawn").Pool(2) as pool:
         got = pool.map(work, [1, 2, 3])
     assert got == [work(1), work(2), work(3)]
+
+
+def test_without_library_the_command_serves() -> None:
+    """A wheel without the library (macOS's) runs the bundled command: the
+    same bytes."""
+    from conftest import run_python
+    code = (
+        "import os, numpy as np\n"
+        "os.environ['OMNIHSR_LIB'] = '/nonexistent/libomnihsr.so'\n"
+        "import omnihsr\n"
+        "from omnihsr import _lib\n"
+        "x = np.random.default_rng(1).random((10, 9, 3), dtype=np.float32)\n"
+        "print(_lib.backend().name, omnihsr.upscale(x, scale=2).tobytes().hex()[:64])\n"
+    )
+    p = run_python(code)
+    assert p.returncode == 0, p.stderr
+    name, head = p.stdout.split()
+    assert name == "subprocess" and head == work(1).hex()[:64]
