@@ -5,9 +5,10 @@ directory. It serves the same JSON front door as the library
 
 Used when OMNIHSR_BACKEND=subprocess, where no library is shipped, and in a
 process forked from one that loaded the library (whose Go runtime cannot
-run in the child). Costs against the library: the command's start (about
-10 ms), and the arrays written to and read from the temporary directory
-(the input once more on disk, the output read back into numpy).
+run in the child). Costs against the library: the command's start, once
+per call and twice per upscale (its output size, then the work), and the
+arrays written to and read from the temporary directory (the input once
+more on disk, the output read back into numpy).
 """
 
 from __future__ import annotations
