@@ -77,7 +77,7 @@ func (c *completion) at(part, done, total int) {
 	}
 }
 
-// encode returns the encoder's progress callback (model.Model.WithProgress),
+// encode returns the encoder's progress callback (model.EncodeOptions.Progress),
 // or nil.
 func (c *completion) encode() func(done, total int) {
 	if c == nil {

@@ -632,12 +632,13 @@ type prepared struct {
 	clamped atomic.Int64 // samples moved by ClampInput
 }
 
-// prepare loads the model, sets the input's noise (read from noiseFile
+// prepare loads the model, gathers the encoder's settings (the noise read from noiseFile
 // for NoiseFile and NoiseCompanion, the input having been read with ro)
 // and encodes lr (which it does not modify).
 func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions, sizes [][2]int, comp *completion) (*prepared, error) {
 	res := Result{Method: Method(mt.Name), Bands: lr.B, InHeight: lr.H, InWidth: lr.W, InputMeta: lr.Meta}
 	var mod *model.Model
+	var enc model.EncodeOptions
 	if mt.Model {
 		var err error
 		if opt.Weights == "" {
@@ -648,9 +649,7 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 		if err != nil {
 			return nil, err
 		}
-		if opt.KeepNoisyBands {
-			mod = mod.KeepNoisyBands(true)
-		}
+		enc.KeepNoisyBands = opt.KeepNoisyBands
 		sig, err := opt.Noise.bands(lr.B)
 		if err != nil {
 			return nil, err
@@ -661,24 +660,20 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 			}
 			res.NoiseFile = noiseFile
 		}
-		if sig != nil {
-			c := *lr // the caller's cube keeps its metadata
-			c.Meta.Noise = sig
-			lr = &c
-		}
+		enc.Noise = sig
 		if opt.Adapt != 0 {
-			if mod, res.Adapt, err = adaptModel(ctx, mod, lr, opt.Adapt, sizes, comp); err != nil {
+			if mod, res.Adapt, err = adaptModel(ctx, mod, lr, enc, opt.Adapt, sizes, comp); err != nil {
 				return nil, err
 			}
 		}
 		if comp != nil {
-			mod = mod.WithProgress(comp.encode())
+			enc.Progress = comp.encode()
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r, err := mt.PrepareContext(ctx, mod, lr)
+	r, err := mt.PrepareContext(ctx, mod, lr, enc)
 	if err != nil {
 		return nil, err
 	}
@@ -693,12 +688,12 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 
 // adaptModel runs per-scene adaptation (Options.Adapt) of m on lr for the
 // largest factor of sizes.
-func adaptModel(ctx context.Context, m *model.Model, lr *hsi.Cube, steps int, sizes [][2]int, comp *completion) (*model.Model, AdaptReport, error) {
+func adaptModel(ctx context.Context, m *model.Model, lr *hsi.Cube, enc model.EncodeOptions, steps int, sizes [][2]int, comp *completion) (*model.Model, AdaptReport, error) {
 	var s float64
 	for _, z := range sizes {
 		s = max(s, model.EffectiveFactor(lr.H, lr.W, z[0], z[1]))
 	}
-	am, rep, err := adapt.Run(ctx, m, lr, adapt.Options{Steps: steps, Factor: s, Progress: comp.adapt()})
+	am, rep, err := adapt.Run(ctx, m, lr, adapt.Options{Steps: steps, Factor: s, Encode: enc, Progress: comp.adapt()})
 	if err != nil {
 		return nil, AdaptReport{}, fmt.Errorf("adapt: %w", err)
 	}

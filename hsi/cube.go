@@ -48,12 +48,6 @@ type Meta struct {
 	Extra []Field
 	// Geo is the georeferencing of the pixel grid, nil when none.
 	Geo *Geo
-	// Noise is the standard deviation of each band's noise in stored
-	// units, when known (a sensor's uncertainty product, or given on the
-	// command line); nil when unknown, and the model then estimates it
-	// from the data. It describes this grid only: Resized drops it, and no
-	// file format writes it.
-	Noise []float64
 }
 
 // Field is one "key = value" header field; Braced is true when the value
@@ -263,7 +257,6 @@ func (m Meta) Resized(h, w, outH, outW int) (Meta, error) {
 			return out, err
 		}
 	}
-	out.Noise = nil
 	out.Extra = out.Extra[:0:0]
 	for _, f := range m.Extra {
 		switch f.Key {
@@ -333,9 +326,6 @@ func (m Meta) Clone() Meta {
 	if m.Offset != nil {
 		out.Offset = append([]float64(nil), m.Offset...)
 	}
-	if m.Noise != nil {
-		out.Noise = append([]float64(nil), m.Noise...)
-	}
 	if m.Extra != nil {
 		out.Extra = append([]Field(nil), m.Extra...)
 	}
@@ -394,7 +384,6 @@ func (c *Cube) SelectBands(idx []int) (*Cube, error) {
 	m.FWHM = pickF(m.FWHM, idx)
 	m.Scale = pickF(m.Scale, idx)
 	m.Offset = pickF(m.Offset, idx)
-	m.Noise = pickF(m.Noise, idx)
 	if m.BadBands != nil {
 		bb := make([]bool, nb)
 		for i, b := range idx {

@@ -85,6 +85,10 @@ type Options struct {
 	Factor float64
 	// Settings; the zero value is Default.
 	Settings Settings
+	// Encode is the settings of the encodings (model.EncodeOptions: the
+	// noise given per band, the noisy-band screen); its Progress is not
+	// used.
+	Encode model.EncodeOptions
 	// Progress, if not nil, is called with the steps done (and the
 	// check's renderings, counted as steps) of the total.
 	Progress func(done, total int)
@@ -154,6 +158,9 @@ type scene struct {
 	keep   []int     // bands scored and in the loss (nil: all)
 	small  *hsi.Cube // x reduced by s: the check's input
 	s      float64   // the check's factor
+	// keepNoisy turns off the noisy-band screen of the check's encodings
+	// (model.EncodeOptions.KeepNoisyBands).
+	keepNoisy bool
 }
 
 // Run adapts m to the input lr (as given to the model: no-data, bad bands
@@ -173,13 +180,13 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	if !(o.Factor > 0) || math.IsInf(o.Factor, 0) {
 		return nil, Report{}, fmt.Errorf("adapt: factor %v", o.Factor)
 	}
-	m = m.WithProgress(nil)
 	rep := Report{Layers: st.Layers, Choice: "shipped"}
 	if steps == 0 {
 		rep.Reason = "adaptation off: the shipped model"
 		return m, rep, nil
 	}
-	nz, err := m.NoiseOf(lr)
+	enc := model.EncodeOptions{Noise: o.Encode.Noise, KeepNoisyBands: o.Encode.KeepNoisyBands}
+	nz, err := m.NoiseOf(lr, enc)
 	if err != nil {
 		return nil, rep, err
 	}
@@ -188,7 +195,7 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	if nz.Routed {
 		rep.ShippedRoute = "noise-aware"
 	}
-	sc, why, err := newScene(lr, o.Factor, st)
+	sc, why, err := newScene(lr, o.Factor, st, enc)
 	if err != nil {
 		return nil, rep, err
 	}
@@ -314,7 +321,7 @@ func (st Settings) wins(a, b Score) bool {
 
 // newScene prepares the input; a nil scene (and the reason) when it is too
 // small for the check.
-func newScene(lr *hsi.Cube, s float64, st Settings) (*scene, string, error) {
+func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*scene, string, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, "", fmt.Errorf("adapt: %w", err)
 	}
@@ -330,7 +337,7 @@ func newScene(lr *hsi.Cube, s float64, st Settings) (*scene, string, error) {
 		}
 	}
 	var given []float64
-	if g := lr.Meta.Noise; len(g) == lr.B {
+	if g := enc.Noise; len(g) == lr.B {
 		for _, b := range usable {
 			given = append(given, g[b])
 		}
@@ -353,7 +360,7 @@ func newScene(lr *hsi.Cube, s float64, st Settings) (*scene, string, error) {
 	for i := range x.Data {
 		x.Data[i] /= mx
 	}
-	sc := &scene{x: x}
+	sc := &scene{x: x, keepNoisy: enc.KeepNoisyBands}
 	// The check's factor: the output's, or less where the input is too
 	// small to reduce that far.
 	sc.s = min(s, float64(min(x.H, x.W))/float64(st.MinCheck))
@@ -422,7 +429,7 @@ func (sc *scene) topUp(c *hsi.Cube, f float64, rng *rand.Rand) {
 // score renders the check's reduced input back to the window's size with
 // m and scores it against the window (the kept bands).
 func (sc *scene) score(ctx context.Context, m *model.Model) (Score, error) {
-	e, err := m.EncodeImageContext(ctx, sc.small)
+	e, err := m.EncodeImageContext(ctx, sc.small, model.EncodeOptions{KeepNoisyBands: sc.keepNoisy})
 	if err != nil {
 		return Score{}, err
 	}

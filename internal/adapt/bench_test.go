@@ -16,7 +16,7 @@ import (
 // backward passes and the Adam update.
 func BenchmarkStep(b *testing.B) {
 	m := defaultModel(b).Alone()
-	sc, _, err := newScene(testScene(96, 96, 102, 7), 4, Default)
+	sc, _, err := newScene(testScene(96, 96, 102, 7), 4, Default, model.EncodeOptions{})
 	if err != nil || sc == nil {
 		b.Fatal(err)
 	}

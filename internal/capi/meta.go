@@ -32,7 +32,6 @@ type metaJSON struct {
 	Offset           []num       `json:"offset"`
 	ReflectanceScale num         `json:"reflectance_scale"`
 	Description      string      `json:"description"`
-	Noise            []num       `json:"noise"`
 	Extra            []fieldJSON `json:"extra"`
 
 	// CRSWKT is the coordinate reference system as WKT ("" when none),
@@ -58,7 +57,7 @@ func MetaOf(c *hsi.Cube, info hsi.SourceInfo) metaJSON {
 		Detail: info.Detail, Product: info.Product,
 		Wavelengths: nums(m.Wavelengths), WavelengthUnits: m.WavelengthUnits, FWHM: nums(m.FWHM),
 		BadBands: m.BadBands, BandNames: m.BandNames, Scale: nums(m.Scale), Offset: nums(m.Offset),
-		ReflectanceScale: num(m.ReflectanceScale), Description: m.Description, Noise: nums(m.Noise)}
+		ReflectanceScale: num(m.ReflectanceScale), Description: m.Description}
 	if m.HasDataIgnore {
 		v := num(m.DataIgnore)
 		j.NoData = &v

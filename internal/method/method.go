@@ -96,13 +96,15 @@ type Renderer interface {
 // model: the encoder, so several factors cost one encoding) and returns
 // the renderer of the outputs. m is the model (nil for bicubic).
 func (mt Method) Prepare(m *model.Model, lr *hsi.Cube) (Renderer, error) {
-	return mt.PrepareContext(context.Background(), m, lr)
+	return mt.PrepareContext(context.Background(), m, lr, model.EncodeOptions{})
 }
 
-// PrepareContext is Prepare stopping early when ctx is done: the encoder
-// checks ctx between bands of rows (model.EncodeImageContext,
-// model.EncodeEnsembleContext) and ctx's error is returned.
-func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cube) (Renderer, error) {
+// PrepareContext is Prepare with the encoder's settings opt (the noise,
+// the noisy-band screen, the progress; unused by bicubic), stopping early
+// when ctx is done: the encoder checks ctx between bands of rows
+// (model.EncodeImageContext, model.EncodeEnsembleContext) and ctx's error
+// is returned.
+func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cube, opt model.EncodeOptions) (Renderer, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -113,13 +115,13 @@ func (mt Method) PrepareContext(ctx context.Context, m *model.Model, lr *hsi.Cub
 		return nil, fmt.Errorf("method %s: no model", mt.Name)
 	}
 	if mt.Ensemble > 0 {
-		e, err := m.EncodeEnsembleContext(ctx, lr, mt.Ensemble)
+		e, err := m.EncodeEnsembleContext(ctx, lr, mt.Ensemble, opt)
 		if err != nil {
 			return nil, err
 		}
 		return e, nil
 	}
-	e, err := m.EncodeImageContext(ctx, lr)
+	e, err := m.EncodeImageContext(ctx, lr, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func TestEncodeImageContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := m.EncodeImageContext(context.Background(), lr)
+	got, err := m.EncodeImageContext(context.Background(), lr, EncodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestEncodeImageContext(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := m.EncodeImageContext(ctx, lr); !errors.Is(err, context.Canceled) {
+	if _, err := m.EncodeImageContext(ctx, lr, EncodeOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("EncodeImageContext with a cancelled context: err %v, want context.Canceled", err)
 	}
 	if _, err := want.OutputContext(ctx, 24, 20); !errors.Is(err, context.Canceled) {

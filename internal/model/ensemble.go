@@ -86,13 +86,14 @@ var EnsembleSizes = []int{2, 4, 8}
 
 // EncodeEnsemble encodes lr in n orientations (see EnsembleSizes).
 func (m *Model) EncodeEnsemble(lr *hsi.Cube, n int) (*Ensemble, error) {
-	return m.EncodeEnsembleContext(context.Background(), lr, n)
+	return m.EncodeEnsembleContext(context.Background(), lr, n, EncodeOptions{})
 }
 
-// EncodeEnsembleContext is EncodeEnsemble stopping early when ctx is done:
-// each view's encoder checks ctx between bands of rows
-// (EncodeImageContext), and ctx's error is returned.
-func (m *Model) EncodeEnsembleContext(ctx context.Context, lr *hsi.Cube, n int) (*Ensemble, error) {
+// EncodeEnsembleContext is EncodeEnsemble with the settings opt (one noise
+// level for every view; the progress counts the views together), stopping
+// early when ctx is done: each view's encoder checks ctx between bands of
+// rows (EncodeImageContext), and ctx's error is returned.
+func (m *Model) EncodeEnsembleContext(ctx context.Context, lr *hsi.Cube, n int, opt EncodeOptions) (*Ensemble, error) {
 	// The sizes are prefixes of the numbering: 0-1 the left-right flip,
 	// 0-3 the flips, 0-7 everything.
 	if n != 2 && n != 4 && n != 8 {
@@ -120,7 +121,7 @@ func (m *Model) EncodeEnsembleContext(ctx context.Context, lr *hsi.Cube, n int) 
 	// measures its own field gain (Noise.Gain) on its own orientation, so
 	// that each view's output depends on its input alone and the mean stays
 	// equivariant.
-	nz, err := m.noiseOf(orig, lr, usable, orig.Meta.Noise)
+	nz, err := m.noiseOf(orig, lr, usable, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func (m *Model) EncodeEnsembleContext(ctx context.Context, lr *hsi.Cube, n int) 
 			rows += lr.W - lr.H
 		}
 	}
-	p := m.newEncProgress(rows)
+	p := m.newEncProgress(opt.Progress, rows)
 	for _, d := range ds {
 		x, err := d.Apply(lr)
 		if err != nil {

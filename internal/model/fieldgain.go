@@ -69,7 +69,7 @@ func (m *Model) fieldGain(ctx context.Context, x *hsi.Cube, sigmas []float64) (f
 		return 0, fmt.Errorf("model: field gain: %w", err)
 	}
 	// m.Upscale(d, h, w), stopping when ctx is done.
-	e, err := m.EncodeImageContext(ctx, d)
+	e, err := m.EncodeImageContext(ctx, d, EncodeOptions{})
 	if err != nil {
 		return 0, fmt.Errorf("model: field gain: %w", err)
 	}

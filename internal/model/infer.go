@@ -298,36 +298,27 @@ type Encoded struct {
 	noise Noise
 }
 
-// EncodeImage runs C_B and the encoder on lr (any size, band by band).
-// No-data (hsi.FillNoData: samples holding lr.Meta.DataIgnore or NaN, band
-// by band) is filled from valid neighbours of the same band first, bad
-// bands (flagged bad, or no-data in every pixel) are left out of the
-// network input, and both come out as no-data in every rendering. An
-// input with neither is encoded as it is. A model with NoiseInput (or a
-// noise companion) takes the input's noise from lr.Meta.Noise when it is
-// set, and estimates it from the usable bands otherwise.
+// EncodeImage runs C_B and the encoder on lr (any size, band by band)
+// with the zero EncodeOptions: the noise estimated, noisy bands screened,
+// no progress. No-data (hsi.FillNoData: samples holding lr.Meta.DataIgnore
+// or NaN, band by band) is filled from valid neighbours of the same band
+// first, bad bands (flagged bad, or no-data in every pixel) are left out
+// of the network input, and both come out as no-data in every rendering.
+// An input with neither is encoded as it is.
 func (m *Model) EncodeImage(lr *hsi.Cube) (*Encoded, error) {
-	return m.EncodeImageContext(context.Background(), lr)
+	return m.EncodeImageContext(context.Background(), lr, EncodeOptions{})
 }
 
-// EncodeImageContext is EncodeImage stopping early when ctx is done: the
-// encoder checks ctx between bands of rows and returns ctx's error
-// (context.Canceled or context.DeadlineExceeded, wrapped). The encoding
-// it returns otherwise equals EncodeImage's, bit for bit.
-func (m *Model) EncodeImageContext(ctx context.Context, lr *hsi.Cube) (*Encoded, error) {
-	return m.encodeImageNoise(ctx, lr, lr.Meta.Noise)
+// EncodeImageContext is EncodeImage with the settings opt, stopping early
+// when ctx is done: the encoder checks ctx between bands of rows and
+// returns ctx's error (context.Canceled or context.DeadlineExceeded,
+// wrapped). The encoding it returns otherwise equals EncodeImage's with
+// the same settings, bit for bit, whatever opt.Progress.
+func (m *Model) EncodeImageContext(ctx context.Context, lr *hsi.Cube, opt EncodeOptions) (*Encoded, error) {
+	return m.encodeImage(ctx, lr, opt)
 }
 
-// EncodeImageNoise is EncodeImage with the noise of every band given (the
-// standard deviation in the units of lr, one per band, as from a sensor's
-// uncertainty product) instead of estimated; nil estimates it. A model with
-// a noise companion (WithNoisy) hands an input whose noise feature is above
-// the gate to the companion.
-func (m *Model) EncodeImageNoise(lr *hsi.Cube, sigmas []float64) (*Encoded, error) {
-	return m.encodeImageNoise(context.Background(), lr, sigmas)
-}
-
-func (m *Model) encodeImageNoise(ctx context.Context, lr *hsi.Cube, sigmas []float64) (*Encoded, error) {
+func (m *Model) encodeImage(ctx context.Context, lr *hsi.Cube, opt EncodeOptions) (*Encoded, error) {
 	if err := lr.Validate(); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
@@ -346,14 +337,14 @@ func (m *Model) encodeImageNoise(ctx context.Context, lr *hsi.Cube, sigmas []flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	nz, err := m.noiseOf(orig, lr, usable, sigmas)
+	nz, err := m.noiseOf(orig, lr, usable, opt)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := m.encodeWithNoise(ctx, lr, usable, nd, nz, m.newEncProgress(lr.H))
+	e, err := m.encodeWithNoise(ctx, lr, usable, nd, nz, m.newEncProgress(opt.Progress, lr.H))
 	if err != nil {
 		return nil, err
 	}
@@ -408,13 +399,15 @@ func (e *Encoded) Bytes() int64 {
 }
 
 // noiseOf is the noise level of the network's bands of lr (the usable
-// ones): from sigmas (one per band of lr) when given, else estimated (no-data
-// samples of lr left out). It is put in the network's units with the
+// ones): from opt.Noise (one per band of lr) when given, else estimated
+// (no-data samples of lr left out; the noisy bands screened unless
+// opt.KeepNoisyBands). It is put in the network's units with the
 // scale of filled (lr with its no-data filled, hsi.FillNoData), the cube
 // the network sees, so that a fill value such as -9999 does not shrink
 // it. A model without NoiseInput or a noise companion needs none (zero
 // Noise).
-func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (Noise, error) {
+func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, opt EncodeOptions) (Noise, error) {
+	sigmas := opt.Noise
 	if !m.Cfg.NoiseInput && m.noisy == nil {
 		return Noise{Gain: 1}, nil
 	}
@@ -439,7 +432,7 @@ func (m *Model) noiseOf(lr, filled *hsi.Cube, usable []int, sigmas []float64) (N
 	if err != nil {
 		return nz, err
 	}
-	if nz.Estimated && !m.keepOutliers {
+	if nz.Estimated && !opt.KeepNoisyBands {
 		var idx []int
 		if len(usable) < lr.B {
 			idx = usable

@@ -111,11 +111,6 @@ type Model struct {
 	// gate (WithNoisy).
 	noisy *Model
 	gate  float64
-	// keepOutliers turns off the screening of noisy bands (KeepNoisyBands).
-	keepOutliers bool
-	// progress, when not nil, is called as the encoder works
-	// (WithProgress).
-	progress func(done, total int)
 }
 
 // New builds a model with initialisation drawn from a PCG seeded by seed.

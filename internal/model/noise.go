@@ -36,20 +36,11 @@ type Noise struct {
 	// Outliers are the bands of the input judged unusable by their noise
 	// (noise.Outliers, Band numbered as in the input): left out of Sigma,
 	// of the routing and of the field gain, and rendered like every band.
-	// Only estimated levels are screened, unless Model.KeepNoisyBands.
+	// Only estimated levels are screened, unless EncodeOptions.KeepNoisyBands.
 	Outliers []noise.Outlier
 
 	bands     []float64 // the per-band standard deviations Sigma sums up
 	gainBands []int     // the network's bands the field gain is measured on (nil: all)
-}
-
-// KeepNoisyBands returns a copy of m (sharing its weights) whose
-// encodings screen bands by their estimated noise (Noise.Outliers, the
-// default) when keep is false, and do not when keep is true.
-func (m *Model) KeepNoisyBands(keep bool) *Model {
-	c := *m
-	c.keepOutliers = keep
-	return &c
 }
 
 // screen leaves the bands whose estimated noise is far above their
@@ -228,12 +219,13 @@ func (m *Model) AlwaysNoisy() *Model {
 	return &c
 }
 
-// NoiseOf returns the noise level an encoding of lr works with, as
-// EncodeImage finds it (lr.Meta.Noise when set, else estimated on the
-// usable bands, no-data left out, noisy bands screened), with Routed set
+// NoiseOf returns the noise level an encoding of lr with the settings opt
+// works with, as EncodeImageContext finds it (opt.Noise when set, else
+// estimated on the usable bands, no-data left out, noisy bands screened
+// unless opt.KeepNoisyBands), with Routed set
 // when a model with a noise companion would hand lr to it. The field gain
 // is not measured (Gain 1).
-func (m *Model) NoiseOf(lr *hsi.Cube) (Noise, error) {
+func (m *Model) NoiseOf(lr *hsi.Cube, opt EncodeOptions) (Noise, error) {
 	if err := lr.Validate(); err != nil {
 		return Noise{}, fmt.Errorf("model: %w", err)
 	}
@@ -241,7 +233,7 @@ func (m *Model) NoiseOf(lr *hsi.Cube) (Noise, error) {
 	if err != nil {
 		return Noise{}, fmt.Errorf("model: %w", err)
 	}
-	nz, err := m.noiseOf(lr, filled, nd.Usable(filled.B), lr.Meta.Noise)
+	nz, err := m.noiseOf(lr, filled, nd.Usable(filled.B), opt)
 	if err != nil {
 		return nz, err
 	}

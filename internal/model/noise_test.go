@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"testing"
@@ -33,7 +34,7 @@ func TestWithNoiseInputExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sig := range [][]float64{nil, make([]float64, 12), fill(12, 0.3)} {
-		e, err := n.EncodeImageNoise(lr, sig)
+		e, err := n.EncodeImageContext(context.Background(), lr, EncodeOptions{Noise: sig})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestNoiseInputWired(t *testing.T) {
 	_, n := randomPair(t, 7, 8)
 	lr := testrand.Cube(testrand.New(3, 1), 8, 8, 5)
 	render := func(mm *Model, sig []float64) []float32 {
-		e, err := mm.EncodeImageNoise(lr, sig)
+		e, err := mm.EncodeImageContext(context.Background(), lr, EncodeOptions{Noise: sig})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,14 +168,14 @@ func TestWithNoisyRouting(t *testing.T) {
 		sigmas []float64
 		routed bool
 	}{{"estimated", nil, true}, {"given clean", make([]float64, 6), false}, {"given noisy", fill(6, 0.3), true}} {
-		e, err := pair.EncodeImageNoise(lr, tc.sigmas)
+		e, err := pair.EncodeImageContext(context.Background(), lr, EncodeOptions{Noise: tc.sigmas})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if e.Noise().Routed != tc.routed {
 			t.Errorf("%s: routed %v (feature %.2f), want %v", tc.name, e.Noise().Routed, e.Noise().Feature, tc.routed)
 		}
-		want, err := map[bool]*Model{false: m, true: n}[tc.routed].EncodeImageNoise(lr, tc.sigmas)
+		want, err := map[bool]*Model{false: m, true: n}[tc.routed].EncodeImageContext(context.Background(), lr, EncodeOptions{Noise: tc.sigmas})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,11 +240,11 @@ func TestNoiseUnitsIgnoreFill(t *testing.T) {
 	if float64(InputScale(lr))*0.05 > want/100 {
 		t.Fatalf("the fill does not change the scale of this cube: the test cannot tell")
 	}
-	e, err := pair.EncodeImageNoise(lr, sigmas)
+	e, err := pair.EncodeImageContext(context.Background(), lr, EncodeOptions{Noise: sigmas})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ens, err := pair.EncodeEnsemble(withNoise(lr, sigmas), 2)
+	ens, err := pair.EncodeEnsembleContext(context.Background(), lr, 2, EncodeOptions{Noise: sigmas})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,12 +253,6 @@ func TestNoiseUnitsIgnoreFill(t *testing.T) {
 			t.Errorf("%s: network units %v (feature %.2f, routed %v), want %v from the filled cube", name, nz.Net, nz.Feature, nz.Routed, want)
 		}
 	}
-}
-
-func withNoise(c *hsi.Cube, sigmas []float64) *hsi.Cube {
-	c = c.Clone()
-	c.Meta.Noise = sigmas
-	return c
 }
 
 // NoiseNet inverts NoiseFeature, so that a gate in feature units reads as

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,7 +11,7 @@ import (
 
 // Bands whose estimated noise is far above their neighbours' (noise.Outliers)
 // are left out of the pair's noise level, routing and field gain, and
-// still rendered; KeepNoisyBands(true) keeps them in; a clean input renders
+// still rendered; EncodeOptions.KeepNoisyBands keeps them in; a clean input renders
 // the same either way.
 func TestNoisyBandsScreened(t *testing.T) {
 	pair, err := Default()
@@ -30,7 +31,7 @@ func TestNoisyBandsScreened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, err := pair.KeepNoisyBands(true).EncodeImage(lr)
+	kept, err := pair.EncodeImageContext(context.Background(), lr, EncodeOptions{KeepNoisyBands: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,11 @@ func TestNoisyBandsScreened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := pair.KeepNoisyBands(true).Upscale(clean, 96, 96)
+	eb, err := pair.EncodeImageContext(context.Background(), clean, EncodeOptions{KeepNoisyBands: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := eb.Render(96, 96)
 	if err != nil {
 		t.Fatal(err)
 	}

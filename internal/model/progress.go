@@ -1,18 +1,26 @@
 package model
 
-// WithProgress returns a copy of m (sharing its weights, and its noise
-// companion) whose encodings call f as the encoder works: done of total
-// units of the encoder's work, rising to total when an encoding is
-// complete. total is the same for every call of one encoding (the views
-// of a self-ensemble count together) and grows with the input's rows; a
-// unit is one row of one stage, weighted by the stage's multiply-adds per
-// pixel. f runs on the encoding goroutine between bands of rows and must
-// return quickly. A nil f reports nothing. The encodings are the same, bit
-// for bit, with or without f.
-func (m *Model) WithProgress(f func(done, total int)) *Model {
-	c := *m
-	c.progress = f
-	return &c
+// EncodeOptions are the settings of one encoding (EncodeImageContext,
+// EncodeEnsembleContext), passed with its context; the zero value
+// estimates the noise, screens the noisy bands and reports no progress.
+type EncodeOptions struct {
+	// Noise is the standard deviation of each band's noise in the units
+	// of the input, one per band (a sensor's uncertainty product, or given
+	// by the user); nil estimates it from the input. Only a model with
+	// NoiseInput or a noise companion (WithNoisy) uses it.
+	Noise []float64
+	// KeepNoisyBands turns off the screening of bands by their estimated
+	// noise (Noise.Outliers).
+	KeepNoisyBands bool
+	// Progress, when not nil, is called as the encoder works: done of
+	// total units of the encoder's work, rising to total when an encoding
+	// is complete. total is the same for every call of one encoding (the
+	// views of a self-ensemble count together) and grows with the input's
+	// rows; a unit is one row of one stage, weighted by the stage's
+	// multiply-adds per pixel. It runs on the encoding goroutine between
+	// bands of rows and must return quickly. The encodings are the same,
+	// bit for bit, with or without it.
+	Progress func(done, total int)
 }
 
 // encProgress counts the encoder's work for a progress callback. A nil
@@ -26,17 +34,16 @@ type encProgress struct {
 	stem, pass1, pass2, ffn, tail int
 }
 
-// newEncProgress returns the counter of encodings of rows input rows in
-// all (the sum over a self-ensemble's views), or nil when m reports no
-// progress.
-func (m *Model) newEncProgress(rows int) *encProgress {
-	if m.progress == nil {
+// newEncProgress returns the counter for f of encodings of rows input
+// rows in all (the sum over a self-ensemble's views), or nil when f is nil.
+func (m *Model) newEncProgress(f func(done, total int), rows int) *encProgress {
+	if f == nil {
 		return nil
 	}
 	e := m.Enc.Config
 	c := max(e.C, 1)
 	p := &encProgress{
-		f:     m.progress,
+		f:     f,
 		stem:  max(1, (9*e.In+c/2)/c), // 3 x 3 convolution, In -> C
 		pass1: 3,                      // q, k, v: C -> 3C
 		pass2: 2,                      // attention and output: C -> C twice

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
@@ -9,12 +10,12 @@ import (
 	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
-// TestWithProgress checks that an encoding with a progress callback is the
+// TestEncodeProgress checks that an encoding with a progress callback is the
 // encoding without it, bit for bit, and that the callback rises steadily
 // to a total that does not change within the encoding: for a clean input,
 // a noisy one (which the pair hands to its companion) and a self-ensemble
 // of a non-square input (whose transposed views have other row counts).
-func TestWithProgress(t *testing.T) {
+func TestEncodeProgress(t *testing.T) {
 	m, err := Default()
 	if err != nil {
 		t.Fatal(err)
@@ -48,14 +49,14 @@ func TestWithProgress(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []call
-			pm := m.WithProgress(func(done, total int) { calls = append(calls, call{done, total}) })
+			opt := EncodeOptions{Progress: func(done, total int) { calls = append(calls, call{done, total}) }}
 			var want, got []float32
 			if tc.ensemble > 0 {
 				a, err := m.EncodeEnsemble(tc.lr, tc.ensemble)
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := pm.EncodeEnsemble(tc.lr, tc.ensemble)
+				b, err := m.EncodeEnsembleContext(context.Background(), tc.lr, tc.ensemble, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -68,7 +69,7 @@ func TestWithProgress(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := pm.EncodeImage(tc.lr)
+				b, err := m.EncodeImageContext(context.Background(), tc.lr, opt)
 				if err != nil {
 					t.Fatal(err)
 				}

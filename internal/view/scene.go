@@ -287,7 +287,7 @@ func (s *Scene) encode(ctx context.Context) (*model.Encoded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.EncodeImageContext(ctx, s.LR)
+	return m.EncodeImageContext(ctx, s.LR, model.EncodeOptions{})
 }
 
 // encoded returns the model's encoding of the scene, computed once (its

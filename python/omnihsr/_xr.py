@@ -156,8 +156,7 @@ def dataarray(data: Any, m: Dict[str, Any], path: str, lazy: bool = False) -> xr
     h, w, b = m["shape"]
     coords: Dict[str, Any] = {"band": np.arange(1, b + 1)}
     for key, name in (("wavelengths", "wavelength"), ("fwhm", "fwhm"), ("bad_bands", "bad_band"),
-                      ("band_names", "band_name"), ("scale", "scale"), ("offset", "offset"),
-                      ("noise", "noise")):
+                      ("band_names", "band_name"), ("scale", "scale"), ("offset", "offset")):
         v = m.get(key)
         if v and len(v) == b:
             coords[name] = ("band", np.asarray(v, dtype=bool if name == "bad_band" else None))
