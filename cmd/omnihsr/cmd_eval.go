@@ -366,7 +366,7 @@ func evalMethods(flagName string, names []string, weights string) ([]eval.Method
 				return nil, err
 			}
 		}
-		em, err := mt.Eval(m)
+		em, err := eval.Of(mt, m)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,7 @@
 // which `omnihsr upscale` and `omnihsr-batch` call) renders a method into
 // files of any size (PrepareContext, then RenderFileContext per output;
 // bicubic from an input read a band of rows at a time with BicubicRows and
-// RenderFileRows), `omnihsr eval`, `omnihsr banddef`, the
-// evaluation report and the ablation score it as an eval.Method (Eval,
-// OmniHSR).
+// RenderFileRows); `omnihsr eval`, `omnihsr banddef`, the
+// evaluation report and the ablation score it through eval.Of. It is part
+// of the engine: it imports no evaluation code.
 package method

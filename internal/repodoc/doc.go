@@ -5,8 +5,9 @@
 //     module exactly once, and its "depends on" column is what `go list`
 //     says each package imports (run `go test ./internal/repodoc -update` to
 //     rewrite the column and to append rows for new packages, then describe
-//     and place those rows by hand), and the core packages import no package
-//     outside the core but internal ones;
+//     and place those rows by hand), and the front door and the core
+//     packages import nothing of the module but the core and the shared
+//     internals (no evaluation, report, figure, training or viewer code);
 //   - the public surface (every package outside internal/, cmd/ and
 //     scripts/) has at most 400 exported identifiers, and no exported
 //     declaration names a type of an internal package;

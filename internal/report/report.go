@@ -14,7 +14,6 @@ import (
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/internal/bench"
 	"github.com/omnihsr/omnihsr/internal/eval"
-	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
 )
 
@@ -162,7 +161,7 @@ func Generate(ctx context.Context, opt Options) (*Results, error) {
 		dst  *eval.Method
 	}{{"omnihsr", &meth}, {"omnihsr-se", &ensemble}, {"omnihsr-bp", &backProject}} {
 		var err error
-		if *m.dst, err = method.Eval(m.name, opt.Model); err != nil {
+		if *m.dst, err = eval.Named(m.name, opt.Model); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 	}

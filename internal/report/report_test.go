@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/paper"
 
 	"github.com/omnihsr/omnihsr/hsi"
@@ -191,7 +190,7 @@ func TestPositionsSection(t *testing.T) {
 	}
 	scenes := []*eval.Scene{eval.CubeScene("lab", "CAVE", synthScene(72, 72, 6, 0))}
 	res, err := eval.Run(context.Background(), scenes, eval.Config{Protocol: eval.ProtocolSeven, Factors: []float64{4, 8},
-		Methods: []eval.Method{renamed{method.OmniHSR{M: m}, "omnihsr"}, renamed{method.OmniHSR{M: m}, "m1"}, renamed{method.OmniHSR{M: m}, "m8"}}})
+		Methods: []eval.Method{renamed{eval.OmniHSR{M: m}, "omnihsr"}, renamed{eval.OmniHSR{M: m}, "m1"}, renamed{eval.OmniHSR{M: m}, "m8"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
