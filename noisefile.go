@@ -52,10 +52,10 @@ func readNoise(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([
 		}
 		out := make([]float64, bands)
 		cnt := make([]int, bands)
-		ign, hasIgn := c.Meta.IgnoreValue() // compared as the samples hold it
+		nd := c.Meta.NoData()
 		for i, v := range c.Data {
 			f := float64(v)
-			if math.IsNaN(f) || math.IsInf(f, 0) || (hasIgn && v == ign) {
+			if nd.Is(v) || math.IsInf(f, 0) {
 				continue
 			}
 			out[i%bands] += f * f

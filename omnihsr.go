@@ -705,10 +705,10 @@ func adaptModel(ctx context.Context, m *model.Model, lr *hsi.Cube, enc model.Enc
 // countNoData counts the no-data samples of c (its declared value, or
 // NaN) and its bad bands: flagged bad, or no-data in every pixel.
 func countNoData(c *hsi.Cube) (samples, bad int) {
-	ign, hasIgn := c.Meta.IgnoreValue()
+	nd := c.Meta.NoData()
 	valid := make([]bool, c.B)
 	for i, v := range c.Data {
-		if v != v || (hasIgn && v == ign) {
+		if nd.Is(v) {
 			samples++
 		} else {
 			valid[i%c.B] = true

@@ -37,14 +37,32 @@ type maskGroup struct {
 	valid []bool // h*w
 }
 
-// isNoData returns the no-data test of a cube's samples and the value
-// written for no-data: the data ignore value when it is set and a float32,
-// NaN otherwise (NaN samples are no-data either way).
-func isNoData(m Meta) (func(float32) bool, float32) {
+// NoData is the no-data test of the samples of a cube (Meta.NoData), the
+// one every reader, the model, the statistics, the noise estimate and the
+// viewer apply: a sample is no-data when it is NaN or equals the data
+// ignore value as a float32 sample holds it (IgnoreValue), compared in
+// float32 as GDAL compares no-data in the band's type.
+type NoData struct {
+	ign float32
+	has bool
+}
+
+// NoData returns the no-data test of samples described by m.
+func (m Meta) NoData() NoData {
+	ign, ok := m.IgnoreValue()
+	return NoData{ign: ign, has: ok}
+}
+
+// Is reports whether sample v is no-data: NaN, or the data ignore value.
+func (n NoData) Is(v float32) bool { return v != v || (n.has && v == n.ign) }
+
+// noDataFill returns the value written for no-data: the data ignore value
+// when it is set and a float32, NaN otherwise.
+func noDataFill(m Meta) float32 {
 	if ign, ok := m.IgnoreValue(); ok {
-		return func(v float32) bool { return v != v || v == ign }, ign
+		return ign
 	}
-	return func(v float32) bool { return v != v }, float32(math.NaN())
+	return float32(math.NaN())
 }
 
 // IgnoreValue returns the data ignore value as a float32 sample holds it,
@@ -110,7 +128,7 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 			nBad++
 		}
 	}
-	nd, value := isNoData(lr.Meta)
+	nd, value := lr.Meta.NoData(), noDataFill(lr.Meta)
 	if nBad == 0 && !(lr.Meta.HasDataIgnore && !math.IsNaN(lr.Meta.DataIgnore)) && simd.FiniteParallel(lr.Data) {
 		return lr, nil, nil // fast path: nothing can be no-data
 	}
@@ -120,7 +138,7 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 	hash := make([]uint64, b)
 	for p := 0; p < h*w; p++ {
 		for k, v := range lr.Data[p*b : (p+1)*b] {
-			if nd(v) {
+			if nd.Is(v) {
 				count[k]++
 				hash[k] = (hash[k] ^ uint64(p)) * 1099511628211
 			}
@@ -149,7 +167,7 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 			continue
 		}
 		for p := range scratch {
-			scratch[p] = !nd(lr.Data[p*b+k])
+			scratch[p] = !nd.Is(lr.Data[p*b+k])
 		}
 		kk := key{count[k], hash[k]}
 		found := false
@@ -178,7 +196,7 @@ func FillNoData(lr *Cube) (*Cube, *NoDataMask, error) {
 			continue
 		}
 		for p := 0; p < h*w; p++ {
-			if nd(out.Data[p*b+k]) {
+			if nd.Is(out.Data[p*b+k]) {
 				out.Data[p*b+k] = 0
 			}
 		}

@@ -15,15 +15,14 @@ type Stats struct {
 	// in raster order (row, then column, then band), when NaN+Inf > 0.
 	Row, Col, Band int
 
-	ign    float32
-	hasIgn bool
+	nd NoData
 }
 
-// NewStats returns empty statistics of samples whose no-data value is m's
-// (Meta.IgnoreValue: compared as a float32 sample holds it).
+// NewStats returns empty statistics of samples whose no-data test is m's
+// (Meta.NoData: a NaN sample is counted in NaN, one at the data ignore
+// value in Ignored).
 func NewStats(m Meta) *Stats {
-	ign, ok := m.IgnoreValue()
-	return &Stats{Lo: float32(math.Inf(1)), Hi: float32(math.Inf(-1)), ign: ign, hasIgn: ok}
+	return &Stats{Lo: float32(math.Inf(1)), Hi: float32(math.Inf(-1)), nd: m.NoData()}
 }
 
 // Add counts sample v at (row, col, band).
@@ -32,7 +31,7 @@ func (s *Stats) Add(v float32, row, col, band int) {
 	case v != v:
 		s.noteBad(row, col, band)
 		s.NaN++
-	case s.hasIgn && v == s.ign:
+	case s.nd.Is(v):
 		s.Ignored++
 	case math.IsInf(float64(v), 0):
 		s.noteBad(row, col, band)
@@ -48,7 +47,7 @@ func (s *Stats) AddRepeat(v float32, n int64) {
 	if n <= 0 {
 		return
 	}
-	if s.hasIgn && v == s.ign {
+	if s.nd.Is(v) {
 		s.Ignored += n
 		return
 	}
@@ -65,7 +64,7 @@ func (s *Stats) noteBad(row, col, band int) {
 func StatsOf(c *Cube) Stats {
 	s := NewStats(c.Meta)
 	for i, v := range c.Data {
-		if v == v && !math.IsInf(float64(v), 0) && !(s.hasIgn && v == s.ign) {
+		if !math.IsInf(float64(v), 0) && !s.nd.Is(v) {
 			s.Lo, s.Hi = min(s.Lo, v), max(s.Hi, v) // the common case, inline
 			continue
 		}

@@ -18,7 +18,7 @@ func TestStats(t *testing.T) {
 	c.Set(1, 2, 0, float32(math.NaN()))
 	c.Set(2, 0, 1, float32(math.Inf(-1)))
 	c.Set(2, 3, 1, float32(math.NaN()))
-	want := Stats{Lo: 0, Hi: 22, NaN: 2, Inf: 1, Ignored: 1, Row: 1, Col: 2, Band: 0, ign: float32(-9999.9), hasIgn: true}
+	want := Stats{Lo: 0, Hi: 22, NaN: 2, Inf: 1, Ignored: 1, Row: 1, Col: 2, Band: 0, nd: c.Meta.NoData()}
 	if got := StatsOf(c); got != want {
 		t.Fatalf("StatsOf %+v, want %+v", got, want)
 	}

@@ -141,11 +141,11 @@ func outliers(sigmas []float64, signal func() []float64, factor, minNSR float64)
 
 // meanAbs returns each band's mean absolute value over its valid samples.
 func meanAbs(c *hsi.Cube) []float64 {
-	ign, hasIgn := c.Meta.IgnoreValue()
+	nd := c.Meta.NoData()
 	sum := make([]float64, c.B)
 	n := make([]int, c.B)
 	for i, v := range c.Data {
-		if (hasIgn && v == ign) || math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+		if nd.Is(v) || math.IsInf(float64(v), 0) {
 			continue
 		}
 		b := i % c.B

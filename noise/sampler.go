@@ -26,12 +26,11 @@ type Sampler struct {
 	h, w, b, st, ny, nx int
 	fill                float32 // as Bands compares it (Meta.DataIgnore)
 	hasFill             bool
-	ign                 float32 // as meanAbs and the no-data mask compare it (Meta.IgnoreValue)
-	hasIgn              bool
-	r                   []float64 // spatial residual of grid pixel g, band k at g*b+k
-	sum                 []float64 // each band's sum of |v| over its valid samples
-	nd                  []int64   // each band's no-data samples (the ignore value, NaN)
-	inf                 []int64   // each band's infinite samples
+	nodata              hsi.NoData // as meanAbs and the no-data mask test it
+	r                   []float64  // spatial residual of grid pixel g, band k at g*b+k
+	sum                 []float64  // each band's sum of |v| over its valid samples
+	nd                  []int64    // each band's no-data samples (the ignore value, NaN)
+	inf                 []int64    // each band's infinite samples
 
 	// The grid positions near the last row and column Add was given:
 	// samples arrive in runs along one axis, so most lookups repeat.
@@ -73,7 +72,7 @@ func NewSampler(h, w, b int, m hsi.Meta) (*Sampler, error) {
 		return nil, fmt.Errorf("noise: sampler for a %dx%dx%d cube", h, w, b)
 	}
 	s := &Sampler{h: h, w: w, b: b, fill: float32(m.DataIgnore), hasFill: m.HasDataIgnore}
-	s.ign, s.hasIgn = m.IgnoreValue()
+	s.nodata = m.NoData()
 	if h >= 3 && w >= 3 {
 		s.st = stride(h, w)
 		grid := func() { s.ny, s.nx = (h-2+s.st-1)/s.st, (w-2+s.st-1)/s.st }
@@ -112,7 +111,7 @@ func (s *Sampler) Add(v float32, row, col, band int) {
 		return
 	}
 	switch {
-	case v != v || (s.hasIgn && v == s.ign):
+	case s.nodata.Is(v):
 		s.nd[band]++
 	case math.IsInf(float64(v), 0):
 		s.inf[band]++

@@ -86,10 +86,10 @@ func NewScene(name string, c *hsi.Cube, newModel func() (*model.Model, error)) *
 		mem: NewMemory(DefaultMemory, NewCache(0))}
 }
 
-// IsNoData reports whether v is the scene's no-data value (or NaN).
-func (s *Scene) IsNoData(v float32) bool {
-	return v != v || (s.LR.Meta.HasDataIgnore && float64(v) == s.LR.Meta.DataIgnore)
-}
+// IsNoData reports whether v is no-data in the scene (hsi.Meta.NoData:
+// NaN, or the data ignore value compared as a float32 sample holds it, as
+// the command line compares it).
+func (s *Scene) IsNoData(v float32) bool { return s.LR.Meta.NoData().Is(v) }
 
 // cell maps target pixel u of an n-pixel axis to the low-res pixel of an
 // m-pixel axis holding its centre.
