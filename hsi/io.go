@@ -134,6 +134,15 @@ func ParseDataType(s string) (t sample.Type, same bool, err error) {
 	return t, false, err
 }
 
+// Header describes the cube a file holds without its samples: its shape,
+// its metadata (wavelengths, georeferencing, no-data, bad bands) and what
+// the reader saw (formats.Source.Header).
+type Header struct {
+	H, W, B int
+	Meta    Meta
+	Info    SourceInfo
+}
+
 // SourceInfo describes where a cube came from, for `omnihsr info`.
 type SourceInfo struct {
 	Format   string // "ENVI", "MAT v5", "MAT v7.3", "NPY", "GeoTIFF", "TIFF", "PNG"

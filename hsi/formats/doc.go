@@ -10,13 +10,21 @@
 // Formats lists them (for help text). A path with another extension, or
 // none, is read as ENVI when a header lies beside it (x.hdr or x.ext.hdr).
 //
-// Read applies one policy to every format: a NaN or infinite sample is an
-// error, a *hsi.NonFiniteError naming the file and the first sample's row,
-// column and band, returned together with the cube so that a caller that
-// only inspects the file (omnihsr info) or treats NaN as no-data (omnihsr
-// upscale) can still use it. Writers write NaN to float types (the usual
-// no-data value of float rasters) and refuse infinite values, and NaN or
-// out-of-range values for integer types.
+// Read applies one policy to every format (hsi.ReadOptions): a NaN sample
+// is no-data, kept in the cube, unless RefuseNaN; an infinite sample (or a
+// NaN with RefuseNaN) is an error, a *hsi.NonFiniteError naming the file
+// and the first such sample's row, column and band, returned together with
+// the cube so that a caller that only inspects the file (omnihsr info) can
+// still use it. Writers write NaN to float types (the usual no-data value
+// of float rasters) and refuse infinite values, and NaN or out-of-range
+// values for integer types.
+//
+// Open opens a file as a Source: its header (hsi.Header) first, then its
+// rows a range at a time, with the same policy applied inside ReadRows.
+// ENVI and PNG (8 or 16 bits a sample, not interlaced, no palette) stream
+// from the file, so that an image larger than memory, or a small PNG that
+// declares a huge one, is never held; the other formats are read whole by
+// Open and served from memory (see Open for why each).
 //
 // Create writes an image a band of rows at a time through a RowWriter, for
 // outputs too large to hold in memory. ENVI and NPY stream to disk (the

@@ -35,5 +35,8 @@
 // 0..65535 for 16-bit ones. Alpha is dropped (the colour values are the
 // non-premultiplied ones). An image whose declared size is impossible for
 // the file's length, or that does not fit in memory, is refused before
-// decoding.
+// decoding. RowReader reads a non-interlaced grey, grey+alpha, RGB or RGBA
+// image of 8 or 16 bits a sample a range of rows at a time (the same values),
+// holding two rows of the file: a small file that declares a huge image is
+// never decoded whole.
 package png

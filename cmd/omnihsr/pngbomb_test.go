@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestUpscalePNGBombStreams upscales a small PNG that declares 3000 x
+// 30000 pixels (30000 x 30000 with OMNIHSR_BIG=1: 0.9 MB on disk, 13.7 GiB
+// as image/png decodes it) with the bicubic method, which reads a PNG a
+// band of rows at a time (formats.Open): the peak resident memory of the
+// child process stays under 256 MiB (1 GiB at 30000 x 30000), where
+// reading the image whole took 521 MiB (13.7 GiB). The output is written
+// at x1 as uint8 (90 MB; 900 MB at 30000 x 30000) so that the disk has room
+// for it: the input rows held depend on the output's width, not on its
+// size on disk.
+func TestUpscalePNGBombStreams(t *testing.T) {
+	h, bound := 3000, int64(256<<20)
+	if os.Getenv("OMNIHSR_BIG") == "1" {
+		h, bound = 30000, 1<<30
+	}
+	dir, bin := bigRunDir(t)
+	in := filepath.Join(dir, "bomb.png")
+	writePNGBomb(t, in, h, 30000)
+	out := filepath.Join(dir, "out.hdr")
+	cmd := exec.Command(bin, "upscale", "-in", in, "-out", out, "-scale", "1", "-type", "uint8", "-method", "bicubic")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	peak, _, _, ok := childUsage(cmd.ProcessState)
+	if !ok {
+		t.Skip("no peak memory of a child process on this system")
+	}
+	t.Logf("%d x 30000 PNG bomb, bicubic at x1 to uint8 ENVI: peak RSS %.0f MiB", h, float64(peak)/(1<<20))
+	if peak > bound {
+		t.Errorf("peak RSS %.0f MiB, above %.0f MiB: the PNG was not streamed", float64(peak)/(1<<20), float64(bound)/(1<<20))
+	}
+	if st, err := os.Stat(filepath.Join(dir, "out.img")); err != nil || st.Size() != int64(h*30000) {
+		t.Errorf("output data file %v, %v", st, err)
+	}
+}
+
+// writePNGBomb writes an h x w 8-bit grey PNG of zeros.
+func writePNGBomb(t *testing.T, path string, h, w int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	chunk := func(typ string, data []byte) {
+		var n [4]byte
+		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+		bw.Write(n[:])
+		bw.WriteString(typ)
+		bw.Write(data)
+		binary.BigEndian.PutUint32(n[:], crc32.Update(crc32.ChecksumIEEE([]byte(typ)), crc32.IEEETable, data))
+		bw.Write(n[:])
+	}
+	bw.WriteString("\x89PNG\r\n\x1a\n")
+	ih := make([]byte, 13)
+	binary.BigEndian.PutUint32(ih[0:], uint32(w))
+	binary.BigEndian.PutUint32(ih[4:], uint32(h))
+	ih[8] = 8 // bit depth; colour type 0 (grey), no interlace
+	chunk("IHDR", ih)
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	row := make([]byte, w+1)
+	for range h {
+		zw.Write(row)
+	}
+	zw.Close()
+	for b := z.Bytes(); len(b) > 0; b = b[min(len(b), 1<<20):] {
+		chunk("IDAT", b[:min(len(b), 1<<20)])
+	}
+	chunk("IEND", nil)
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}

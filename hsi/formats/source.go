@@ -1,0 +1,156 @@
+package formats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/png"
+)
+
+// Source is an open file whose cube is read a range of rows at a time, as
+// zip.File.Open gives a file's contents: Header first (nothing sized from
+// the samples has been allocated), then ReadRows for the rows wanted.
+type Source interface {
+	// Header is the cube's shape, metadata and description.
+	Header() hsi.Header
+	// ReadRows fills dst with rows [y0, y1) ((y1-y0) x W x B values,
+	// pixel-interleaved as hsi.Cube.Data), applying hsi.ReadOptions'
+	// non-finite policy to them: an infinite sample (or, with RefuseNaN, a
+	// NaN) is a *hsi.NonFiniteError locating the first one and counting
+	// those of these rows, dst filled all the same; a NaN sample is
+	// otherwise no-data, tested with the header's Meta.NoData as every
+	// no-data sample is.
+	ReadRows(y0, y1 int, dst []float32) error
+	// Close releases the file.
+	Close() error
+}
+
+// Open opens the file at path, in the format ForRead tells, for reading
+// with ro. ENVI images and PNG images (8 or 16 bits a sample, not
+// interlaced, no palette) stream: ReadRows reads the rows asked from the
+// file and nothing else is held. The other formats, and ENVI or PNG read
+// with options other than RefuseNaN, are read whole by Open, as Read reads
+// them, and served from memory: MAT files (a v5 matrix is one compressed
+// element; a v7.3 one an HDF5 dataset whose layout -layout may transpose),
+// TIFF and the mission products (assembled from several datasets or files,
+// scaled, orthorectified).
+func Open(path string, ro hsi.ReadOptions) (Source, error) {
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
+	f, err := ForRead(path)
+	if err != nil {
+		return nil, err
+	}
+	if (ro == hsi.ReadOptions{RefuseNaN: ro.RefuseNaN}) {
+		switch f.Name {
+		case "ENVI":
+			rr, err := envi.OpenRows(path)
+			if err != nil {
+				return nil, err
+			}
+			return &enviSource{rr: rr, ro: ro}, nil
+		case "PNG":
+			rr, err := png.OpenRows(path)
+			if err == nil {
+				return &pngSource{rr}, nil
+			}
+			if !errors.Is(err, png.ErrNotStreamed) {
+				return nil, err
+			}
+		}
+	}
+	c, info, err := read(path, ro)
+	var nf *hsi.NonFiniteError
+	if err != nil && !(c != nil && errors.As(err, &nf)) {
+		return nil, err
+	}
+	return &cubeSource{c: c, info: info, ro: ro, path: path}, nil
+}
+
+// enviSource streams an ENVI image (envi.RowReader).
+type enviSource struct {
+	rr *envi.RowReader
+	ro hsi.ReadOptions
+}
+
+func (s *enviSource) Header() hsi.Header {
+	return hsi.Header{H: s.rr.H, W: s.rr.W, B: s.rr.B, Meta: s.rr.Meta, Info: s.rr.Info}
+}
+
+func (s *enviSource) ReadRows(y0, y1 int, dst []float32) error {
+	err := s.rr.ReadRows(y0, y1, dst)
+	var nf *hsi.NonFiniteError
+	if !errors.As(err, &nf) {
+		return err
+	}
+	return rowPolicy(s.ro, nf.Path, s.rr.W, s.rr.B, y0, dst[:(y1-y0)*s.rr.W*s.rr.B])
+}
+
+func (s *enviSource) Close() error { return s.rr.Close() }
+
+// pngSource streams a PNG image (png.RowReader); its samples are finite.
+type pngSource struct{ rr *png.RowReader }
+
+func (s *pngSource) Header() hsi.Header {
+	return hsi.Header{H: s.rr.H, W: s.rr.W, B: s.rr.B, Meta: s.rr.Meta, Info: s.rr.Info}
+}
+
+func (s *pngSource) ReadRows(y0, y1 int, dst []float32) error {
+	if want := (y1 - y0) * s.rr.W * s.rr.B; y0 >= y1 || len(dst) != want {
+		return fmt.Errorf("png: rows [%d, %d): destination holds %d values", y0, y1, len(dst))
+	}
+	return s.rr.ReadRows(y0, y1, dst)
+}
+
+func (s *pngSource) Close() error { return s.rr.Close() }
+
+// cubeSource serves the rows of a cube read whole.
+type cubeSource struct {
+	c    *hsi.Cube
+	info hsi.SourceInfo
+	ro   hsi.ReadOptions
+	path string
+}
+
+func (s *cubeSource) Header() hsi.Header {
+	return hsi.Header{H: s.c.H, W: s.c.W, B: s.c.B, Meta: s.c.Meta, Info: s.info}
+}
+
+func (s *cubeSource) ReadRows(y0, y1 int, dst []float32) error {
+	c := s.c
+	if y0 < 0 || y1 > c.H || y0 >= y1 {
+		return fmt.Errorf("%s: rows [%d, %d) outside an image of %d", s.path, y0, y1, c.H)
+	}
+	if want := (y1 - y0) * c.W * c.B; len(dst) != want {
+		return fmt.Errorf("%s: rows [%d, %d): destination holds %d values, want %d", s.path, y0, y1, len(dst), want)
+	}
+	copy(dst, c.Data[y0*c.W*c.B:y1*c.W*c.B])
+	return rowPolicy(s.ro, s.path, c.W, c.B, y0, dst)
+}
+
+func (s *cubeSource) Close() error { s.c = nil; return nil }
+
+// rowPolicy applies ro's non-finite policy to rows of w x b samples whose
+// first is row y0: a *hsi.NonFiniteError for an infinite sample (or any
+// non-finite one with RefuseNaN), locating the first and counting those of
+// the rows; nil when every non-finite sample is a NaN read as no-data.
+func rowPolicy(ro hsi.ReadOptions, path string, w, b, y0 int, rows []float32) error {
+	e := &hsi.NonFiniteError{Path: path, InfOnly: !ro.RefuseNaN}
+	for i, v := range rows {
+		if math.IsInf(float64(v), 0) || (ro.RefuseNaN && v != v) {
+			if e.Count == 0 {
+				p := i / b
+				e.Row, e.Col, e.Band, e.Value = y0+p/w, p%w, i%b, v
+			}
+			e.Count++
+		}
+	}
+	if e.Count == 0 {
+		return nil
+	}
+	return e
+}
