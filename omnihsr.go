@@ -729,7 +729,7 @@ func countNoData(c *hsi.Cube) (samples, bad int) {
 // streamed outputs together, memory) first, and the outputs stream to
 // disk for ENVI, NumPy and TIFF. With Scales, every output is rendered
 // from one encoding of the input and out names them all (Options.Scales).
-// The bicubic method reads an ENVI input a band of rows at a time when it
+// The bicubic method reads an ENVI or PNG input a band of rows at a time when it
 // has no no-data sample and no bad band (and Read is unset), so that
 // neither the input nor the output is held whole. No output file is left
 // on any error, and no existing file is changed: with Scales, the outputs
