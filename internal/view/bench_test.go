@@ -85,7 +85,7 @@ func BenchmarkSpectrum(b *testing.B) {
 	})
 	b.Run("prepare", func(b *testing.B) {
 		for b.Loop() {
-			s2 := &Scene{Name: "bench", LR: sc.LR, enc: sc.enc, samples: map[int][]float32{}, mem: NewMemory(DefaultMemory, NewCache(0))}
+			s2 := &Scene{Name: "bench", LR: sc.LR, nodata: sc.nodata, enc: sc.enc, samples: map[int][]float32{}, mem: NewMemory(DefaultMemory, NewCache(0))}
 			s2.encDone.Store(true)
 			if _, err := s2.Prepare(1024, 1024); err != nil {
 				b.Fatal(err)

@@ -34,6 +34,8 @@ type Scene struct {
 	Name string // the file's base name (never its path)
 	LR   *hsi.Cube
 
+	nodata hsi.NoData // LR's no-data test (hsi.Meta.NoData)
+
 	newModel func() (*model.Model, error)
 	mem      *Memory
 
@@ -82,14 +84,14 @@ func Open(path string, newModel func() (*model.Model, error)) (*Scene, error) {
 
 // NewScene returns a scene over a cube already in memory.
 func NewScene(name string, c *hsi.Cube, newModel func() (*model.Model, error)) *Scene {
-	return &Scene{Name: name, LR: c, newModel: newModel, samples: map[int][]float32{},
+	return &Scene{Name: name, LR: c, nodata: c.Meta.NoData(), newModel: newModel, samples: map[int][]float32{},
 		mem: NewMemory(DefaultMemory, NewCache(0))}
 }
 
 // IsNoData reports whether v is no-data in the scene (hsi.Meta.NoData:
 // NaN, or the data ignore value compared as a float32 sample holds it, as
 // the command line compares it).
-func (s *Scene) IsNoData(v float32) bool { return s.LR.Meta.NoData().Is(v) }
+func (s *Scene) IsNoData(v float32) bool { return s.nodata.Is(v) }
 
 // cell maps target pixel u of an n-pixel axis to the low-res pixel of an
 // m-pixel axis holding its centre.
