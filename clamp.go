@@ -61,9 +61,9 @@ func bandRanges(c *hsi.Cube) (lo, hi []float32) {
 	for b := range lo {
 		lo[b], hi[b] = float32(math.Inf(1)), float32(math.Inf(-1))
 	}
-	ign, hasIgn := c.Meta.IgnoreValue()
+	nd := c.Meta.NoData()
 	for i, v := range c.Data {
-		if v != v || math.IsInf(float64(v), 0) || (hasIgn && v == ign) {
+		if nd.Is(v) || math.IsInf(float64(v), 0) {
 			continue
 		}
 		b := i % c.B
