@@ -22,7 +22,7 @@ import (
 // for it: the input rows held depend on the output's width, not on its
 // size on disk.
 func TestUpscalePNGBombStreams(t *testing.T) {
-	h, bound := 3000, int64(256<<20)
+	h, bound := 6000, int64(512<<20)
 	if os.Getenv("OMNIHSR_BIG") == "1" {
 		h, bound = 30000, 1<<30
 	}
