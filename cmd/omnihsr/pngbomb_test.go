@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // TestUpscalePNGBombStreams upscales a small PNG that declares 3000 x
@@ -28,7 +26,9 @@ func TestUpscalePNGBombStreams(t *testing.T) {
 	}
 	dir, bin := bigRunDir(t)
 	in := filepath.Join(dir, "bomb.png")
-	writePNGBomb(t, in, h, 30000)
+	if err := testrand.WritePNGBomb(in, h, 30000); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "out.hdr")
 	cmd := exec.Command(bin, "upscale", "-in", in, "-out", out, "-scale", "1", "-type", "uint8", "-method", "bicubic")
 	var stderr bytes.Buffer
@@ -46,45 +46,5 @@ func TestUpscalePNGBombStreams(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(dir, "out.img")); err != nil || st.Size() != int64(h*30000) {
 		t.Errorf("output data file %v, %v", st, err)
-	}
-}
-
-// writePNGBomb writes an h x w 8-bit grey PNG of zeros.
-func writePNGBomb(t *testing.T, path string, h, w int) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bw := bufio.NewWriter(f)
-	chunk := func(typ string, data []byte) {
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-		bw.Write(n[:])
-		bw.WriteString(typ)
-		bw.Write(data)
-		binary.BigEndian.PutUint32(n[:], crc32.Update(crc32.ChecksumIEEE([]byte(typ)), crc32.IEEETable, data))
-		bw.Write(n[:])
-	}
-	bw.WriteString("\x89PNG\r\n\x1a\n")
-	ih := make([]byte, 13)
-	binary.BigEndian.PutUint32(ih[0:], uint32(w))
-	binary.BigEndian.PutUint32(ih[4:], uint32(h))
-	ih[8] = 8 // bit depth; colour type 0 (grey), no interlace
-	chunk("IHDR", ih)
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	row := make([]byte, w+1)
-	for range h {
-		zw.Write(row)
-	}
-	zw.Close()
-	for b := z.Bytes(); len(b) > 0; b = b[min(len(b), 1<<20):] {
-		chunk("IDAT", b[:min(len(b), 1<<20)])
-	}
-	chunk("IEND", nil)
-	if err := bw.Flush(); err != nil {
-		t.Fatal(err)
 	}
 }

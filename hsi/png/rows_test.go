@@ -1,12 +1,8 @@
 package png
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -19,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testrand"
 )
 
 // RowReader gives Read's cube, metadata and description on every PNG it
@@ -144,7 +141,9 @@ func TestRowReaderBomb(t *testing.T) {
 		h = 30000
 	}
 	p := filepath.Join(t.TempDir(), "bomb.png")
-	writeBomb(t, p, h, 30000)
+	if err := testrand.WritePNGBomb(p, h, 30000); err != nil {
+		t.Fatal(err)
+	}
 	rr, err := OpenRows(p)
 	if err != nil {
 		t.Fatal(err)
@@ -162,48 +161,5 @@ func TestRowReaderBomb(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if a := after.TotalAlloc - before.TotalAlloc; a > 16<<20 {
 		t.Fatalf("reading the 30000 x 30000 image row by row allocated %d MiB", a>>20)
-	}
-}
-
-// writeBomb writes an h x w 8-bit grey PNG of zeros (every row filter 0).
-func writeBomb(t testing.TB, path string, h, w int) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bw := bufio.NewWriter(f)
-	chunk := func(typ string, data []byte) {
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-		bw.Write(n[:])
-		bw.WriteString(typ)
-		bw.Write(data)
-		c := crc32.Update(crc32.ChecksumIEEE([]byte(typ)), crc32.IEEETable, data)
-		binary.BigEndian.PutUint32(n[:], c)
-		bw.Write(n[:])
-	}
-	bw.Write(signature)
-	ih := make([]byte, 13)
-	binary.BigEndian.PutUint32(ih[0:], uint32(w))
-	binary.BigEndian.PutUint32(ih[4:], uint32(h))
-	ih[8], ih[9] = 8, 0
-	chunk("IHDR", ih)
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	row := make([]byte, w+1)
-	for range h {
-		zw.Write(row)
-	}
-	zw.Close()
-	for b := z.Bytes(); len(b) > 0; {
-		n := min(len(b), 1<<20)
-		chunk("IDAT", b[:n])
-		b = b[n:]
-	}
-	chunk("IEND", nil)
-	if err := bw.Flush(); err != nil {
-		t.Fatal(err)
 	}
 }
