@@ -40,7 +40,7 @@ on stderr, one "warning:" line per item (docs/FORMATS.md has the table).
 
 ` + tiffFlagsHelp + `
 Formats, chosen by extension:
-` + formats.Help(),
+` + formatsHelp(),
 	flags: func(fs *flag.FlagSet) runner {
 		o := &convertOpts{}
 		fs.StringVar(&o.in, "in", "", "input file (required)")

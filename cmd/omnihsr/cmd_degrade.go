@@ -43,7 +43,7 @@ given.
 
 ` + tiffFlagsHelp + `
 Formats, chosen by extension:
-` + formats.Help(),
+` + formatsHelp(),
 	flags: func(fs *flag.FlagSet) runner {
 		o := &degradeOpts{}
 		fs.StringVar(&o.in, "in", "", "high-resolution input file (required)")

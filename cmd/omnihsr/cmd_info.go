@@ -76,7 +76,7 @@ with the count of NaN and infinite values, if any), wavelength
 range and units, bad bands, data-ignore value and georeferencing.
 
 Formats, chosen by extension:
-` + formats.Help(),
+` + formatsHelp(),
 	flags: func(fs *flag.FlagSet) runner {
 		o := &infoOpts{}
 		o.rf.register(fs)

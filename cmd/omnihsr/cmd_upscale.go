@@ -130,7 +130,7 @@ of CPU whatever the scene's size, and the result is the same on every run.
 Methods (-method):
 ` + methodHelp() + `
 Formats, chosen by extension:
-` + formats.Help(),
+` + formatsHelp(),
 	flags: func(fs *flag.FlagSet) runner {
 		o := &upscaleOpts{}
 		fs.StringVar(&o.in, "in", "", "low-resolution input file (required)")

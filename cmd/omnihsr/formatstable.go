@@ -7,6 +7,26 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
+// formatsHelp is the formats table of the commands' help: one line a
+// format of the registry (hsi/formats), its extensions, whether it is
+// written and what it keeps.
+func formatsHelp() string {
+	fs := formats.Formats()
+	wExt := 0
+	for _, f := range fs {
+		wExt = max(wExt, len(strings.Join(f.Exts, " ")))
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		mode := "read, write"
+		if f.Write == nil {
+			mode = "read only"
+		}
+		fmt.Fprintf(&b, "  %-5s %-*s  %-11s  %s\n", f.Name, wExt, strings.Join(f.Exts, " "), mode, f.Note)
+	}
+	return b.String()
+}
+
 // formatsMarkdown is the formats table of the README, made from the same
 // registry (hsi/formats) as the table in `omnihsr help formats`: a test
 // keeps the README's copy equal to it.

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/gemm"
-	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/capi"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/internal/sigctx"
@@ -123,7 +122,7 @@ func printHelp(out io.Writer) {
 func printFormats(out io.Writer) {
 	fmt.Fprintln(out, "omnihsr formats: the files omnihsr reads and writes, chosen by signature, then by extension.")
 	fmt.Fprintln(out)
-	fmt.Fprint(out, formats.Help())
+	fmt.Fprint(out, formatsHelp())
 }
 
 // run executes the command line args (without the program name) and returns

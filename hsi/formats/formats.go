@@ -80,23 +80,6 @@ func clone(f *Format) *Format {
 	return &c
 }
 
-// Help returns one line per format for command help text.
-func Help() string {
-	wExt := 0
-	for _, f := range table {
-		wExt = max(wExt, len(strings.Join(f.Exts, " ")))
-	}
-	var b strings.Builder
-	for _, f := range table {
-		mode := "read, write"
-		if f.Write == nil {
-			mode = "read only"
-		}
-		fmt.Fprintf(&b, "  %-5s %-*s  %-11s  %s\n", f.Name, wExt, strings.Join(f.Exts, " "), mode, f.Note)
-	}
-	return b.String()
-}
-
 // Extensions returns every supported extension.
 func Extensions() []string {
 	var out []string

@@ -78,8 +78,8 @@ func TestDispatch(t *testing.T) {
 	if c, _, err := Read(filepath.Join(dir, "scene"), hsi.ReadOptions{}); err != nil || c.B != 4 {
 		t.Fatalf("bare ENVI data file: %v", err)
 	}
-	if len(Formats()) != 7 || !strings.Contains(Help(), ".npy") || !strings.Contains(Help(), ".nc") {
-		t.Fatalf("Formats/Help: %v\n%s", Formats(), Help())
+	if exts := strings.Join(Extensions(), " "); len(Formats()) != 7 || !strings.Contains(exts, ".npy") || !strings.Contains(exts, ".nc") {
+		t.Fatalf("Formats/Extensions: %v\n%s", Formats(), exts)
 	}
 }
 
