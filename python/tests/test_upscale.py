@@ -265,3 +265,31 @@ def test_clamp_input_keeps_band_ranges(tmp_path):
     assert not ((sr < lo) | (sr > hi)).any() and res["input_clamped"] > 0
     with pytest.raises(omnihsr.OptionError):
         omnihsr.upscale(x, scale=2, clamp="physical")
+
+
+def test_abi_cube_copy_null_buffer(tmp_path: Path) -> None:
+    """omnihsr_cube_copy with no buffer, or a buffer of the wrong size, is an option error whose message
+    says which (issue 39: a NULL buffer used to read as a buffer of 0 samples)."""
+    import ctypes
+
+    from omnihsr import _lib
+
+    L = _lib.lib()
+    p = tmp_path / "c.npy"
+    np.save(p, cube(4, 5, 3, seed=21))
+    handle = ctypes.c_uint64()
+    meta = ctypes.c_void_p()
+    assert L.omnihsr_read(str(p).encode(), b"{}", ctypes.byref(handle), ctypes.byref(meta)) == _lib.STATUS_OK
+    try:
+        _lib.take_string(meta)
+        assert L.omnihsr_cube_copy(handle.value, None, 60) == _lib.STATUS_OPTION
+        msg = L.omnihsr_last_error()
+        assert b"no buffer (NULL) for the cube's 60 samples" in msg and b"holds" not in msg
+        out = np.empty(59, np.float32)
+        assert L.omnihsr_cube_copy(handle.value, out.ctypes.data, out.size) == _lib.STATUS_OPTION
+        assert b"holds 59 samples, the cube has 60" in L.omnihsr_last_error()
+        out = np.empty(60, np.float32)
+        assert L.omnihsr_cube_copy(handle.value, out.ctypes.data, out.size) == _lib.STATUS_OK
+        assert out.tobytes() == np.load(p).reshape(-1).tobytes()
+    finally:
+        L.omnihsr_cube_free(handle.value)
