@@ -38,18 +38,30 @@ func (e *NonFiniteError) Error() string {
 // error of a reader whose NaN samples are no-data. nil when none is
 // infinite.
 func FirstInfinite(path string, data []float32, w, b, y0 int) *NonFiniteError {
-	inf := &NonFiniteError{Path: path, InfOnly: true}
+	return firstNonFinite(path, data, w, b, y0, true)
+}
+
+// FirstNonFinite is FirstInfinite counting NaN samples too (InfOnly
+// false): the error of a reader that refuses NaN.
+func FirstNonFinite(path string, data []float32, w, b, y0 int) *NonFiniteError {
+	return firstNonFinite(path, data, w, b, y0, false)
+}
+
+// firstNonFinite names and counts the infinite samples of data, and its
+// NaN samples unless infOnly.
+func firstNonFinite(path string, data []float32, w, b, y0 int, infOnly bool) *NonFiniteError {
+	e := &NonFiniteError{Path: path, InfOnly: infOnly}
 	for i, v := range data {
-		if math.IsInf(float64(v), 0) {
-			if inf.Count == 0 {
+		if math.IsInf(float64(v), 0) || (!infOnly && v != v) {
+			if e.Count == 0 {
 				p := i / b
-				inf.Row, inf.Col, inf.Band, inf.Value = y0+p/w, p%w, i%b, v
+				e.Row, e.Col, e.Band, e.Value = y0+p/w, p%w, i%b, v
 			}
-			inf.Count++
+			e.Count++
 		}
 	}
-	if inf.Count == 0 {
+	if e.Count == 0 {
 		return nil
 	}
-	return inf
+	return e
 }

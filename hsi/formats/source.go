@@ -3,7 +3,6 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
@@ -139,24 +138,12 @@ func (s *cubeSource) Close() error { s.c = nil; return nil }
 // non-finite one with RefuseNaN), locating the first and counting those of
 // the rows; nil when every non-finite sample is a NaN read as no-data.
 func rowPolicy(ro hsi.ReadOptions, path string, w, b, y0 int, rows []float32) error {
-	if !ro.RefuseNaN {
-		if e := hsi.FirstInfinite(path, rows, w, b, y0); e != nil {
-			return e
-		}
-		return nil
+	f := hsi.FirstInfinite
+	if ro.RefuseNaN {
+		f = hsi.FirstNonFinite
 	}
-	e := &hsi.NonFiniteError{Path: path}
-	for i, v := range rows {
-		if math.IsInf(float64(v), 0) || v != v {
-			if e.Count == 0 {
-				p := i / b
-				e.Row, e.Col, e.Band, e.Value = y0+p/w, p%w, i%b, v
-			}
-			e.Count++
-		}
+	if e := f(path, rows, w, b, y0); e != nil {
+		return e
 	}
-	if e.Count == 0 {
-		return nil
-	}
-	return e
+	return nil
 }
