@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/omnihsr/omnihsr/gemm"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/scenes"
 	"github.com/omnihsr/omnihsr/internal/train"
@@ -145,7 +146,7 @@ func (o *trainOpts) options() (train.Options, error) {
 	t := train.DefaultOptions()
 	t.Model.Variant = v
 	t.Model.M, t.Model.Encoder.In = o.positions, o.positions
-	t.Loss = train.LossWeights{Consistency: o.wCons, Angle: o.wAngle, Curvature: o.wCurv}
+	t.Loss = loss.Weights{Consistency: o.wCons, Angle: o.wAngle, Curvature: o.wCurv}
 	t.Steps, t.Batch, t.LR, t.Seed, t.ClipNorm = o.steps, o.batch, o.lr, o.seed, o.clip
 	if !(o.noiseProb >= 0 && o.noiseProb <= 1) || !(o.noiseMin > 0) || !(o.noiseMax >= o.noiseMin) || o.noiseMax > 1 {
 		return train.Options{}, usagef("noise options: want 0 <= -noise-prob <= 1 and 0 < -noise-min <= -noise-max <= 1")

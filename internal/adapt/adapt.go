@@ -9,9 +9,9 @@ import (
 	"math/rand/v2"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/nn"
-	"github.com/omnihsr/omnihsr/internal/train"
 	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -450,7 +450,7 @@ func (sc *scene) score(ctx context.Context, m *model.Model) (Score, error) {
 			return Score{}, err
 		}
 	}
-	p, s, err := train.Score(ref, yh)
+	p, s, err := loss.Score(ref, yh)
 	if err != nil {
 		return Score{}, fmt.Errorf("adapt: %w", err)
 	}
@@ -577,7 +577,7 @@ func (t *trainer) accumulate(hr, lr, clean *hsi.Cube, f float64, scale float32) 
 			return err
 		}
 	}
-	_, dys, err := train.Loss(ys, hs, cs, train.PaperLoss)
+	_, dys, err := loss.Compute(ys, hs, cs, loss.Paper)
 	if err != nil {
 		return err
 	}

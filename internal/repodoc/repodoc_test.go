@@ -252,17 +252,9 @@ const (
 	sharedGroup = "### Shared internals"
 )
 
-// layerDebt lists the imports of a tool by the front door or the core that
-// are known and left to remove, each with its reason; layering lets them
-// pass, and fails when one is no longer needed (remove it from here).
-var layerDebt = map[[2]string]string{
-	// per-scene adaptation scores and trains with train.Score and
-	// train.Loss, so the front door compiles the training code.
-	{"internal/adapt", "internal/train"}: "adaptation's loss and score live in train",
-}
-
 // layering checks that the front door and the core import nothing of this
-// module but core packages and the shared internals (but layerDebt).
+// module but core packages and the shared internals, with no exception, and
+// that the front door's dependencies (go list -deps .) hold nothing else.
 func layering(mod string, rows []row, pkgs map[string]listed) []string {
 	engine, allowed := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
@@ -276,7 +268,6 @@ func layering(mod string, rows []row, pkgs map[string]listed) []string {
 		}
 	}
 	var out []string
-	used := map[[2]string]bool{}
 	for _, r := range rows {
 		p, ok := pkgs[r.pkg]
 		if !engine[r.pkg] || !ok {
@@ -284,20 +275,30 @@ func layering(mod string, rows []row, pkgs map[string]listed) []string {
 		}
 		for _, imp := range p.Imports {
 			name, own := strings.CutPrefix(imp, mod+"/")
-			if _, debt := layerDebt[[2]string{r.pkg, name}]; debt {
-				used[[2]string{r.pkg, name}] = true
-				continue
-			}
 			if own && !allowed[name] {
 				out = append(out, fmt.Sprintf("`%s` imports `%s`, which is neither in the core nor a shared internal", r.pkg, name))
 			}
 		}
 	}
-	for d := range layerDebt {
-		if !used[d] {
-			out = append(out, fmt.Sprintf("`%s` no longer imports `%s`: remove the pair from layerDebt", d[0], d[1]))
+	// What `go list -deps .` lists of this module: the front door, the
+	// core and the shared internals only.
+	reached := map[string]bool{}
+	var walk func(pkg, from string)
+	walk = func(pkg, from string) {
+		if reached[pkg] {
+			return
+		}
+		reached[pkg] = true
+		if !engine[pkg] && !allowed[pkg] {
+			out = append(out, fmt.Sprintf("`go list -deps .` lists `%s` (imported by `%s`), which is neither the front door, the core nor a shared internal", pkg, from))
+		}
+		for _, imp := range pkgs[pkg].Imports {
+			if name, own := strings.CutPrefix(imp, mod+"/"); own {
+				walk(name, pkg)
+			}
 		}
 	}
+	walk(rootPkg, rootPkg)
 	return out
 }
 

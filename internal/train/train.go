@@ -13,11 +13,10 @@ import (
 	"time"
 
 	"github.com/omnihsr/omnihsr/gemm"
-	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/nn"
 	"github.com/omnihsr/omnihsr/internal/progress"
-	"github.com/omnihsr/omnihsr/metrics"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -29,7 +28,7 @@ type Options struct {
 	LR       float64 // base learning rate (2e-4), halved at 30/60/80%
 	Seed     uint64
 	Sample   SampleOptions
-	Loss     LossWeights
+	Loss     loss.Weights
 	ClipNorm float64 // gradient-norm clip (0 = none)
 
 	OutDir          string        // checkpoint.ckpt, best.omw, last.omw, log.csv
@@ -60,7 +59,7 @@ func DefaultOptions() Options {
 		Model: model.DefaultConfig(),
 		Steps: 20000, Batch: 2, LR: 2e-4, Seed: 2026,
 		Sample:          SampleOptions{Patch: 96, MinScale: 1.5, MaxScale: 8, HSIProb: 0.3, BandSubset: 0.5},
-		Loss:            PaperLoss,
+		Loss:            loss.Paper,
 		ClipNorm:        1,
 		CheckpointEvery: 5 * time.Minute,
 		ValEvery:        500,
@@ -70,26 +69,26 @@ func DefaultOptions() Options {
 // Meta is the training metadata stored in checkpoints and weight files
 // (the Meta of nn.Checkpoint; read it back with ReadMeta).
 type Meta struct {
-	Trained     bool        `json:"trained"`
-	Variant     string      `json:"variant,omitempty"` // model.Config.Variant ("" = OmniHSR)
-	Step        int         `json:"step"`
-	Steps       int         `json:"steps"`
-	Batch       int         `json:"batch"`
-	Patch       int         `json:"patch"`
-	PatchMin    int         `json:"patch_min,omitempty"`
-	Init        *Lineage    `json:"init,omitempty"` // the weights a fine-tune started from
-	Scales      [2]float64  `json:"scales"`
-	HSIProb     float64     `json:"hsi_prob"`
-	BandSubset  float64     `json:"band_subset"`
-	NaturalOnly bool        `json:"natural_only"`
-	LR          float64     `json:"lr"`
-	Loss        LossWeights `json:"loss"`
-	Seed        uint64      `json:"seed"`
-	WallSeconds float64     `json:"wall_seconds"`
-	Machine     string      `json:"machine"`
-	GEMM        string      `json:"gemm"`
-	Truncation  string      `json:"truncation"`
-	Params      int         `json:"params"`
+	Trained     bool         `json:"trained"`
+	Variant     string       `json:"variant,omitempty"` // model.Config.Variant ("" = OmniHSR)
+	Step        int          `json:"step"`
+	Steps       int          `json:"steps"`
+	Batch       int          `json:"batch"`
+	Patch       int          `json:"patch"`
+	PatchMin    int          `json:"patch_min,omitempty"`
+	Init        *Lineage     `json:"init,omitempty"` // the weights a fine-tune started from
+	Scales      [2]float64   `json:"scales"`
+	HSIProb     float64      `json:"hsi_prob"`
+	BandSubset  float64      `json:"band_subset"`
+	NaturalOnly bool         `json:"natural_only"`
+	LR          float64      `json:"lr"`
+	Loss        loss.Weights `json:"loss"`
+	Seed        uint64       `json:"seed"`
+	WallSeconds float64      `json:"wall_seconds"`
+	Machine     string       `json:"machine"`
+	GEMM        string       `json:"gemm"`
+	Truncation  string       `json:"truncation"`
+	Params      int          `json:"params"`
 	// Noise is the training-input noise (nil: clean inputs only).
 	Noise   *NoiseMeta     `json:"noise,omitempty"`
 	Val     *ValResult     `json:"val,omitempty"`
@@ -282,7 +281,7 @@ func (t *Trainer) logf(format string, a ...any) {
 
 // StepResult is what one optimizer step reports.
 type StepResult struct {
-	Loss     LossParts
+	Loss     loss.Parts
 	GradNorm float64
 	LR       float64
 }
@@ -317,34 +316,34 @@ func (t *Trainer) TrainStep() (StepResult, error) {
 }
 
 // accumulate adds scale * dLoss/dparams of one sample to the gradients.
-func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
+func (t *Trainer) accumulate(smp *Sample, scale float32) (loss.Parts, error) {
 	g := nn.NewGraph(true).WithArena(t.arena)
 	defer g.Release()
 	z, err := t.m.Input(smp.LR)
 	if err != nil {
-		return LossParts{}, err
+		return loss.Parts{}, err
 	}
 	feat := t.m.Encode(g, z)
 	var nf float64
 	if t.m.Cfg.NoiseInput {
 		nz, err := t.m.NoiseLevel(smp.LR, nil)
 		if err != nil {
-			return LossParts{}, err
+			return loss.Parts{}, err
 		}
 		nf = nz.Feature
 	}
 	raw := t.m.HeadRaw(g, feat, smp.Scale, nf)
 	out, err := t.m.NewOutput(smp.LR, raw.Data, smp.HR.H, smp.HR.W)
 	if err != nil {
-		return LossParts{}, err
+		return loss.Parts{}, err
 	}
 	y, err := out.Render()
 	if err != nil {
-		return LossParts{}, err
+		return loss.Parts{}, err
 	}
-	parts, dy, err := Loss(y, smp.HR, smp.CleanLR(), t.opt.Loss)
+	parts, dy, err := loss.Compute(y, smp.HR, smp.CleanLR(), t.opt.Loss)
 	if err != nil {
-		return LossParts{}, err
+		return loss.Parts{}, err
 	}
 	if scale != 1 {
 		for i := range dy {
@@ -353,7 +352,7 @@ func (t *Trainer) accumulate(smp *Sample, scale float32) (LossParts, error) {
 	}
 	draw, err := out.Backward(dy)
 	if err != nil {
-		return LossParts{}, err
+		return loss.Parts{}, err
 	}
 	g.BackwardFrom(map[*nn.Tensor][]float32{raw: draw})
 	return parts, nil
@@ -375,11 +374,11 @@ func Validate(m *model.Model, val []*Sample) (ValResult, error) {
 		if err != nil {
 			return v, err
 		}
-		ps, sam, err := Score(s.HR, y)
+		ps, sam, err := loss.Score(s.HR, y)
 		if err != nil {
 			return v, err
 		}
-		pb, samb, err := Score(s.HR, b)
+		pb, samb, err := loss.Score(s.HR, b)
 		if err != nil {
 			return v, err
 		}
@@ -395,22 +394,6 @@ func Validate(m *model.Model, val []*Sample) (ValResult, error) {
 	v.BicubicSAM /= n
 	v.Gain = v.PSNR - v.BicubicPSNR
 	return v, nil
-}
-
-// Score is the validation metric of one output: PSNR (dB) and SAM
-// (degrees) of est clipped to [0, 1] against ref.
-func Score(ref, est *hsi.Cube) (psnr, sam float64, err error) {
-	e := est.Clone()
-	metrics.Clip01(e)
-	p, err := metrics.PSNR(ref, e)
-	if err != nil {
-		return 0, 0, err
-	}
-	s, _, err := metrics.SAM(ref, e)
-	if err != nil {
-		return 0, 0, err
-	}
-	return p, s, nil
 }
 
 func (t *Trainer) meta(val *ValResult) json.RawMessage {
@@ -491,7 +474,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 	lastCk := time.Now()
 	start := time.Now()
 	wall0 := t.wall
-	var acc LossParts
+	var acc loss.Parts
 	var accN int
 	for t.step < end {
 		if ctx.Err() != nil {
@@ -555,7 +538,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 				}
 			}
 			fmt.Fprintln(lf, line)
-			acc, accN = LossParts{}, 0
+			acc, accN = loss.Parts{}, 0
 		}
 		if t.opt.SnapshotEvery > 0 && t.step%t.opt.SnapshotEvery == 0 {
 			if err := t.saveSnapshot(); err != nil {

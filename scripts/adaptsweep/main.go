@@ -34,6 +34,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/adapt"
 	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/scenes"
 	"github.com/omnihsr/omnihsr/internal/train"
@@ -180,7 +181,7 @@ func run() error {
 // windows ([0]) and PSNR inside them ([1]).
 func scores(ref, est *hsi.Cube, win [][2]int) ([2]float64, [2]float64) {
 	if win == nil {
-		p, s, _ := train.Score(ref, est)
+		p, s, _ := loss.Score(ref, est)
 		return [2]float64{p, 0}, [2]float64{s, 0}
 	}
 	var out, in []int
@@ -199,8 +200,8 @@ func scores(ref, est *hsi.Cube, win [][2]int) ([2]float64, [2]float64) {
 	eo, _ := est.SelectBands(out)
 	ri, _ := ref.SelectBands(in)
 	ei, _ := est.SelectBands(in)
-	p, s, _ := train.Score(ro, eo)
-	pi, _, _ := train.Score(ri, ei)
+	p, s, _ := loss.Score(ro, eo)
+	pi, _, _ := loss.Score(ri, ei)
 	return [2]float64{p, pi}, [2]float64{s, 0}
 }
 

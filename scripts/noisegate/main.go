@@ -44,6 +44,7 @@ import (
 	"sort"
 
 	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/nn"
 	"github.com/omnihsr/omnihsr/internal/scenes"
@@ -338,7 +339,7 @@ func scoreSample(cm, nm, pair *model.Model, smp *train.Sample) (score, error) {
 	if err != nil {
 		return sc, err
 	}
-	if sc.bic, sc.sbic, err = train.Score(smp.HR, b); err != nil {
+	if sc.bic, sc.sbic, err = loss.Score(smp.HR, b); err != nil {
 		return sc, err
 	}
 	for _, m := range []struct {
@@ -349,7 +350,7 @@ func scoreSample(cm, nm, pair *model.Model, smp *train.Sample) (score, error) {
 		if err != nil {
 			return sc, err
 		}
-		if *m.p, *m.sam, err = train.Score(smp.HR, y); err != nil {
+		if *m.p, *m.sam, err = loss.Score(smp.HR, y); err != nil {
 			return sc, err
 		}
 	}
@@ -358,7 +359,7 @@ func scoreSample(cm, nm, pair *model.Model, smp *train.Sample) (score, error) {
 		if err != nil {
 			return sc, err
 		}
-		if sc.pair, sc.spair, err = train.Score(smp.HR, y); err != nil {
+		if sc.pair, sc.spair, err = loss.Score(smp.HR, y); err != nil {
 			return sc, err
 		}
 	}

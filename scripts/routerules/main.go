@@ -40,6 +40,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/eval"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/scenes"
 	"github.com/omnihsr/omnihsr/internal/train"
@@ -220,7 +221,7 @@ func measure(pair, clean *model.Model, lr, hr *hsi.Cube) (record, error) {
 }
 
 func scoreOf(hr, y *hsi.Cube) (score, error) {
-	p, s, err := train.Score(hr, y)
+	p, s, err := loss.Score(hr, y)
 	return score{p, s}, err
 }
 

@@ -16,7 +16,7 @@
 //
 // and manifest.json, which lists the cases with their sizes, the weight file,
 // the effective factor, the input scale, the noise feature given to FiLM and
-// the training loss terms (train.Loss) of the output against bicubic.
+// the training loss terms (loss.Compute) of the output against bicubic.
 //
 //	go run ./scripts/torchgolden            # rewrites internal/train/torch/testdata
 //	go run ./scripts/torchgolden -out DIR
@@ -34,10 +34,10 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/loss"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/nn"
 	"github.com/omnihsr/omnihsr/internal/testrand"
-	"github.com/omnihsr/omnihsr/internal/train"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -66,10 +66,10 @@ type Result struct {
 	NoiseFeature float64 `json:"noise_feature"` // 0 for a model without noise input
 	M            int     `json:"m"`
 	C            int     `json:"c"`
-	// Loss is train.Loss (the paper's weights) of the output against the
+	// Loss is loss.Compute (the paper's weights) of the output against the
 	// bicubic image as the target, with the input as the low-res image:
 	// the training loss terms on golden arrays.
-	Loss train.LossParts `json:"loss"`
+	Loss loss.Parts `json:"loss"`
 	// arrays holds the files' contents by suffix (lr, z, feat, raw, bicubic, out).
 	arrays map[string][]float32
 }
@@ -182,7 +182,7 @@ func Compute(root string, c Case) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	if res.Loss, _, err = train.Loss(y, bic, lr, train.PaperLoss); err != nil {
+	if res.Loss, _, err = loss.Compute(y, bic, lr, loss.Paper); err != nil {
 		return Result{}, fmt.Errorf("case %s: loss: %w", c.Name, err)
 	}
 	for k, v := range map[string][]float32{"lr": lr.Data, "z": z.Data, "feat": feat.Data, "raw": raw.Data, "bicubic": bic.Data, "out": y.Data} {

@@ -186,7 +186,7 @@ def test_render_gradients_finite_difference():
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_loss_matches_go(case):
-    """train.py's loss terms against Go's train.Loss (the paper's weights) on
+    """train.py's loss terms against Go's loss.Compute (the paper's weights) on
     the golden output, with bicubic as the target and the input as the
     low-res image."""
     import train as T

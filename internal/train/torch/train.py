@@ -6,7 +6,7 @@ training pack (pack.py). Writes .omw weight files the Go code reads.
         --init internal/model/weights/default.omw --lr 5e-5 --patch 128 --patch-min 32 --minutes 8.5
 
 What is the same as the Go trainer (train.Trainer, train.Dataset.Draw,
-train.Loss): the model (model.py, checked against Go on goldens); the pools
+loss.Compute): the model (model.py, checked against Go on goldens); the pools
 (a scene with probability --hsi-prob, else a natural image), the patch side
 (--patch, or uniform in [--patch-min, --patch]) limited by the image's
 training rows and width, the random crop, the 8 flips/rotations, the band
@@ -224,7 +224,7 @@ class Sampler:
         return list(subs.values()), s
 
 
-# ---------------------------------------------------------------- loss (train.Loss)
+# ---------------------------------------------------------------- loss (loss.Compute)
 
 
 def band_mask(nbs, bmax, device):
@@ -276,7 +276,7 @@ def sample_losses(y, hr, clean_lr, nbs, w):
 
 
 def psnr_sam(ref, est):
-    """train.Score: PSNR (dB) and SAM (degrees) of est clipped to [0, 1]
+    """loss.Score: PSNR (dB) and SAM (degrees) of est clipped to [0, 1]
     against ref (1 x B x H x W), in float64 (metrics package rules)."""
     r, e = ref.double(), est.double().clamp(0, 1)
     mse = float(((r - e) ** 2).mean())

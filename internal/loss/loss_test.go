@@ -1,4 +1,4 @@
-package train
+package loss
 
 import (
 	"math"
@@ -29,12 +29,12 @@ func TestLossGradientFiniteDifferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := rcube(r, 11, 9, 4)
-	_, g, err := Loss(y, hr, lr, PaperLoss)
+	_, g, err := Compute(y, hr, lr, Paper)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := func(c *hsi.Cube) float64 {
-		p, _, err := Loss(c, hr, lr, PaperLoss)
+		p, _, err := Compute(c, hr, lr, Paper)
 		if err != nil {
 			t.Fatal(err)
 		}
