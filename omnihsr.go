@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 	"github.com/omnihsr/omnihsr/internal/regfile"
 	"github.com/omnihsr/omnihsr/noise"
 	"github.com/omnihsr/omnihsr/resample"
@@ -535,7 +535,7 @@ func (opt *Options) outputPaths(in, out string) ([]string, error) {
 	paths := make([]string, len(opt.Scales))
 	if strings.Contains(out, "{scale}") {
 		for i, s := range opt.Scales {
-			paths[i] = strings.ReplaceAll(out, "{scale}", scaleLabel(s))
+			paths[i] = opttext.ExpandScale(out, s)
 		}
 		return paths, nil
 	}
@@ -559,13 +559,10 @@ func (opt *Options) outputPaths(in, out string) ([]string, error) {
 		ext = ".hdr"
 	}
 	for i, s := range opt.Scales {
-		paths[i] = filepath.Join(out, stem+"_x"+scaleLabel(s)+ext)
+		paths[i] = filepath.Join(out, stem+"_x"+opttext.Label(s)+ext)
 	}
 	return paths, nil
 }
-
-// scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
-func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 
 // bands returns the noise of a B-band input to set in its metadata (nil:
 // estimate); NoiseFile and NoiseCompanion are read by readNoise.

@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +32,7 @@ import (
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 )
 
 const usage = `Usage: omnihsr-batch (-in GLOB | -manifest FILE) -out DIR (-scale S | -scales S1,S2,...)
@@ -116,19 +116,14 @@ func (o *opts) factors() ([]float64, error) {
 		}
 		return []float64{o.scale}, nil
 	}
-	var factors []float64
-	for f := range strings.SplitSeq(o.scales, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("-scales %q: %q is not a number", o.scales, f)
-		}
-		if !(v > 0) || v > 1e6 {
+	factors, err := opttext.Factors(o.scales)
+	if err != nil {
+		return nil, fmt.Errorf("-scales %q: %v", o.scales, err)
+	}
+	for _, v := range factors {
+		if v > 1e6 {
 			return nil, fmt.Errorf("-scales %q: factor %v: want a finite number > 0", o.scales, v)
 		}
-		if slices.Contains(factors, v) {
-			return nil, fmt.Errorf("-scales %q: factor %v given twice", o.scales, v)
-		}
-		factors = append(factors, v)
 	}
 	return factors, nil
 }
@@ -427,9 +422,11 @@ func (o *opts) job(ctx context.Context) (Options, []string, error) {
 		return Options{}, nil, err
 	}
 	jo := Options{OutDir: out, Factors: factors, Method: o.method, Type: o.typ, Ext: o.ext}
-	if a := strings.ToLower(strings.TrimSpace(o.adapt)); a == "auto" {
+	steps, auto, ok := opttext.Adapt(o.adapt)
+	jo.Adapt = steps
+	if auto {
 		jo.Adapt = omnihsr.AdaptAuto
-	} else if jo.Adapt, err = strconv.Atoi(a); err != nil || jo.Adapt < 0 {
+	} else if !ok {
 		return Options{}, nil, fmt.Errorf("-adapt %q: want auto, 0 (off) or a step count", o.adapt)
 	}
 	if jo.Adapt != 0 && !m.Model {

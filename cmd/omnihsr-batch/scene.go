@@ -20,6 +20,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -63,9 +64,6 @@ type Result struct {
 	Files []omnihsr.FileReport
 }
 
-// scaleLabel formats a factor for a file name: 4, 3.5, 2.25.
-func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
-
 // outputPattern returns the pattern of the outputs of the input in,
 // OUTDIR/STEM_x{scale}.EXT, which omnihsr.UpscaleFile expands as `omnihsr
 // upscale -scales ... -out OUTDIR/` names its outputs (Options.Scales).
@@ -87,7 +85,7 @@ func outputPaths(o Options, in string) []string {
 	pattern := outputPattern(o, in)
 	paths := make([]string, len(o.Factors))
 	for i, s := range o.Factors {
-		paths[i] = strings.ReplaceAll(pattern, "{scale}", scaleLabel(s))
+		paths[i] = opttext.ExpandScale(pattern, s)
 	}
 	return paths
 }

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr"
@@ -14,6 +12,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
 	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 )
 
 // methodHelp lists the methods of -method, one a line.
@@ -29,15 +28,10 @@ func methodHelp() string {
 	return b.String()
 }
 
-// parseSize parses "HxW" (e.g. 512x480).
+// parseSize parses -size "HxW" (e.g. 512x480).
 func parseSize(s string) (h, w int, err error) {
-	a, b, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
-	if ok {
-		h, err1 := strconv.Atoi(strings.TrimSpace(a))
-		w, err2 := strconv.Atoi(strings.TrimSpace(b))
-		if err1 == nil && err2 == nil && h > 0 && w > 0 {
-			return h, w, nil
-		}
+	if h, w, ok := opttext.Size(s); ok {
+		return h, w, nil
 	}
 	return 0, 0, usagef("-size %q: want HEIGHTxWIDTH with positive integers, e.g. 128x96", s)
 }
@@ -63,9 +57,6 @@ func isSet(fs *flag.FlagSet, name string) bool {
 func writeCube(path string, c *hsi.Cube, info hsi.SourceInfo, typ sample.Type) error {
 	return formats.Write(path, c, hsi.WriteOptions{DataType: typ, Var: info.Variable})
 }
-
-// scaleLabel formats a factor as an output's name has it: 4, 3.5, 2.25.
-func scaleLabel(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) }
 
 var upscaleCmd = &command{
 	name:    "upscale",
@@ -166,11 +157,11 @@ type upscaleOpts struct {
 
 // parseAdapt reads -adapt: "auto", or a step count (0 = off).
 func parseAdapt(s string) (int, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+	n, auto, ok := opttext.Adapt(s)
+	if auto {
 		return omnihsr.AdaptAuto, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 0 || n > 100000 {
+	if !ok || n > 100000 {
 		return 0, usagef("-adapt %q: want auto, 0 (off) or a step count up to 100000", s)
 	}
 	return n, nil
@@ -195,14 +186,9 @@ func (o *upscaleOpts) factors(fs *flag.FlagSet) ([]float64, error) {
 	case o.scale != 0:
 		return []float64{o.scale}, nil
 	case o.scales != "":
-		factors, err := parseFloats(o.scales)
+		factors, err := opttext.Factors(o.scales)
 		if err != nil {
-			return nil, usagef("-scales: %v", err)
-		}
-		for i, f := range factors {
-			if slices.Contains(factors[:i], f) {
-				return nil, usagef("-scales %s: factor %g given twice (each factor is one output)", o.scales, f)
-			}
+			return nil, usagef("-scales %s: %v", o.scales, err)
 		}
 		return factors, nil
 	}
@@ -257,7 +243,7 @@ func (o *upscaleOpts) run(ctx context.Context, e env) error {
 	if strings.Contains(o.out, "{scale}") {
 		stacOf = nil
 		for _, f := range factors {
-			stacOf = append(stacOf, strings.ReplaceAll(o.out, "{scale}", scaleLabel(f)))
+			stacOf = append(stacOf, opttext.ExpandScale(o.out, f))
 		}
 	}
 	if err := o.sf.check(stacOf...); err != nil {

@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/omnihsr/omnihsr"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 )
 
 // noiseFlags are upscale's noise flags: -noise auto|clean|SIGMA,
@@ -54,13 +54,8 @@ func (n *noiseFlags) register(fs *flag.FlagSet) {
 
 // check validates the flags before any input is read.
 func (n *noiseFlags) check() error {
-	switch strings.ToLower(strings.TrimSpace(n.level)) {
-	case "", "auto", "clean":
-	default:
-		v, err := strconv.ParseFloat(n.level, 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return usagef("-noise %q: want auto, clean or a finite number >= 0", n.level)
-		}
+	if kind, v, ok := opttext.Noise(n.level); !ok || kind == opttext.NoiseSigma && (!(v >= 0) || math.IsInf(v, 0)) {
+		return usagef("-noise %q: want auto, clean or a finite number >= 0", n.level)
 	}
 	if n.file != "" && !(n.level == "" || strings.EqualFold(n.level, "auto")) {
 		return usagef("give -noise or -noise-file, not both")
@@ -77,13 +72,11 @@ func (n *noiseFlags) noise() omnihsr.Noise {
 	case f != "":
 		return omnihsr.Noise{Mode: omnihsr.NoiseFile, File: n.file}
 	}
-	switch l := strings.ToLower(strings.TrimSpace(n.level)); l {
-	case "", "auto":
-		return omnihsr.Noise{}
-	case "clean":
+	switch kind, v, _ := opttext.Noise(n.level); kind {
+	case opttext.NoiseClean:
 		return omnihsr.Noise{Mode: omnihsr.NoiseClean}
-	default:
-		v, _ := strconv.ParseFloat(l, 64)
+	case opttext.NoiseSigma:
 		return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{v}}
 	}
+	return omnihsr.Noise{}
 }

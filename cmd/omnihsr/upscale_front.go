@@ -11,6 +11,7 @@ import (
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/stac"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 	"github.com/omnihsr/omnihsr/noise"
 )
 
@@ -29,7 +30,7 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 	if len(factors) > 1 {
 		xs := make([]string, len(factors))
 		for i, f := range factors {
-			xs[i] = "x" + scaleLabel(f)
+			xs[i] = "x" + opttext.Label(f)
 		}
 		label = strings.Join(xs, ", ")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/buildinfo"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/internal/opttext"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
@@ -248,12 +249,11 @@ func parseAdapt(raw json.RawMessage) (int, error) {
 	if json.Unmarshal(raw, &s) != nil {
 		s = string(raw)
 	}
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "auto" {
+	n, auto, ok := opttext.Adapt(s)
+	if auto {
 		return omnihsr.AdaptAuto, nil
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
+	if !ok {
 		return 0, fmt.Errorf("libomnihsr: %w: adapt %s: want \"auto\", 0 (off) or a step count", ErrOption, raw)
 	}
 	return n, nil
@@ -267,14 +267,13 @@ func parseNoise(raw json.RawMessage) (omnihsr.Noise, error) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "", "auto":
+		kind, f, ok := opttext.Noise(s)
+		switch {
+		case ok && kind == opttext.NoiseAuto:
 			return omnihsr.Noise{}, nil
-		case "clean":
+		case ok && kind == opttext.NoiseClean:
 			return omnihsr.Noise{Mode: omnihsr.NoiseClean}, nil
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
+		case !ok:
 			return omnihsr.Noise{}, fmt.Errorf("libomnihsr: %w: noise %q: want \"auto\", \"clean\", a number or one number per band", ErrOption, s)
 		}
 		return omnihsr.Noise{Mode: omnihsr.NoiseGiven, Sigma: []float64{f}}, nil
