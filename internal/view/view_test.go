@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"image/png"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -16,34 +15,12 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/view/viewtest"
 	"github.com/omnihsr/omnihsr/resample"
 )
 
-// synth returns a smooth h x w x b scene with wavelengths 400..2400 nm, a
-// no-data pixel at (1, 2) (value -9999) and band 1 flagged bad.
-func synth(h, w, b int, phase float64) *hsi.Cube {
-	c := hsi.MustNew(h, w, b)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			for k := 0; k < b; k++ {
-				v := 0.3 + 0.2*math.Sin(float64(y)*0.5+phase+float64(k)*0.3) + 0.15*math.Cos(float64(x)*0.4-float64(k)*0.2)
-				c.Set(y, x, k, float32(v))
-			}
-		}
-	}
-	c.Meta.Wavelengths = make([]float64, b)
-	c.Meta.BadBands = make([]bool, b)
-	for k := range b {
-		c.Meta.Wavelengths[k] = 400 + 2000*float64(k)/float64(b-1)
-	}
-	c.Meta.WavelengthUnits = "Nanometers"
-	c.Meta.BadBands[1] = true
-	c.Meta.DataIgnore, c.Meta.HasDataIgnore = -9999, true
-	for k := range b {
-		c.Set(1, 2, k, -9999)
-	}
-	return c
-}
+// synth is the scene of the viewer's tests (viewtest.Synth).
+var synth = viewtest.Synth
 
 // writeScene writes c as ENVI in dir and returns the header's path.
 func writeScene(t testing.TB, dir, name string, c *hsi.Cube) string {

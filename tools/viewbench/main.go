@@ -1,8 +1,14 @@
 // Command viewbench measures `omnihsr view` in headless chromium on a
 // large scene made from a real one:
 //
-//	go run ./scripts/viewbench -size 1242x1280x285      # EMIT-sized
-//	go run ./scripts/viewbench -size 2048x2048x128 -src ../shared/data/hsi/eval/dataPavia_PaviaCenter_105x120x102.mat
+//	cd tools
+//	go run ./viewbench -size 1242x1280x285      # EMIT-sized
+//	go run ./viewbench -size 2048x2048x128 -src ../../shared/data/hsi/eval/dataPavia_PaviaCenter_105x120x102.mat
+//
+// It is in the nested tools module (chromedp stays out of the library's
+// go.mod), so it runs in tools/: the default -src and the omnihsr binary
+// it builds (in the parent folder, the library's module) are found from
+// there.
 //
 // It mirrors the source scene (-src, -var) to the size's rows and columns
 // (reflected copies side by side), resamples its spectra linearly to the
@@ -45,7 +51,7 @@ import (
 )
 
 func main() {
-	src := flag.String("src", "../shared/data/hsi/eval/abu-urban-4.mat", "real scene to mirror")
+	src := flag.String("src", "../../shared/data/hsi/eval/abu-urban-4.mat", "real scene to mirror")
 	mvar := flag.String("var", "data", "MAT variable of -src")
 	size := flag.String("size", "1242x1280x285", "scene size HxWxB")
 	wl := flag.String("wl", "380,2500", "nominal wavelength range of the bands, nm")
@@ -95,7 +101,9 @@ func run(src, mvar, size, wl, zoomList string, cacheMB, memMB int, browser strin
 	debug.FreeOSMemory()
 	fmt.Fprintf(os.Stderr, "viewbench: %s made in %.1f s\n", size, time.Since(t0).Seconds())
 	bin := filepath.Join(dir, "omnihsr")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/omnihsr").CombinedOutput(); err != nil {
+	gob := exec.Command("go", "build", "-o", bin, "./cmd/omnihsr")
+	gob.Dir = ".." // the library's module
+	if out, err := gob.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v: %s", err, out)
 	}
 

@@ -1,8 +1,13 @@
 // Command viewshot regenerates docs/view.png, the README's screenshot of
 // `omnihsr view`, with headless chromium:
 //
-//	go run ./scripts/viewshot                # sample/L7_ETMs.tif -> docs/view.png
-//	go run ./scripts/viewshot -in FILE -out shot.png
+//	cd tools
+//	go run ./viewshot                # ../sample/L7_ETMs.tif -> ../docs/view.png
+//	go run ./viewshot -in FILE -out shot.png
+//
+// It is in the nested tools module (chromedp stays out of the library's
+// go.mod), so it runs in tools/ and its default paths lead back to the
+// repository's root.
 //
 // It serves the scene as `omnihsr view` does (the model embedded in the
 // binary) on a loopback port, opens the page in a 1180 x 600 window,
@@ -39,8 +44,8 @@ const winW, winH = 1180, 600
 var pins = [][2]int{{330, 300}, {520, 250}}
 
 func main() {
-	in := flag.String("in", "sample/L7_ETMs.tif", "scene to show")
-	out := flag.String("out", "docs/view.png", "screenshot to write (PNG)")
+	in := flag.String("in", "../sample/L7_ETMs.tif", "scene to show")
+	out := flag.String("out", "../docs/view.png", "screenshot to write (PNG)")
 	browser := flag.String("chromium", "chromium", "chromium executable")
 	zoom := flag.Int("zoom", 8, "zoom factor of the view")
 	flag.Parse()

@@ -1,9 +1,11 @@
-package view
+package viewbrowser
 
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,8 +14,42 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/model"
+	"github.com/omnihsr/omnihsr/internal/view"
+	"github.com/omnihsr/omnihsr/internal/view/viewtest"
 )
+
+// newTestServer writes the cubes as ENVI files, opens them as the viewer
+// does and serves them.
+func newTestServer(t *testing.T, cubes ...*hsi.Cube) (*view.Server, *httptest.Server) {
+	t.Helper()
+	dir := t.TempDir()
+	var scenes []*view.Scene
+	for i, c := range cubes {
+		p := filepath.Join(dir, "scene"+string(rune('a'+i))+".hdr")
+		if err := formats.Write(p, c, hsi.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := view.Open(p, model.Default)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scenes = append(scenes, sc)
+	}
+	return serveScenes(t, scenes)
+}
+
+// serveScenes serves scenes on a test server.
+func serveScenes(t *testing.T, scenes []*view.Scene) (*view.Server, *httptest.Server) {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(nil)
+	s := view.NewServer(scenes, ts.Listener.Addr().String(), 64<<20, view.DefaultMemory)
+	ts.Config.Handler = s
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return s, ts
+}
 
 // browser starts headless chromium on the page of ts and returns its
 // context, or skips the test when chromium is not installed.
@@ -75,7 +111,7 @@ func pixels(t *testing.T, ctx context.Context) []int {
 type gridPx struct{ U, V, Gh, Gw int }
 
 func TestBrowser(t *testing.T) {
-	a, b := synth(48, 40, 32, 0), synth(48, 40, 32, 1.5)
+	a, b := viewtest.Synth(48, 40, 32, 0), viewtest.Synth(48, 40, 32, 1.5)
 	s, ts := newTestServer(t, a, b)
 	ctx := browser(t, ts.URL+"/")
 	settle(t, ctx)
@@ -99,7 +135,7 @@ func TestBrowser(t *testing.T) {
 			o := (sy*800 + sx) * 4
 			for c := range 3 {
 				v := full.At(g.U, g.V, bands[c])
-				want := int(Level(v, lo[c], k[c]))
+				want := int(view.Level(v, lo[c], k[c]))
 				if sc.IsNoData(v) {
 					want = 0
 				}
@@ -224,13 +260,13 @@ func TestBrowser(t *testing.T) {
 // the OmniHSR side shows bicubic tiles and says so; the model's tiles
 // replace them when ready.
 func TestBrowserProgressive(t *testing.T) {
-	a := synth(48, 40, 32, 0)
+	a := viewtest.Synth(48, 40, 32, 0)
 	release := make(chan struct{})
 	slow := func() (*model.Model, error) {
 		<-release
 		return model.Default()
 	}
-	s, ts := serveScenes(t, []*Scene{NewScene("a", a, slow)})
+	s, ts := serveScenes(t, []*view.Scene{view.NewScene("a", a, slow)})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free) // before the server closes: it waits for the request preparing the model
@@ -278,7 +314,7 @@ func TestBrowserProgressive(t *testing.T) {
 	if n := differ(sr, bic); n < 1000 {
 		t.Errorf("the model's tiles replaced %d bicubic pixels", n)
 	}
-	if st := s.cache.Stats(); st.Entries == 0 || st.Misses == 0 {
+	if st := s.Cache().Stats(); st.Entries == 0 || st.Misses == 0 {
 		t.Errorf("cache stats %+v", st)
 	}
 }
