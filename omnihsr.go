@@ -380,10 +380,6 @@ type FileReport struct {
 	ClampRange string
 }
 
-// Warnings returns the report as `omnihsr upscale` prints it, one line a
-// warning ("warning: PATH: ..."), without a trailing newline.
-func (r FileReport) Warnings() []string { return method.FileReport(r).Warnings() }
-
 // ErrOption is wrapped by the errors of invalid Options.
 var ErrOption = errors.New("invalid option")
 
@@ -832,8 +828,8 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		return Result{}, fmt.Errorf("%s: %w", in, err)
 	}
 	res := p.res
-	err = u.render(sizes, &res, func(i int, path string) (method.FileReport, error) {
-		return method.RenderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, opt.Progress))
+	err = u.render(sizes, &res, func(i int, path string) (FileReport, error) {
+		return renderFileContext(ctx, p.r, p.lr, info, sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, opt.Progress))
 	})
 	if err == nil {
 		comp.finish()
@@ -874,7 +870,7 @@ func (u *fileJob) check(H, W, B int) ([][2]int, error) {
 // complete (publish); on an error the pending files are removed and no
 // destination is touched, so that a failed or cancelled run leaves every
 // path as it found it.
-func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int, path string) (method.FileReport, error)) error {
+func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int, path string) (FileReport, error)) error {
 	res.Height, res.Width = sizes[0][0], sizes[0][1]
 	if len(u.paths) == 1 {
 		rep, err := write(0, u.paths[0])
@@ -882,7 +878,7 @@ func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int, path str
 			*res = Result{}
 			return fmt.Errorf("%s: %w", u.in, err)
 		}
-		res.Files = append(res.Files, FileReport(rep))
+		res.Files = append(res.Files, rep)
 		return nil
 	}
 	pending := make([]string, len(u.paths))
@@ -904,7 +900,7 @@ func (u *fileJob) render(sizes [][2]int, res *Result, write func(i int, path str
 			return fail(err, i)
 		}
 		rep.Path = u.paths[i]
-		res.Files = append(res.Files, FileReport(rep))
+		res.Files = append(res.Files, rep)
 	}
 	if err := publish(pending, u.paths); err != nil {
 		return fail(err, len(pending))
@@ -1017,7 +1013,7 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 	}
 	h, w := sizes[0][0], sizes[0][1]
 	nd, hasND := hsi.NoDataValue(lr)
-	meta, _, _, err := method.OutputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, sample.Invalid, "")
+	meta, _, _, err := outputMeta(lr.Meta, lr.H, lr.W, h, w, nd, hasND, sample.Invalid, "")
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}

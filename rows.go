@@ -53,8 +53,8 @@ func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done 
 	// fraction reported never falls.
 	u.comp = newCompletion(u.opt.Completion, u.mt, hd.H, hd.W, hd.B, sizes, 0)
 	comp := u.comp
-	err = u.render(sizes, &res, func(i int, path string) (method.FileReport, error) {
-		rep, err := method.RenderFileRows(ctx, method.BicubicRows(hd.H, hd.W, hd.B, read), hd.H, hd.W, hd.B, hd.Meta, hd.Info,
+	err = u.render(sizes, &res, func(i int, path string) (FileReport, error) {
+		rep, err := renderFileRows(ctx, method.BicubicRows(hd.H, hd.W, hd.B, read), hd.H, hd.W, hd.B, hd.Meta, hd.Info,
 			sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, u.opt.Progress))
 		fellBack = i == 0 && errors.Is(err, method.ErrNoDataSample)
 		return rep, err

@@ -1,4 +1,4 @@
-package method
+package omnihsr
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -23,7 +24,7 @@ func TestRenderFile(t *testing.T) {
 	for i := range lr.Data {
 		lr.Data[i] = float32(i*13) - 20 // some below 0 and above 255
 	}
-	m, err := Lookup("bicubic")
+	m, err := method.Lookup("bicubic")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestRenderFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
 			last := 0
-			rep, err := RenderFileContext(context.Background(), r, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{DataType: tc.typ}, func(done, total int) { last = done })
+			rep, err := renderFileContext(context.Background(), r, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{DataType: tc.typ}, func(done, total int) { last = done })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +88,7 @@ func TestRenderFile(t *testing.T) {
 	// temporary.
 	for _, name := range []string{"d.hdr", "e.npy", "f.tif"} {
 		path := filepath.Join(dir, "fail", name)
-		_, err := RenderFileContext(context.Background(), failing{r}, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{}, nil)
+		_, err := renderFileContext(context.Background(), failing{r}, lr, hsi.SourceInfo{}, 8, 10, path, hsi.WriteOptions{}, nil)
 		if err == nil || !strings.Contains(err.Error(), "disk gone") {
 			t.Fatalf("%s: error %v, want the renderer's", name, err)
 		}
@@ -98,7 +99,7 @@ func TestRenderFile(t *testing.T) {
 }
 
 // failing renders the first row of r (2 bands), then fails.
-type failing struct{ r Renderer }
+type failing struct{ r method.Renderer }
 
 func (f failing) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
 	return f.r.RenderTo(h, w, failAfter{sink: sink, row: w * 2}, progress)

@@ -1,4 +1,4 @@
-package method
+package omnihsr
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/sample"
+	"github.com/omnihsr/omnihsr/internal/method"
 )
 
-// RenderFileContext renders r (prepared from lr) at h x w into the file
+// renderFileContext renders r (prepared from lr) at h x w into the file
 // path, in the format its extension names, through a streaming writer
 // where the format allows. The file is published only when every row is
 // written (formats.Create writes a temporary and renames it), so a failed
@@ -28,36 +29,13 @@ import (
 // report says what the user should know (FileReport.Warnings: a no-data
 // value that the type cannot hold, metadata the format cannot hold,
 // fields of the input grid left out, the count of clamped samples).
-func RenderFileContext(ctx context.Context, r Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
+func renderFileContext(ctx context.Context, r method.Renderer, lr *hsi.Cube, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
 	nd, hasND := hsi.NoDataValue(lr)
 	return renderFile(ctx, r, lr.H, lr.W, lr.B, lr.Meta, nd, hasND, info, h, w, path, wo, progress)
 }
 
-// FileReport is what RenderFileContext reports of one output file
-// (omnihsr.FileReport converts from it).
-type FileReport struct {
-	// Path is the output file; Type its sample type ("" = float32).
-	Path, Type string
-	// Height and Width are the output's size, Meta the metadata written.
-	Height, Width int
-	Meta          hsi.Meta
-	// NoDataChanged is true when the no-data value NoDataFrom does not fit
-	// Type and was written as NoDataTo (the clamp's value).
-	NoDataChanged        bool
-	NoDataFrom, NoDataTo float64
-	// Dropped lists the metadata the format cannot hold (formats.Dropped).
-	Dropped []string
-	// GridFields lists the ENVI fields of the input that describe pixel
-	// positions of the input grid, not written.
-	GridFields []string
-	// Clamped counts the samples outside Type's range, clamped to it
-	// (ClampRange, "lo..hi") as gdal_translate -ot does.
-	Clamped    int64
-	ClampRange string
-}
-
-// Warnings returns the report as warning lines for the user, one each
-// without a trailing newline.
+// Warnings returns the report as `omnihsr upscale` prints it, one line a
+// warning ("warning: PATH: ..."), without a trailing newline.
 func (rep FileReport) Warnings() []string {
 	var out []string
 	if rep.NoDataChanged {
@@ -79,21 +57,21 @@ func noDataWarning(path string, from float64, typ, rng string, to float64) strin
 	return fmt.Sprintf("warning: %s: the no-data value %v does not fit %s (%v): written as %v", path, from, typ, rng, to)
 }
 
-// RenderFileRows is RenderFileContext for a renderer of an H x W x B input that is
-// not held in memory (BicubicRows), with the input's metadata meta; the
+// renderFileRows is renderFileContext for a renderer of an H x W x B input that is
+// not held in memory (method.BicubicRows), with the input's metadata meta; the
 // output declares meta's no-data value, if any (the renderer fails on a
 // sample that is no-data, so none needs declaring otherwise).
-// ctx is checked as by RenderFileContext.
-func RenderFileRows(ctx context.Context, r Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
+// ctx is checked as by renderFileContext.
+func renderFileRows(ctx context.Context, r method.Renderer, H, W, B int, meta hsi.Meta, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
 	return renderFile(ctx, r, H, W, B, meta, meta.DataIgnore, meta.HasDataIgnore, info, h, w, path, wo, progress)
 }
 
-// OutputMeta returns the metadata of an h x w output rendered from an H x W
-// input with metadata inMeta (RenderFileContext's output declares the no-data value
-// nd when hasND, RenderFileRows the input's), written as sample type typ:
+// outputMeta returns the metadata of an h x w output rendered from an H x W
+// input with metadata inMeta (renderFileContext's output declares the no-data value
+// nd when hasND, renderFileRows the input's), written as sample type typ:
 // the grid rescaled, and a no-data value that typ cannot hold replaced as
 // the clamp writes it (warning says so).
-func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ sample.Type, path string) (meta hsi.Meta, clamp *formats.Clamp, warning string, err error) {
+func outputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ sample.Type, path string) (meta hsi.Meta, clamp *formats.Clamp, warning string, err error) {
 	meta, err = inMeta.Resized(H, W, h, w)
 	if err != nil {
 		return meta, nil, "", err
@@ -112,7 +90,7 @@ func OutputMeta(inMeta hsi.Meta, H, W, h, w int, nd float64, hasND bool, typ sam
 	return meta, clamp, warning, nil
 }
 
-func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
+func renderFile(ctx context.Context, r method.Renderer, H, W, B int, inMeta hsi.Meta, nd float64, hasND bool, info hsi.SourceInfo, h, w int, path string, wo hsi.WriteOptions, progress func(done, total int)) (FileReport, error) {
 	rep := FileReport{Path: path, Height: h, Width: w}
 	if wo.DataType != sample.Invalid {
 		rep.Type = wo.DataType.String()
@@ -120,7 +98,7 @@ func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, n
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
-	meta, clamp, warning, err := OutputMeta(inMeta, H, W, h, w, nd, hasND, wo.DataType, path)
+	meta, clamp, warning, err := outputMeta(inMeta, H, W, h, w, nd, hasND, wo.DataType, path)
 	if err != nil {
 		return rep, err
 	}
@@ -160,18 +138,4 @@ func renderFile(ctx context.Context, r Renderer, H, W, B int, inMeta hsi.Meta, n
 	rep.Clamped = clamp.Clamped()
 	rep.Meta = meta
 	return rep, nil
-}
-
-// ctxSink is a row sink that refuses rows once ctx is done, so that a
-// render stops between bands of rows.
-type ctxSink struct {
-	ctx  context.Context
-	sink formats.RowWriter
-}
-
-func (s ctxSink) WriteRows(data []float32) error {
-	if err := s.ctx.Err(); err != nil {
-		return err
-	}
-	return s.sink.WriteRows(data)
 }
