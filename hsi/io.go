@@ -143,6 +143,19 @@ type Header struct {
 	Info    SourceInfo
 }
 
+// RowReader is a file opened for reading a range of rows at a time, as
+// the formats' OpenRows give it: Header first (nothing sized from the
+// samples allocated), then ReadRows for the rows wanted, then Close.
+// ReadRows fills dst with rows [y0, y1) ((y1-y0) x W x B values,
+// pixel-interleaved as Cube.Data), the values Read gives, non-finite ones
+// included: the caller applies its policy (formats.Source applies
+// ReadOptions').
+type RowReader interface {
+	Header() Header
+	ReadRows(y0, y1 int, dst []float32) error
+	Close() error
+}
+
 // SourceInfo describes where a cube came from, for `omnihsr info`.
 type SourceInfo struct {
 	Format   string // "ENVI", "MAT v5", "MAT v7.3", "NPY", "GeoTIFF", "TIFF", "PNG"

@@ -6,7 +6,10 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/envi"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/png"
+	"github.com/omnihsr/omnihsr/hsi/products"
 )
 
 // Source is an open file whose cube is read a range of rows at a time, as
@@ -28,14 +31,18 @@ type Source interface {
 }
 
 // Open opens the file at path, in the format ForRead tells, for reading
-// with ro. ENVI images and PNG images (8 or 16 bits a sample, not
-// interlaced, no palette) stream: ReadRows reads the rows asked from the
-// file and nothing else is held. The other formats, and ENVI or PNG read
-// with options other than RefuseNaN, are read whole by Open, as Read reads
-// them, and served from memory: MAT files (a v5 matrix is one compressed
-// element; a v7.3 one an HDF5 dataset whose layout -layout may transpose),
-// TIFF and the mission products (assembled from several datasets or files,
-// scaled, orthorectified).
+// with ro. ENVI images, PNG images (8 or 16 bits a sample, not interlaced,
+// no palette), C-order NPY arrays and HDF5 or NetCDF-4 cubes stored in
+// one dataset (a generic dataset, an EMIT swath) stream: ReadRows reads
+// the rows asked from the file (a chunked dataset: the chunks that hold
+// them, the last chunk row kept) and nothing else is held. A Fortran-order
+// NPY array is read whole at the first ReadRows (npy.OpenRows says why).
+// The other formats, and ENVI or PNG read with options other than
+// RefuseNaN, are read whole by Open, as Read reads them, and served from
+// memory: MAT files (a v5 matrix is one compressed element; a v7.3 one an
+// HDF5 dataset whose layout -layout may transpose), TIFF and the mission
+// products assembled from several datasets or files, scaled or
+// orthorectified (products.OpenRows names them).
 func Open(path string, ro hsi.ReadOptions) (Source, error) {
 	if err := checkRegular(path); err != nil {
 		return nil, err
@@ -43,6 +50,12 @@ func Open(path string, ro hsi.ReadOptions) (Source, error) {
 	f, err := ForRead(path)
 	if err != nil {
 		return nil, err
+	}
+	switch f.Name {
+	case "NPY":
+		return openRows(path, ro, npy.OpenRows)
+	case "HDF5":
+		return openRows(path, ro, func(p string) (hsi.RowReader, error) { return products.OpenRows(p, ro) })
 	}
 	if (ro == hsi.ReadOptions{RefuseNaN: ro.RefuseNaN}) {
 		switch f.Name {
@@ -106,6 +119,38 @@ func (s *pngSource) ReadRows(y0, y1 int, dst []float32) error {
 }
 
 func (s *pngSource) Close() error { return s.rr.Close() }
+
+// rowsSource is a format's hsi.RowReader with ReadOptions' policy
+// applied to the rows it reads.
+type rowsSource struct {
+	r    hsi.RowReader
+	hd   hsi.Header
+	ro   hsi.ReadOptions
+	path string
+}
+
+// openRows opens path with a format's OpenRows.
+func openRows(path string, ro hsi.ReadOptions, open func(string) (hsi.RowReader, error)) (Source, error) {
+	r, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &rowsSource{r: r, hd: r.Header(), ro: ro, path: path}, nil
+}
+
+func (s *rowsSource) Header() hsi.Header { return s.hd }
+
+func (s *rowsSource) ReadRows(y0, y1 int, dst []float32) error {
+	if err := raw.CheckRows(s.path, s.hd.H, s.hd.W, s.hd.B, y0, y1, len(dst)); err != nil {
+		return err
+	}
+	if err := s.r.ReadRows(y0, y1, dst); err != nil {
+		return err
+	}
+	return rowPolicy(s.ro, s.path, s.hd.W, s.hd.B, y0, dst)
+}
+
+func (s *rowsSource) Close() error { return s.r.Close() }
 
 // cubeSource serves the rows of a cube read whole.
 type cubeSource struct {

@@ -215,6 +215,13 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 		}
 		size[strings.IndexByte("HWB", layout[k])] = int(dims[k])
 	}
+	if sm != nil && sm.rows != nil {
+		if _, err := hsi.Elems(size[0], size[1], size[2]); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
+		}
+		*sm.rows = rowPlan{o: o, layout: layout, fn: fn}
+		return &hsi.Cube{H: size[0], W: size[1], B: size[2]}, nil
+	}
 	if sm != nil {
 		return f.statsOf(o, layout, size, fn, sm)
 	}
@@ -234,51 +241,74 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 			stride[k] = 1
 		}
 	}
-	d1, d2 := dims[1], dims[2]
-	total := dims[0] * d1 * d2
-	fast := fn == nil && o.Type.Class == hdf5.ClassFloat && o.Type.Size == 4 && !o.Type.BigEndian
-	contiguous := layout == "HWB" // C order is the cube's order
-	var buf []float64
-	err = o.Read(func(start uint64, raw []byte) error {
+	if err := o.Read(newRunDecoder(o, layout, dims, stride, fn).into(c.Data, 0)); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
+	}
+	return c, nil
+}
+
+// runDecoder stores the runs of a dataset (hdf5.Object.Read's) in a cube's
+// samples: each stored value, mapped by fn, converted to float32.
+type runDecoder struct {
+	o          *hdf5.Object
+	stride     [3]int // of each stored axis in the cube
+	d1, d2     uint64 // the last two stored dimensions
+	total      uint64 // elements in the dataset
+	fn         func(float64) float64
+	fast       bool // float32 little-endian, no value map: decoded in place
+	contiguous bool // stored in the cube's order
+	buf        []float64
+}
+
+// newRunDecoder is the decoder of o (of dimensions dims, of rank 3, whose
+// stored axes are layout's) into a cube whose strides per stored axis are
+// stride.
+func newRunDecoder(o *hdf5.Object, layout string, dims []uint64, stride [3]int, fn func(float64) float64) *runDecoder {
+	return &runDecoder{o: o, stride: stride, d1: dims[1], d2: dims[2], total: dims[0] * dims[1] * dims[2], fn: fn,
+		fast:       fn == nil && o.Type.Class == hdf5.ClassFloat && o.Type.Size == 4 && !o.Type.BigEndian,
+		contiguous: layout == "HWB", // C order is the cube's order
+	}
+}
+
+// into returns the run handler that stores into data, whose first value
+// is the cube's value base.
+func (d *runDecoder) into(data []float32, base int) func(start uint64, raw []byte) error {
+	o, d1, d2 := d.o, d.d1, d.d2
+	return func(start uint64, raw []byte) error {
 		k := uint64(len(raw) / o.Type.Size)
-		p, err := runAt(o, start, k, total, d1, d2)
+		p, err := runAt(o, start, k, d.total, d1, d2)
 		if err != nil {
 			return err
 		}
-		if fast {
-			// float32 little-endian, no value map: decode in place
-			if contiguous {
-				dst := p.at(&stride)
-				out := c.Data[dst : dst+int(k)]
+		if d.fast {
+			if d.contiguous {
+				dst := p.at(&d.stride) - base
+				out := data[dst : dst+int(k)]
 				for j := range out {
 					out[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
 				}
 				return nil
 			}
 			for j := 0; j < int(k); j++ {
-				c.Data[p.at(&stride)] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+				data[p.at(&d.stride)-base] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
 				p = p.next(d1, d2)
 			}
 			return nil
 		}
-		if cap(buf) < int(k) {
-			buf = make([]float64, k)
+		if cap(d.buf) < int(k) {
+			d.buf = make([]float64, k)
 		}
-		v := buf[:k]
+		v := d.buf[:k]
 		o.Type.Decode(raw, v)
 		for _, x := range v {
-			if fn != nil {
-				x = fn(x)
+			if d.fn != nil {
+				x = d.fn(x)
 			}
-			c.Data[p.at(&stride)] = float32(x)
+			data[p.at(&d.stride)-base] = float32(x)
 			p = p.next(d1, d2)
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
-	return c, nil
 }
 
 // storedIndex is a position (i0, i1, i2) in the stored, C-order index of
@@ -518,6 +548,7 @@ func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, erro
 // collects (readHDF5 with a non-nil *streamed): the statistics, and with
 // screen the noise screen's residuals (noise.Sampler).
 type streamed struct {
+	rows   *rowPlan // when not nil, cubeOf plans the dataset's rows and reads nothing
 	meta   hsi.Meta // the samples' no-data value
 	st     *hsi.Stats
 	screen bool
@@ -578,6 +609,12 @@ func readHDF5(path string, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.So
 		return nil, hsi.SourceInfo{}, nil, err
 	}
 	defer f.close()
+	return readFile(f, opt, sm)
+}
+
+// readFile is readHDF5 of an open file.
+func readFile(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+	path := f.path
 	if o := emitCube(f); o != nil && (opt.Var == "" || strings.Trim(opt.Var, "/") == o.Name) {
 		if opt.Ortho {
 			sm = nil // read whole: the GLT picks the swath's pixels

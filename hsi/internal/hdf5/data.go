@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/klauspost/compress/zlib"
 
@@ -309,6 +310,14 @@ type chunkReader struct {
 	// hold by the thousand, all pointing at one compressed chunk) is an
 	// error, so that the work of a read is bounded by the dataset's size.
 	seen map[uint64]struct{}
+
+	// axis, when not -1, restricts the runs scatter delivers to the
+	// elements whose index along it lies in [lo, hi) (a Slab's read).
+	axis   int
+	lo, hi uint64
+	// list, when not nil, collects the chunks the index walk finds
+	// instead of reading them (a Slab's index).
+	list *[]chunkJob
 }
 
 // maxSpareChunkBytes bounds a chunk larger than its whole dataset (chunk
@@ -340,34 +349,49 @@ func checkChunkSpan(o *Object, ch []uint64, nb, es uint64) error {
 }
 
 func (o *Object) readChunked(fn func(uint64, []byte) error) error {
+	cr, err := o.chunkReader(fn)
+	if err != nil || cr == nil {
+		return err
+	}
+	l := o.layout
+	if l.index != indexSingle {
+		if w := cr.parallelDecoders(); w >= 2 {
+			return cr.readParallel(w, func() error { return cr.walk(l) })
+		}
+	}
+	return cr.walk(l)
+}
+
+// chunkReader checks a chunked dataset's chunk dimensions and returns its
+// reader, delivering runs to fn; nil when the dataset was never written.
+func (o *Object) chunkReader(fn func(uint64, []byte) error) (*chunkReader, error) {
 	rank := len(o.Dims)
 	ch := o.layout.chunk
 	if len(ch) == rank+1 {
 		ch = ch[:rank]
 	}
 	if len(ch) != rank || rank == 0 {
-		return fmt.Errorf("hdf5: dataset %s: chunks of rank %d for data of rank %d", o.Name, len(o.layout.chunk), rank)
+		return nil, fmt.Errorf("hdf5: dataset %s: chunks of rank %d for data of rank %d", o.Name, len(o.layout.chunk), rank)
 	}
 	es := uint64(o.Type.Size)
 	nb := es
 	grid := make([]uint64, rank)
 	for i, c := range ch {
 		if c == 0 {
-			return fmt.Errorf("hdf5: dataset %s: chunk dimension 0", o.Name)
+			return nil, fmt.Errorf("hdf5: dataset %s: chunk dimension 0", o.Name)
 		}
 		if nb > maxChunkBytes/c {
-			return fmt.Errorf("hdf5: dataset %s: chunk of %v elements is too large", o.Name, ch)
+			return nil, fmt.Errorf("hdf5: dataset %s: chunk of %v elements is too large", o.Name, ch)
 		}
 		nb *= c
 		grid[i] = (o.Dims[i] + c - 1) / c
 	}
 	if err := checkChunkSpan(o, ch, nb, es); err != nil {
-		return err
+		return nil, err
 	}
-	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn, seen: map[uint64]struct{}{}}
-	l := o.layout
-	if o.f.undef(l.addr) {
-		return nil
+	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn, seen: map[uint64]struct{}{}, axis: -1}
+	if o.f.undef(o.layout.addr) {
+		return nil, nil
 	}
 	// A filtered chunk is held three times while it is decoded (stored,
 	// inflated, unshuffled): a chunk declared larger than memory allows is
@@ -377,14 +401,9 @@ func (o *Object) readChunked(fn func(uint64, []byte) error) error {
 		bufs = 3
 	}
 	if err := memlimit.Check(bufs*nb, fmt.Sprintf("hdf5: dataset %s: a chunk of %v elements of %d bytes", o.Name, ch, es)); err != nil {
-		return err
+		return nil, err
 	}
-	if l.index != indexSingle {
-		if w := cr.parallelDecoders(); w >= 2 {
-			return cr.readParallel(w, func() error { return cr.walk(l) })
-		}
-	}
-	return cr.walk(l)
+	return cr, nil
 }
 
 // walk calls chunkAt for every chunk the dataset's index lists.
@@ -572,6 +591,17 @@ func (cr *chunkReader) chunkAt(a, size uint64, mask uint32, org []uint64) error 
 		return fmt.Errorf("hdf5: dataset %s: the chunk at %v is listed twice in the chunk index: %w", o.Name, org, ErrDuplicateChunk)
 	}
 	cr.seen[key] = struct{}{}
+	if cr.list != nil {
+		*cr.list = append(*cr.list, chunkJob{addr: a, size: size, mask: mask, org: org})
+		return nil
+	}
+	return cr.deliver(chunkJob{addr: a, size: size, mask: mask, org: org})
+}
+
+// deliver reads, unfilters and delivers one chunk: at once, or through the
+// decoders of a parallel read (cr.par).
+func (cr *chunkReader) deliver(j chunkJob) error {
+	a, size, mask, org := j.addr, j.size, j.mask, j.org
 	if cr.par != nil {
 		return cr.par.queue(chunkJob{addr: a, size: size, mask: mask, org: org})
 	}
@@ -695,6 +725,15 @@ func (cr *chunkReader) scatter(data []byte, org []uint64) error {
 	for k := 0; k < r; k++ {
 		ext[k] = min(cr.chunk[k], cr.dims[k]-org[k])
 	}
+	// begin (for the restricted axis) and ext bound the chunk's indices delivered.
+	begin := make([]uint64, r)
+	if k := cr.axis; k >= 0 {
+		lo, hi := max(cr.lo, org[k]), min(cr.hi, org[k]+ext[k])
+		if lo >= hi {
+			return nil
+		}
+		begin[k], ext[k] = lo-org[k], hi-org[k]
+	}
 	dstride := make([]uint64, r)
 	cstride := make([]uint64, r)
 	ds, cs := uint64(1), uint64(1)
@@ -703,8 +742,8 @@ func (cr *chunkReader) scatter(data []byte, org []uint64) error {
 		ds *= cr.dims[k]
 		cs *= cr.chunk[k]
 	}
-	idx := make([]uint64, r)
-	run := ext[r-1]
+	idx := slices.Clone(begin)
+	run := ext[r-1] - begin[r-1]
 	for {
 		var lin, coff uint64
 		for k := 0; k < r; k++ {
@@ -720,7 +759,7 @@ func (cr *chunkReader) scatter(data []byte, org []uint64) error {
 			if idx[k] < ext[k] {
 				break
 			}
-			idx[k] = 0
+			idx[k] = begin[k]
 		}
 		if k < 0 {
 			return nil

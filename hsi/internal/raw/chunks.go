@@ -93,3 +93,17 @@ func BadValue(data []float32, w, b, y0, i int, t sample.Type) error {
 	return fmt.Errorf("value %v at row %d, column %d, band %d (0-based) does not fit %s (%g..%g); choose another data type",
 		v, y0+p/w, p%w, i%b, t, lo, hi)
 }
+
+// CheckRows refuses a ReadRows call for rows [y0, y1) of an image of h rows
+// of w x b samples into dst of n values: rows outside the image, none, or
+// a destination of another size. name prefixes the error (the reader and
+// its file).
+func CheckRows(name string, h, w, b, y0, y1, n int) error {
+	if y0 < 0 || y1 > h || y0 >= y1 {
+		return fmt.Errorf("%s: rows [%d, %d) outside an image of %d", name, y0, y1, h)
+	}
+	if want := (y1 - y0) * w * b; n != want {
+		return fmt.Errorf("%s: rows [%d, %d): destination holds %d values, want %d", name, y0, y1, n, want)
+	}
+	return nil
+}

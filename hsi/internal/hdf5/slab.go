@@ -1,0 +1,193 @@
+package hdf5
+
+import (
+	"fmt"
+	"math"
+)
+
+// Slab reads the elements of a numeric dataset whose index along one axis
+// lies in a range, a range at a time: the rows of an image stored in a
+// dataset, without reading the others. A contiguous dataset is read by
+// seeking to the runs of the range; a chunked one decodes the chunks that
+// intersect the range (its chunk index is walked once, by Object.Slab, and
+// kept: a few words a chunk). A Slab is not safe for concurrent use.
+type Slab struct {
+	o      *Object
+	axis   int
+	cr     *chunkReader // chunked and written; nil otherwise
+	chunks []chunkJob   // every chunk cr's index lists
+}
+
+// Slab prepares reads of o along axis (0 <= axis < rank): it checks the
+// layout and walks the chunk index of a chunked dataset.
+func (o *Object) Slab(axis int) (*Slab, error) {
+	if o.Kind != KindDataset {
+		return nil, fmt.Errorf("hdf5: %s is not a dataset", o.Name)
+	}
+	if !o.Type.Numeric() {
+		return nil, fmt.Errorf("hdf5: dataset %s has type %s, not a number", o.Name, o.Type)
+	}
+	if axis < 0 || axis >= len(o.Dims) {
+		return nil, fmt.Errorf("hdf5: dataset %s of rank %d has no axis %d", o.Name, len(o.Dims), axis)
+	}
+	n, err := o.Numel()
+	if err != nil {
+		return nil, err
+	}
+	if n > math.MaxInt64/uint64(o.Type.Size) {
+		return nil, fmt.Errorf("hdf5: dataset %s is too large", o.Name)
+	}
+	s := &Slab{o: o, axis: axis}
+	switch o.layout.class {
+	case layoutCompact:
+		if uint64(len(o.layout.compact)) < n*uint64(o.Type.Size) {
+			return nil, fmt.Errorf("hdf5: dataset %s: compact data holds %d bytes, want %d", o.Name, len(o.layout.compact), n*uint64(o.Type.Size))
+		}
+	case layoutContiguous:
+		total := n * uint64(o.Type.Size)
+		if o.f.undef(o.layout.addr) {
+			break
+		}
+		if o.layout.version >= 3 && o.layout.size < total {
+			return nil, fmt.Errorf("hdf5: dataset %s: contiguous storage of %d bytes, want %d", o.Name, o.layout.size, total)
+		}
+		if _, err := o.f.abs(o.layout.addr, int64(total)); err != nil {
+			return nil, fmt.Errorf("hdf5: dataset %s: %w", o.Name, err)
+		}
+	case layoutChunked:
+		cr, err := o.chunkReader(nil)
+		if err != nil || cr == nil {
+			return s, err
+		}
+		cr.list = &s.chunks
+		if err := cr.walk(o.layout); err != nil {
+			return nil, err
+		}
+		cr.list, cr.seen = nil, nil
+		s.cr = cr
+	default:
+		return nil, fmt.Errorf("hdf5: dataset %s: layout class %d", o.Name, o.layout.class)
+	}
+	return s, nil
+}
+
+// Step is the extent of a chunk along the slab's axis (1 for a dataset
+// that is not chunked): reading ranges aligned to it decodes each chunk
+// once.
+func (s *Slab) Step() uint64 {
+	if s.cr == nil {
+		return 1
+	}
+	return s.cr.chunk[s.axis]
+}
+
+// Read delivers to fn, as Object.Read does (the C-order index of a run's
+// first element and its raw bytes, valid during the call, in no
+// particular order), the elements whose index along the slab's axis lies
+// in [lo, hi). Elements in chunks never written are not reported.
+func (s *Slab) Read(lo, hi uint64, fn func(start uint64, raw []byte) error) error {
+	o := s.o
+	if lo >= hi || hi > o.Dims[s.axis] {
+		return fmt.Errorf("hdf5: dataset %s: range [%d, %d) of axis %d outside %v", o.Name, lo, hi, s.axis, o.Dims)
+	}
+	if cr := s.cr; cr != nil {
+		cr.fn, cr.axis, cr.lo, cr.hi = fn, s.axis, lo, hi
+		defer func() { cr.fn = nil }()
+		var jobs []chunkJob
+		for _, j := range s.chunks {
+			if j.org[s.axis] < hi && j.org[s.axis]+cr.chunk[s.axis] > lo {
+				jobs = append(jobs, j)
+			}
+		}
+		walk := func() error {
+			for _, j := range jobs {
+				if err := cr.deliver(j); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if len(jobs) >= 2 {
+			if w := cr.parallelDecoders(); w >= 2 {
+				return cr.readParallel(w, walk)
+			}
+		}
+		return walk()
+	}
+	es := uint64(o.Type.Size)
+	outer, inner := uint64(1), uint64(1)
+	for k, d := range o.Dims {
+		if k < s.axis {
+			outer *= d
+		} else if k > s.axis {
+			inner *= d
+		}
+	}
+	stride := o.Dims[s.axis] * inner // elements from one outer index to the next
+	span := (hi - lo) * inner        // elements of the range in each
+	switch o.layout.class {
+	case layoutCompact:
+		b := o.layout.compact
+		for i := uint64(0); i < outer; i++ {
+			start := i*stride + lo*inner
+			if err := fn(start, b[start*es:(start+span)*es]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case layoutContiguous:
+		if o.f.undef(o.layout.addr) {
+			return nil
+		}
+	default:
+		return nil // a chunked dataset never written
+	}
+	step := uint64(contiguousStep) / es * es
+	// Runs shorter than a step are read several at a time (with the gaps
+	// between them) when that takes one read of at most a step.
+	per := uint64(1)
+	if span*es < step {
+		per = max(1, (step/es-span)/stride+1)
+	}
+	buf := make([]byte, min(step, max((per-1)*stride+span, span)*es))
+	read := func(off, n uint64) ([]byte, error) { // n bytes at byte off of the data
+		b := buf[:n]
+		abs, err := o.f.abs(o.layout.addr+off, int64(n))
+		if err == nil {
+			_, err = o.f.r.ReadAt(b, abs)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("hdf5: dataset %s: %w", o.Name, err)
+		}
+		return b, nil
+	}
+	for i := uint64(0); i < outer; {
+		start := i*stride + lo*inner
+		if per == 1 {
+			for off := uint64(0); off < span*es; off += step {
+				m := min(step, span*es-off)
+				b, err := read(start*es+off, m)
+				if err != nil {
+					return err
+				}
+				if err := fn(start+off/es, b); err != nil {
+					return err
+				}
+			}
+			i++
+			continue
+		}
+		m := min(per, outer-i)
+		b, err := read(start*es, ((m-1)*stride+span)*es)
+		if err != nil {
+			return err
+		}
+		for j := uint64(0); j < m; j++ {
+			if err := fn(start+j*stride, b[j*stride*es:(j*stride+span)*es]); err != nil {
+				return err
+			}
+		}
+		i += m
+	}
+	return nil
+}

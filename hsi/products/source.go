@@ -1,0 +1,189 @@
+package products
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/internal/hdf5"
+	"github.com/omnihsr/omnihsr/hsi/internal/raw"
+	"github.com/omnihsr/omnihsr/internal/memlimit"
+)
+
+// rowPlan is what readFile, asked for the rows (streamed.rows), found of
+// a cube stored in one dataset: the dataset, its stored axes and its value
+// map.
+type rowPlan struct {
+	o      *hdf5.Object
+	layout string
+	fn     func(float64) float64
+}
+
+// OpenRows opens the HDF5 or NetCDF-4 file at path for reading the cube
+// ReadHDF5 reads with opt a range of rows at a time. The header (shape,
+// metadata, description) is ReadHDF5's and ReadRows gives its values,
+// non-finite ones included.
+//
+// A cube stored in one dataset streams: a generic HDF5 or NetCDF-4 dataset
+// and an EMIT swath (its reflectance or uncertainty). ReadRows reads the
+// rows asked: from a contiguous dataset by seeking to them, from a chunked
+// one by decoding the chunks that hold them, keeping the decoded rows of
+// the last chunk row (the chunk's height along the row axis, the whole
+// width and bands: checked against the memory limit) for the next call.
+// The products assembled from several datasets or remapped are read whole
+// by OpenRows, as ReadHDF5 reads them, and served from memory: PRISMA
+// (the VNIR and SWIR cubes joined, scaled, their overlap dropped), NEON
+// (reflectance scaled and its bad-band windows looked up) and an EMIT
+// granule with -ortho (every output pixel picked through the GLT from
+// anywhere in the swath).
+func OpenRows(path string, opt hsi.ReadOptions) (hsi.RowReader, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	var plan rowPlan
+	c, info, _, err := readFile(f, opt, &streamed{rows: &plan})
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	hd := hsi.Header{H: c.H, W: c.W, B: c.B, Meta: c.Meta, Info: info}
+	if plan.o == nil { // read whole
+		f.close()
+		return &wholeRows{c: c, hd: hd, path: path}, nil
+	}
+	r := &hdf5Rows{f: f, hd: hd, plan: plan}
+	if err := r.prepare(); err != nil {
+		f.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// hdf5Rows streams the rows of a cube stored in one dataset.
+type hdf5Rows struct {
+	f    *file
+	hd   hsi.Header
+	plan rowPlan
+	slab *hdf5.Slab
+	step int // rows a chunk holds (1: not chunked along the rows)
+	dec  *runDecoder
+	// rows [c0, c1) decoded: the last chunk row read in part
+	cache  []float32
+	c0, c1 int
+}
+
+func (r *hdf5Rows) prepare() error {
+	o, layout := r.plan.o, r.plan.layout
+	dims := o.Dims
+	if len(dims) == 2 {
+		dims = []uint64{dims[0], dims[1], 1}
+		layout = "HWB"
+	}
+	var stride [3]int
+	for k := 0; k < 3; k++ {
+		switch layout[k] {
+		case 'H':
+			stride[k] = r.hd.W * r.hd.B
+		case 'W':
+			stride[k] = r.hd.B
+		case 'B':
+			stride[k] = 1
+		}
+	}
+	r.dec = newRunDecoder(o, layout, dims, stride, r.plan.fn)
+	s, err := o.Slab(strings.IndexByte(layout, 'H'))
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.f.path, err)
+	}
+	r.slab = s
+	r.step = int(min(s.Step(), uint64(r.hd.H)))
+	return nil
+}
+
+func (r *hdf5Rows) Header() hsi.Header { return r.hd }
+
+func (r *hdf5Rows) ReadRows(y0, y1 int, dst []float32) error {
+	W, B := r.hd.W, r.hd.B
+	if err := raw.CheckRows(r.f.path, r.hd.H, W, B, y0, y1, len(dst)); err != nil {
+		return err
+	}
+	if r.slab == nil {
+		return fmt.Errorf("%s: read after Close", r.f.path)
+	}
+	row := W * B
+	if r.step == 1 {
+		return r.read(y0, y1, dst)
+	}
+	for y := y0; y < y1; {
+		b0 := y / r.step * r.step
+		b1 := min(b0+r.step, r.hd.H)
+		if y == b0 && b1 <= y1 { // a whole chunk row: straight into dst
+			if err := r.read(b0, b1, dst[(b0-y0)*row:(b1-y0)*row]); err != nil {
+				return err
+			}
+			y = b1
+			continue
+		}
+		if r.c0 != b0 || r.c1 != b1 {
+			if r.cache == nil {
+				n := r.step * row
+				if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("%s: a chunk row of %d x %d x %d samples", r.f.path, r.step, W, B)); err != nil {
+					return err
+				}
+				r.cache = make([]float32, n)
+			}
+			r.c0, r.c1 = 0, 0
+			if err := r.read(b0, b1, r.cache[:(b1-b0)*row]); err != nil {
+				return err
+			}
+			r.c0, r.c1 = b0, b1
+		}
+		e := min(b1, y1)
+		copy(dst[(y-y0)*row:(e-y0)*row], r.cache[(y-b0)*row:(e-b0)*row])
+		y = e
+	}
+	return nil
+}
+
+// read decodes rows [y0, y1) into out; the elements never written are 0,
+// as in the cube ReadHDF5 reads.
+func (r *hdf5Rows) read(y0, y1 int, out []float32) error {
+	clear(out)
+	if err := r.slab.Read(uint64(y0), uint64(y1), r.dec.into(out, y0*r.hd.W*r.hd.B)); err != nil {
+		return fmt.Errorf("%s: %w", r.f.path, err)
+	}
+	return nil
+}
+
+func (r *hdf5Rows) Close() error {
+	if r.slab == nil {
+		return nil
+	}
+	r.slab, r.cache = nil, nil
+	r.f.close()
+	return nil
+}
+
+// wholeRows serves the rows of a cube read whole.
+type wholeRows struct {
+	c    *hsi.Cube
+	hd   hsi.Header
+	path string
+}
+
+func (r *wholeRows) Header() hsi.Header { return r.hd }
+
+func (r *wholeRows) ReadRows(y0, y1 int, dst []float32) error {
+	c := r.c
+	if err := raw.CheckRows(r.path, r.hd.H, r.hd.W, r.hd.B, y0, y1, len(dst)); err != nil {
+		return err
+	}
+	if c == nil {
+		return fmt.Errorf("%s: read after Close", r.path)
+	}
+	copy(dst, c.Data[y0*c.W*c.B:y1*c.W*c.B])
+	return nil
+}
+
+func (r *wholeRows) Close() error { r.c = nil; return nil }
