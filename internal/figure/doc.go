@@ -29,16 +29,22 @@
 //
 // Zoom crops and enlarges by nearest neighbour, Outline marks a crop's
 // rectangle, Label writes text on an image, Grid arranges titled panels on
-// a white canvas. All text uses the 7x13 bitmap font of
+// a white canvas. Their text (and ColourBar's) uses the 7x13 bitmap font of
 // golang.org/x/image/font/basicfont, which covers printable ASCII: the
 // symbols × – — − µ μ ± ° ² ‘ ’ “ ” are written as x - - - u u +/- deg 2
 // ' ' " ", any other non-ASCII character as '?'.
 //
 // # Line plots
 //
-// LinePlot renders series with gonum.org/v1/plot (Liberation Sans,
-// compiled into gonum/plot, rasterised by vgimg at PlotDPI), with a legend
-// and an optional log Y axis.
+// LinePlot draws series as a scientific plot with golang.org/x/image
+// alone, at PlotDPI: a title, a frame with outward ticks and their labels,
+// light grid lines at the labelled ticks, axis labels (the Y label turned
+// to read upwards), anti-aliased lines clipped to the axes
+// (golang.org/x/image/vector; dashed or solid), a legend right of the axes
+// and an optional log Y axis labelled at powers of ten or 1-2-5 times
+// them. Its text is Go Regular (golang.org/x/image/font/gofont, rendered
+// by golang.org/x/image/font/opentype), which covers far more than ASCII:
+// its labels are written as given.
 //
 // # Primitives
 //
