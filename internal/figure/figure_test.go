@@ -639,14 +639,8 @@ func TestLogTicks(t *testing.T) {
 		{0.03, 0.9, "0.05 0.1 0.2 0.5"},
 		{2.1, 2.9, "2.2 2.4 2.6 2.8"}, // linear ticks, at most 5
 	} {
-		var got []string
-		for _, tk := range logTicks(tc.lo, tc.hi, 5) {
-			if tk.label != "" {
-				got = append(got, tk.label)
-			}
-		}
-		if strings.Join(got, " ") != tc.labels {
-			t.Errorf("ticks %v..%v: %q, want %q", tc.lo, tc.hi, strings.Join(got, " "), tc.labels)
+		if got := labels(logTicks(tc.lo, tc.hi, 5)); got != tc.labels {
+			t.Errorf("ticks %v..%v: %q, want %q", tc.lo, tc.hi, got, tc.labels)
 		}
 	}
 }

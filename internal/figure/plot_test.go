@@ -14,6 +14,30 @@ func at(img image.Image, x, y int) color.NRGBA {
 	return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
 }
 
+// labels returns the labels of the major ticks, space-separated.
+func labels(ts []tick) string {
+	var out []string
+	for _, t := range ts {
+		if t.label != "" {
+			out = append(out, t.label)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// darkIn counts the nearly black pixels (text, frame) of img in r.
+func darkIn(img image.Image, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if c := at(img, x, y); c.R < 100 && c.G < 100 && c.B < 100 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // plotAndLayout renders p and returns the image with the layout LinePlot
 // used (the same function places both).
 func plotAndLayout(t *testing.T, p PlotSpec) (image.Image, *plotLayout) {
@@ -45,8 +69,17 @@ func TestLinePlotPixels(t *testing.T) {
 		{X: []float64{0, 10}, Y: []float64{2, 2}, Colour: h},
 		{X: []float64{7, 7}, Y: []float64{0, 1}, Colour: v},
 		{X: []float64{5}, Y: []float64{4}, Colour: Palette[2]}, // a lone point: a dot
+		{X: []float64{0, 10}, Y: []float64{3, 3}, Dashed: true, Colour: Palette[4]},
 	}})
-	px := func(x, y float64) (int, int) { return int(math.Floor(l.px(x))), int(math.Floor(l.py(y))) }
+	// Y spans the data and 5 % more each side; X the data exactly.
+	if l.xlo != 0 || l.xhi != 10 || math.Abs(l.ylo+0.2) > 1e-12 || math.Abs(l.yhi-4.2) > 1e-12 {
+		t.Fatalf("ranges X %g..%g, Y %g..%g; want 0..10, -0.2..4.2", l.xlo, l.xhi, l.ylo, l.yhi)
+	}
+	// The pixel under a data point, from the axes' rectangle alone.
+	ax := l.ax
+	px := func(x, y float64) (int, int) {
+		return int(math.Floor(float64(ax.Min.X) + x/10*float64(ax.Dx()))), int(math.Floor(float64(ax.Max.Y) - (y+0.2)/4.4*float64(ax.Dy())))
+	}
 	for _, x := range []float64{1, 3.3, 5, 9} {
 		cx, cy := px(x, 2)
 		if got := at(img, cx, cy); got != h {
@@ -72,9 +105,16 @@ func TestLinePlotPixels(t *testing.T) {
 	if cx, cy := px(5, 4); at(img, cx, cy).R > 64 {
 		t.Errorf("lone point (5, 4) at pixel (%d, %d): %v, want nearly %v", cx, cy, at(img, cx, cy), Palette[2])
 	}
-	// Y spans the data and 5 % more each side; X the data exactly.
-	if l.xlo != 0 || l.xhi != 10 || math.Abs(l.ylo+0.2) > 1e-12 || math.Abs(l.yhi-4.2) > 1e-12 {
-		t.Errorf("ranges X %g..%g, Y %g..%g; want 0..10, -0.2..4.2", l.xlo, l.xhi, l.ylo, l.yhi)
+	// The dashed series: 8 pixels drawn, 4 left out, along its row.
+	_, cy := px(0, 3)
+	runs := 0
+	for x := ax.Min.X + 1; x < ax.Max.X; x++ {
+		if at(img, x, cy) == Palette[4] && at(img, x-1, cy) != Palette[4] {
+			runs++
+		}
+	}
+	if want := ax.Dx() / 12; runs < want-1 || runs > want+1 {
+		t.Errorf("dashed series: %d dashes along row %d, want about %d", runs, cy, want)
 	}
 	// Nothing of the series outside the axes.
 	b := img.Bounds()
@@ -127,15 +167,7 @@ func TestLinePlotLegend(t *testing.T) {
 	if n, _ := count(Palette[3], 0, img.Bounds().Dy()); n != 0 {
 		t.Errorf("the unnamed series' colour appears %d times beside the axes", n)
 	}
-	dark := 0
-	for y := l.legend.Y; y < l.legend.Y+2*rowH; y++ {
-		for x := l.legend.X + 16; x < img.Bounds().Max.X; x++ {
-			if c := at(img, x, y); c.R < 100 && c.G < 100 && c.B < 100 {
-				dark++
-			}
-		}
-	}
-	if dark < 20 {
+	if dark := darkIn(img, image.Rect(l.legend.X+16, l.legend.Y, img.Bounds().Max.X, l.legend.Y+2*rowH)); dark < 20 {
 		t.Errorf("%d dark pixels where the legend's names go", dark)
 	}
 	// Without a name there is no legend, and the axes take the width.
@@ -151,20 +183,21 @@ func TestLinePlotLogAxis(t *testing.T) {
 	img, l := plotAndLayout(t, PlotSpec{YLabel: "loss", Width: 300, Height: 400, LogY: true, Series: []Series{
 		{X: []float64{0, 1}, Y: []float64{0.001, 10}},
 	}})
-	var labels []string
-	for _, tk := range l.yt {
-		if tk.label != "" {
-			labels = append(labels, tk.label)
-		}
-	}
-	if got := strings.Join(labels, " "); got != "0.001 0.01 0.1 1 10" {
+	if got := labels(l.yt); got != "0.001 0.01 0.1 1 10" {
 		t.Fatalf("labels %q", got)
+	}
+	// 4 decades of data and 5 % of them each side.
+	if math.Abs(math.Log10(l.ylo)+3.2) > 1e-9 || math.Abs(math.Log10(l.yhi)-1.2) > 1e-9 {
+		t.Fatalf("Y range %g..%g, want 10^-3.2..10^1.2", l.ylo, l.yhi)
+	}
+	row := func(v float64) int {
+		return int(math.Floor(float64(l.ax.Max.Y) - (math.Log10(v)+3.2)/4.4*float64(l.ax.Dy())))
 	}
 	// A column near the left edge of the axes, where the line runs low.
 	cx := l.ax.Min.X + 3
 	var rows []int
 	for _, v := range []float64{0.01, 0.1, 1, 10} {
-		r := int(math.Floor(l.py(v)))
+		r := row(v)
 		if at(img, cx, r) != gridColour {
 			t.Errorf("no grid line at %g (row %d): %v", v, r, at(img, cx, r))
 		}
@@ -175,21 +208,13 @@ func TestLinePlotLogAxis(t *testing.T) {
 			t.Errorf("decades %d and %d pixels tall: a log axis has equal decades (rows %v)", rows[i-2]-rows[i-1], rows[i-1]-rows[i], rows)
 		}
 	}
-	if r := int(math.Floor(l.py(3))); at(img, cx, r) == gridColour {
+	if r := row(3); at(img, cx, r) == gridColour {
 		t.Errorf("grid line at the minor tick 3 (row %d)", r)
 	}
 	// The powers of ten label the axis: dark pixels left of the frame at
 	// their rows.
 	for _, r := range rows {
-		dark := 0
-		for y := r - 6; y <= r+6; y++ {
-			for x := 0; x < l.ax.Min.X-6; x++ {
-				if c := at(img, x, y); c.R < 100 {
-					dark++
-				}
-			}
-		}
-		if dark < 5 {
+		if darkIn(img, image.Rect(0, r-6, l.ax.Min.X-6, r+7)) < 5 {
 			t.Errorf("no tick label at row %d", r)
 		}
 	}
@@ -201,18 +226,7 @@ func TestLinePlotText(t *testing.T) {
 	spec := PlotSpec{Title: "Band RMSE", XLabel: "wavelength", YLabel: "RMSE", Width: 360, Height: 240,
 		Series: []Series{{Name: "bicubic", X: []float64{400, 2500}, Y: []float64{0.01, 0.03}}}}
 	img, l := plotAndLayout(t, spec)
-	dark := func(r image.Rectangle) int {
-		n := 0
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				if c := at(img, x, y); c.R < 100 && c.G < 100 && c.B < 100 {
-					n++
-				}
-			}
-		}
-		return n
-	}
-	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	h := img.Bounds().Dy()
 	for _, c := range []struct {
 		what string
 		r    image.Rectangle
@@ -222,20 +236,13 @@ func TestLinePlotText(t *testing.T) {
 		{"X label", image.Rect(l.ax.Min.X, l.xLabelBaseline-lineHeight(l.faces.label), l.ax.Max.X, h)},
 		{"Y label", image.Rect(0, l.ax.Min.Y, 8+lineHeight(l.faces.label), l.ax.Max.Y)},
 	} {
-		if n := dark(c.r); n < 20 {
+		if n := darkIn(img, c.r); n < 20 {
 			t.Errorf("%s: %d dark pixels in %v", c.what, n, c.r)
 		}
 	}
-	var xl []string
-	for _, tk := range l.xt {
-		if tk.label != "" {
-			xl = append(xl, tk.label)
-		}
-	}
-	if got := strings.Join(xl, " "); got != "500 1000 1500 2000 2500" {
+	if got := labels(l.xt); got != "500 1000 1500 2000 2500" {
 		t.Errorf("X labels %q", got)
 	}
-	_ = w
 	_, err := LinePlot(PlotSpec{Width: 64, Height: 64, Series: []Series{{Name: strings.Repeat("long name ", 4), X: []float64{0, 1}, Y: []float64{0, 1}}}})
 	wantErr(t, err, "no room for the axes")
 }
@@ -253,14 +260,8 @@ func TestLinearTicks(t *testing.T) {
 		{1, 205, 2, "100 200"},
 		{-3e7, 4e7, 3, "-2e+07 0 2e+07 4e+07"},
 	} {
-		var got []string
-		for _, tk := range linearTicks(tc.lo, tc.hi, tc.n) {
-			if tk.label != "" {
-				got = append(got, tk.label)
-			}
-		}
-		if strings.Join(got, " ") != tc.labels {
-			t.Errorf("ticks %v..%v (%d): %q, want %q", tc.lo, tc.hi, tc.n, strings.Join(got, " "), tc.labels)
+		if got := labels(linearTicks(tc.lo, tc.hi, tc.n)); got != tc.labels {
+			t.Errorf("ticks %v..%v (%d): %q, want %q", tc.lo, tc.hi, tc.n, got, tc.labels)
 		}
 	}
 }
