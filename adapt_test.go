@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -82,5 +83,39 @@ func TestAdaptReport(t *testing.T) {
 	}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v", err)
+	}
+}
+
+// Adaptation on (a crop of) the bundled sample gives the same bytes on two
+// runs and on one and two threads: the fine-tune's random streams come from
+// the input, and its sums split into a fixed number of parts. Four steps
+// keep it quick; `-adapt auto` runs the same code for 200.
+func TestAdaptDeterministicSample(t *testing.T) {
+	full, _, err := formats.Read(filepath.Join("sample", "L7_ETMs.tif"), hsi.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, err := full.Crop(full.H/2-24, full.W/2-24, 48, 48)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs [][]float32
+	var reps []string
+	for _, procs := range []int{2, 2, 1} {
+		old := runtime.GOMAXPROCS(procs)
+		sr, res, err := Upscale(context.Background(), lr, Options{Scale: 2, Adapt: 4})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Adapt.CheckSteps != 4 || res.Adapt.Adapted == nil {
+			t.Fatalf("GOMAXPROCS %d: the check did not run: %+v", procs, res.Adapt)
+		}
+		outs, reps = append(outs, sr.Data), append(reps, res.Adapt.String())
+	}
+	for i := 1; i < len(outs); i++ {
+		if !slices.Equal(outs[i], outs[0]) || reps[i] != reps[0] {
+			t.Errorf("run %d differs from run 0: %q, %q", i, reps[i], reps[0])
+		}
 	}
 }

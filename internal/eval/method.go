@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"context"
+
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/resample"
 )
@@ -12,6 +14,13 @@ type Method interface {
 	// Upscale returns an outH x outW cube with the bands of lr. It must not
 	// modify lr, and it may be called from several goroutines at once.
 	Upscale(lr *hsi.Cube, outH, outW int) (*hsi.Cube, error)
+}
+
+// Noter is a Method that also says what it did on each image (Record.Note):
+// the runner calls UpscaleNote instead of Upscale, with the run's context.
+type Noter interface {
+	Method
+	UpscaleNote(ctx context.Context, lr *hsi.Cube, outH, outW int) (*hsi.Cube, string, error)
 }
 
 // BicubicName is the name of the bicubic baseline, which every evaluation

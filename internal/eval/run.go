@@ -66,7 +66,10 @@ type Record struct {
 	SAM       Num     `json:"sam"`
 	ERGAS     Num     `json:"ergas"`
 	MS        Num     `json:"ms"` // wall time of Upscale, milliseconds
-	bandRMSE  []float64
+	// Note is what a Noter method said it did on this image ("" for
+	// other methods).
+	Note     string `json:"note,omitempty"`
+	bandRMSE []float64
 }
 
 // Summary is the mean over the images of one scene of one method at one factor.
@@ -326,7 +329,13 @@ func runImage(ctx context.Context, p *prepared, r Region, s float64, cfg *Config
 		}
 		in := lr.Clone() // a method must not see another's changes
 		t0 := time.Now()
-		sr, err := m.Upscale(in, r.H, r.W)
+		var sr *hsi.Cube
+		var note string
+		if nm, ok := m.(Noter); ok {
+			sr, note, err = nm.UpscaleNote(ctx, in, r.H, r.W)
+		} else {
+			sr, err = m.Upscale(in, r.H, r.W)
+		}
 		ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 		if err != nil {
 			return nil, fmt.Errorf("eval: %s on scene %s image %d x%g: %w", m.Name(), p.info.Name, r.Index, s, err)
@@ -343,7 +352,7 @@ func runImage(ctx context.Context, p *prepared, r Region, s float64, cfg *Config
 			Scene: p.info.Name, Image: r.Index, Y0: r.Y0, X0: r.X0, H: r.H, W: r.W, LRH: lr.H, LRW: lr.W,
 			Factor: s, Effective: eff, Method: m.Name(),
 			PSNR: Num(sc.PSNR), SSIM: Num(sc.SSIM), SAM: Num(sc.SAM), ERGAS: Num(sc.ERGAS), MS: Num(ms),
-			bandRMSE: sc.BandRMSE,
+			Note: note, bandRMSE: sc.BandRMSE,
 		})
 	}
 	return recs, nil

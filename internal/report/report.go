@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,9 @@ type Results struct {
 	// back-projection (method "omnihsr-bp"), plus the degradations of
 	// backProjectCases, where the projection can hurt.
 	BackProject *OptionRuns `json:"backproject"`
+	// Adapt is the adaptation pass (RunAdapt): the protocols with and
+	// without per-scene adaptation.
+	Adapt *AdaptRuns `json:"adapt,omitempty"`
 }
 
 // OptionRuns are the protocols run with one test-time option of the model.
@@ -231,6 +235,9 @@ func Generate(ctx context.Context, opt Options) (*Results, error) {
 	if r.BackProject, err = options(backProject, backProjectCases); err != nil {
 		return nil, err
 	}
+	if r.Adapt, err = RunAdapt(ctx, opt, nil, nil, nil); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	if r.BandDef, err = eval.BandRedefinition(ctx, opt.Scenes, meth, eval.BandDefConfig{Factor: 4}); err != nil {
 		return nil, fmt.Errorf("report: band redefinition: %w", err)
@@ -295,6 +302,9 @@ func writeJSONFiles(dir string, r *Results) error {
 		{"ensemble.json", r.Ensemble},
 		{"backproject.json", r.BackProject},
 	}
+	if r.Adapt != nil {
+		files = append(files, file{"adapt.json", r.Adapt})
+	}
 	if r.Bench != nil {
 		files = append(files, file{"bench.json", r.Bench})
 	}
@@ -307,6 +317,55 @@ func writeJSONFiles(dir string, r *Results) error {
 		}
 	}
 	return nil
+}
+
+// ReadResults reads the JSON files that Generate wrote into dir (the folder
+// results/ of the report's folder), as TestCommittedReport and
+// scripts/adapteval render results.md again from them; every file must be
+// there but adapt.json, bench.json and scene.json (their fields stay nil).
+// The model's description (Results.Model) is not among them.
+func ReadResults(dir string) (*Results, error) {
+	r := &Results{}
+	for _, f := range []struct {
+		name     string
+		v        any
+		optional bool
+	}{
+		{"twelve.json", &r.Twelve, false}, {"seven.json", &r.Seven, false}, {"banddef.json", &r.BandDef, false},
+		{"degrade.json", &r.Degrade, false}, {"sensor_noise.json", &r.SensorNoise, false}, {"kappa.json", &r.Kappa, false},
+		{"figures.json", &r.Figures, false}, {"ensemble.json", &r.Ensemble, false}, {"backproject.json", &r.BackProject, false},
+		{"bench.json", &r.Bench, true}, {"scene.json", &r.Scene, true}, {"adapt.json", &r.Adapt, true},
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, f.name))
+		if errors.Is(err, fs.ErrNotExist) && f.optional {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		if err := json.Unmarshal(b, f.v); err != nil {
+			return nil, fmt.Errorf("report: %s: %w", filepath.Join(dir, f.name), err)
+		}
+	}
+	return r, nil
+}
+
+// WriteAdapt writes the adaptation pass as dir/adapt.json (dir: the
+// folder results/ of the report's folder).
+func WriteAdapt(dir string, a *AdaptRuns) error {
+	if err := eval.WriteJSONValue(filepath.Join(dir, "adapt.json"), a); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// WriteMarkdown writes Markdown(r, opt) as dir/results.md, atomically,
+// describing the model of opt when r.Model is nil.
+func WriteMarkdown(dir string, r *Results, opt Options) error {
+	if r.Model == nil {
+		r.Model = modelInfo(opt)
+	}
+	return writeBytes(filepath.Join(dir, "results.md"), Markdown(r, opt))
 }
 
 func writeBytes(path string, b []byte) error {
