@@ -297,17 +297,11 @@ func (c CRS) ENVIProjection() string {
 		return ""
 	}
 	p := n.Child("PROJECTION").Name()
-	switch strings.ToLower(strings.ReplaceAll(p, " ", "_")) {
-	case "albers", "albers_conic_equal_area":
-		return "Albers Conical Equal Area"
-	case "transverse_mercator":
-		return "Transverse Mercator"
-	case "lambert_conformal_conic", "lambert_conformal_conic_2sp":
-		return "Lambert Conformal Conic"
-	case "lambert_azimuthal_equal_area":
-		return "Lambert Azimuthal Equal Area"
-	case "polyconic":
-		return "Polyconic"
+	name := strings.ReplaceAll(p, " ", "_")
+	for _, d := range projections {
+		if d.envi != "" && (strings.EqualFold(name, d.esri) || d.ogc != "" && strings.EqualFold(name, d.ogc)) {
+			return d.envi
+		}
 	}
 	return strings.NewReplacer(",", " ", "{", "(", "}", ")").Replace(p)
 }

@@ -340,7 +340,8 @@ func userDefinedWKT(keys []uint16, doubles []float64, ascii string) (string, boo
 }
 
 // projection returns the PROJECTION and PARAMETER elements GDAL's ESRI WKT
-// has for a GeoTIFF's projection keys.
+// has for a GeoTIFF's projection keys: an EPSG UTM conversion code, or a
+// coordinate transformation of the table projections and its parameters.
 func projection(keys []uint16, doubles []float64) (string, bool) {
 	first := func(def float64, ids ...uint16) float64 {
 		for _, id := range ids {
@@ -350,20 +351,6 @@ func projection(keys []uint16, doubles []float64) (string, bool) {
 		}
 		return def
 	}
-	lon0 := first(0, keyNatOriginLong, keyFalseOriginLong, keyCenterLong, keyStraightVertPoleLong)
-	lat0 := first(0, keyNatOriginLat, keyFalseOriginLat, keyCenterLat)
-	fe := first(0, keyFalseEasting, keyFalseOriginEast, keyCenterEasting)
-	fn := first(0, keyFalseNorthing, keyFalseOriginNorth, keyCenterNorthing)
-	k := first(1, keyScaleAtNatOrigin, keyScaleAtCenter)
-	sp1 := first(0, keyStdParallel1)
-	sp2 := first(0, keyStdParallel2)
-	var b strings.Builder
-	par := func(name string, v float64) { fmt.Fprintf(&b, `,PARAMETER["%s",%s]`, name, num(v)) }
-	proj := func(name string) { fmt.Fprintf(&b, `PROJECTION["%s"]`, name) }
-	// The order and spelling of GDAL's ESRI WKT for each projection.
-	easting := func() { par("False_Easting", fe); par("False_Northing", fn) }
-	cmLat := func() { par("Central_Meridian", lon0); par("Latitude_Of_Origin", lat0) }
-
 	ct, hasCT := Short(keys, keyProjCoordTrans)
 	if p, ok := Short(keys, keyProjection); ok && !hasCT {
 		var zone, south int
@@ -375,187 +362,28 @@ func projection(keys []uint16, doubles []float64) (string, bool) {
 		default:
 			return "", false
 		}
-		proj("Transverse_Mercator")
-		par("False_Easting", 500000)
-		par("False_Northing", float64(south)*10000000)
-		par("Central_Meridian", float64(6*zone-183))
-		par("Scale_Factor", 0.9996)
-		par("Latitude_Of_Origin", 0)
-		return b.String(), true
+		return projectionWKT(ctTransverseMercator, &projValues{
+			fe: 500000, fn: float64(south) * 10000000, lon0: float64(6*zone - 183), k: 0.9996})
 	}
-	switch ct {
-	case ctTransverseMercator:
-		proj("Transverse_Mercator")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Scale_Factor", k)
-		par("Latitude_Of_Origin", lat0)
-	case ctTMSouthOriented:
-		proj("Transverse_Mercator_South_Orientated")
-		par("latitude_of_origin", lat0)
-		par("central_meridian", lon0)
-		par("scale_factor", k)
-		par("false_easting", fe)
-		par("false_northing", fn)
-	case ctMercator:
+	v := projValues{
+		lon0: first(0, keyNatOriginLong, keyFalseOriginLong, keyCenterLong, keyStraightVertPoleLong),
+		lat0: first(0, keyNatOriginLat, keyFalseOriginLat, keyCenterLat),
+		fe:   first(0, keyFalseEasting, keyFalseOriginEast, keyCenterEasting),
+		fn:   first(0, keyFalseNorthing, keyFalseOriginNorth, keyCenterNorthing),
+		k:    first(1, keyScaleAtNatOrigin, keyScaleAtCenter),
+		sp1:  first(0, keyStdParallel1),
+		sp2:  first(0, keyStdParallel2),
+	}
+	v.azimuth = first(0, keyAzimuthAngle)
+	v.gamma = first(v.azimuth, keyRectifiedGridAngle)
+	if _, ok := double(keys, doubles, keyStdParallel1); ct == ctMercator && !ok {
 		// ESRI's Mercator has a standard parallel only: a 1SP scale k0 is
 		// the parallel where the scale is 1/k0 of true, as GDAL writes it.
-		if _, ok := double(keys, doubles, keyStdParallel1); !ok {
-			sp1 = mercatorParallel(k, keys, doubles)
-			if math.IsNaN(sp1) {
-				return "", false
-			}
+		if v.sp1 = mercatorParallel(v.k, keys, doubles); math.IsNaN(v.sp1) {
+			return "", false
 		}
-		proj("Mercator")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", sp1)
-	case ctLambertConfConic2SP:
-		proj("Lambert_Conformal_Conic")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", sp1)
-		par("Standard_Parallel_2", sp2)
-		par("Latitude_Of_Origin", lat0)
-	case ctLambertConfConic1SP:
-		proj("Lambert_Conformal_Conic")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", lat0)
-		par("Scale_Factor", k)
-		par("Latitude_Of_Origin", lat0)
-	case ctLambertAzimEqArea:
-		proj("Lambert_Azimuthal_Equal_Area")
-		easting()
-		cmLat()
-	case ctAlbersEqualArea:
-		proj("Albers")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", sp1)
-		par("Standard_Parallel_2", sp2)
-		par("Latitude_Of_Origin", lat0)
-	case ctEquidistantConic:
-		proj("Equidistant_Conic")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", sp1)
-		par("Standard_Parallel_2", sp2)
-		par("Latitude_Of_Origin", lat0)
-	case ctAzimuthalEquidistant:
-		proj("Azimuthal_Equidistant")
-		easting()
-		cmLat()
-	case ctPolyconic:
-		proj("Polyconic")
-		easting()
-		cmLat()
-	case ctStereographic:
-		proj("Stereographic")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Scale_Factor", k)
-		par("Latitude_Of_Origin", lat0)
-	case ctObliqueStereographic:
-		proj("Double_Stereographic")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Scale_Factor", k)
-		par("Latitude_Of_Origin", lat0)
-	case ctCassiniSoldner:
-		proj("Cassini")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Scale_Factor", k)
-		par("Latitude_Of_Origin", lat0)
-	case ctPolarStereographic:
-		// Variant A (origin at the pole, a scale) and variant B (a
-		// standard parallel): GDAL keeps the parallel in
-		// ProjNatOriginLatGeoKey.
-		if math.Abs(lat0) == 90 {
-			proj("Polar_Stereographic")
-			par("latitude_of_origin", lat0)
-			par("central_meridian", lon0)
-			par("scale_factor", k)
-			par("false_easting", fe)
-			par("false_northing", fn)
-		} else {
-			if lat0 < 0 {
-				proj("Stereographic_South_Pole")
-			} else {
-				proj("Stereographic_North_Pole")
-			}
-			easting()
-			par("Central_Meridian", lon0)
-			par("Standard_Parallel_1", lat0)
-		}
-	case ctEquirectangular:
-		proj("Equidistant_Cylindrical")
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", sp1)
-	case ctSinusoidal, ctMillerCylindrical, ctRobinson, ctVanDerGrinten:
-		proj(map[uint16]string{ctSinusoidal: "Sinusoidal", ctMillerCylindrical: "Miller_Cylindrical",
-			ctRobinson: "Robinson", ctVanDerGrinten: "Van_der_Grinten_I"}[ct])
-		easting()
-		par("Central_Meridian", lon0)
-	case ctCylindricalEqualArea:
-		proj("Behrmann") // GDAL's ESRI name for any standard parallel
-		easting()
-		par("Central_Meridian", lon0)
-		par("Standard_Parallel_1", sp1)
-	case ctOrthographic:
-		proj("Local") // GDAL's ESRI form: a local projection with no scale or azimuth
-		easting()
-		par("Scale_Factor", 1)
-		par("Azimuth", 0)
-		par("Longitude_Of_Center", lon0)
-		par("Latitude_Of_Center", lat0)
-	case ctNewZealandMapGrid:
-		proj("New_Zealand_Map_Grid")
-		easting()
-		par("Longitude_Of_Origin", lon0)
-		par("Latitude_Of_Origin", lat0)
-	case ctLabordeOblique:
-		proj("Laborde_Oblique_Mercator")
-		easting()
-		par("Scale_Factor", k)
-		par("Azimuth", first(0, keyAzimuthAngle))
-		par("Longitude_Of_Center", lon0)
-		par("Latitude_Of_Center", lat0)
-	case ctGnomonic:
-		proj("Gnomonic")
-		easting()
-		par("Longitude_Of_Center", lon0)
-		par("Latitude_Of_Center", lat0)
-	case ctObliqueMercator, ctHotineAzC:
-		// Hotine variant A (natural origin) or B (centre); with a
-		// rectified grid angle other than the azimuth, ESRI's
-		// Rectified Skew Orthomorphic. Angles over 180 degrees are
-		// written less 360, as GDAL does.
-		alpha := first(0, keyAzimuthAngle)
-		gamma := first(alpha, keyRectifiedGridAngle)
-		variant := "Natural_Origin"
-		if ct == ctHotineAzC {
-			variant = "Center"
-		}
-		if gamma == alpha {
-			proj("Hotine_Oblique_Mercator_Azimuth_" + variant)
-		} else {
-			proj("Rectified_Skew_Orthomorphic_" + variant)
-		}
-		easting()
-		par("Scale_Factor", k)
-		par("Azimuth", wrap180(alpha))
-		par("Longitude_Of_Center", lon0)
-		par("Latitude_Of_Center", lat0)
-		if gamma != alpha {
-			par("XY_Plane_Rotation", wrap180(gamma))
-		}
-	default:
-		return "", false
 	}
-	return b.String(), true
+	return projectionWKT(ct, &v)
 }
 
 func wrap180(a float64) float64 {

@@ -291,8 +291,9 @@ func ellipsoidCode(name string, a, rf float64) int {
 }
 
 // projKeys adds ProjectionGeoKey, ProjCoordTransGeoKey and the parameter
-// keys GDAL writes for the ESRI PROJECTION of a PROJCS, the reverse of
-// projection(); ok is false for a projection it does not map.
+// keys GDAL writes for the ESRI PROJECTION of a PROJCS (an EPSG UTM
+// conversion code for a UTM zone's Transverse Mercator), the reverse of
+// projection(); ok is false for a projection the table does not map.
 func projKeys(b *keyBuilder, n *Node) bool {
 	p := params(n)
 	get := func(def float64, names ...string) float64 {
@@ -303,179 +304,42 @@ func projKeys(b *keyBuilder, n *Node) bool {
 		}
 		return def
 	}
-	fe, fn := get(0, "false_easting"), get(0, "false_northing")
-	cm := get(0, "central_meridian", "longitude_of_origin", "longitude_of_center")
-	lat0 := get(0, "latitude_of_origin", "latitude_of_center")
-	k := get(1, "scale_factor")
-	sp1, sp2 := get(0, "standard_parallel_1"), get(0, "standard_parallel_2")
-	_, hasK := p["scale_factor"]
-
-	ct := uint16(0)
-	var dbl []struct {
-		id uint16
-		v  float64
+	v := projValues{
+		fe: get(0, "false_easting"), fn: get(0, "false_northing"),
+		lon0: get(0, "central_meridian", "longitude_of_origin", "longitude_of_center"),
+		lat0: get(0, "latitude_of_origin", "latitude_of_center"),
+		k:    get(1, "scale_factor"),
+		sp1:  get(0, "standard_parallel_1"), sp2: get(0, "standard_parallel_2"),
+		azimuth: get(0, "azimuth"),
 	}
-	set := func(id uint16, v float64) {
-		dbl = append(dbl, struct {
-			id uint16
-			v  float64
-		}{id, v})
-	}
-	easting := func() { set(keyFalseEasting, fe); set(keyFalseNorthing, fn) }
-	natural := func() { set(keyNatOriginLong, cm); set(keyNatOriginLat, lat0) }
-	center := func() { set(keyCenterLong, cm); set(keyCenterLat, lat0) }
+	v.gamma = get(v.azimuth, "xy_plane_rotation")
+	_, v.hasK = p["scale_factor"]
 
-	switch proj := strings.ToLower(n.Child("PROJECTION").Name()); proj {
-	case "transverse_mercator":
-		if zone, ok := utmConversion(cm, k, fe, fn, lat0, n); ok {
+	name := n.Child("PROJECTION").Name()
+	if strings.EqualFold(name, "transverse_mercator") {
+		if zone, ok := utmConversion(v.lon0, v.k, v.fe, v.fn, v.lat0, n); ok {
 			b.short(keyProjection, zone)
 			return true
 		}
-		ct = ctTransverseMercator
-		natural()
-		easting()
-		set(keyScaleAtNatOrigin, k)
-	case "transverse_mercator_south_orientated":
-		ct = ctTMSouthOriented
-		natural()
-		easting()
-		set(keyScaleAtNatOrigin, k)
-	case "mercator":
-		ct = ctMercator
-		set(keyStdParallel1, sp1)
-		set(keyNatOriginLong, cm)
-		set(keyNatOriginLat, 0)
-		easting()
-	case "lambert_conformal_conic":
-		if hasK {
-			ct = ctLambertConfConic1SP
-			natural()
-			easting()
-			set(keyScaleAtNatOrigin, k)
-		} else {
-			ct = ctLambertConfConic2SP
-			set(keyStdParallel1, sp1)
-			set(keyStdParallel2, sp2)
-			set(keyFalseOriginLong, cm)
-			set(keyFalseOriginLat, lat0)
-			set(keyFalseOriginEast, fe)
-			set(keyFalseOriginNorth, fn)
-		}
-	case "albers", "equidistant_conic":
-		ct = ctAlbersEqualArea
-		if proj == "equidistant_conic" {
-			ct = ctEquidistantConic
-		}
-		set(keyStdParallel1, sp1)
-		set(keyStdParallel2, sp2)
-		natural()
-		easting()
-	case "lambert_azimuthal_equal_area", "azimuthal_equidistant", "gnomonic":
-		ct = map[string]uint16{"lambert_azimuthal_equal_area": ctLambertAzimEqArea,
-			"azimuthal_equidistant": ctAzimuthalEquidistant, "gnomonic": ctGnomonic}[proj]
-		easting()
-		center()
-	case "stereographic":
-		ct = ctStereographic
-		easting()
-		center()
-		set(keyScaleAtNatOrigin, k)
-	case "double_stereographic":
-		ct = ctObliqueStereographic
-		natural()
-		easting()
-		set(keyScaleAtNatOrigin, k)
-	case "cassini":
-		ct = ctCassiniSoldner
-		natural()
-		easting()
-		if k != 1 {
-			set(keyScaleAtNatOrigin, k)
-		}
-	case "polyconic":
-		ct = ctPolyconic
-		natural()
-		easting()
-		set(keyScaleAtNatOrigin, 1)
-	case "polar_stereographic":
-		if math.Abs(lat0) != 90 {
-			return false
-		}
-		ct = ctPolarStereographic
-		set(keyNatOriginLat, lat0)
-		easting()
-		set(keyScaleAtNatOrigin, k)
-		set(keyStraightVertPoleLong, cm)
-	case "stereographic_north_pole", "stereographic_south_pole":
-		if (sp1 < 0) != (proj == "stereographic_south_pole") || math.Abs(sp1) == 90 {
-			return false
-		}
-		ct = ctPolarStereographic
-		set(keyNatOriginLat, sp1)
-		easting()
-		set(keyScaleAtNatOrigin, 1)
-		set(keyStraightVertPoleLong, cm)
-	case "equidistant_cylindrical":
-		ct = ctEquirectangular
-		set(keyStdParallel1, sp1)
-		easting()
-		center()
-	case "miller_cylindrical":
-		ct = ctMillerCylindrical
-		easting()
-		set(keyCenterLong, cm)
-		set(keyCenterLat, 0)
-	case "sinusoidal", "robinson", "van_der_grinten_i":
-		ct = map[string]uint16{"sinusoidal": ctSinusoidal, "robinson": ctRobinson, "van_der_grinten_i": ctVanDerGrinten}[proj]
-		easting()
-		set(keyCenterLong, cm)
-	case "behrmann":
-		ct = ctCylindricalEqualArea
-		set(keyStdParallel1, sp1)
-		set(keyNatOriginLong, cm)
-		easting()
-	case "local":
-		// GDAL's ESRI form of an orthographic projection.
-		if k != 1 || get(0, "azimuth") != 0 {
-			return false
-		}
-		ct = ctOrthographic
-		easting()
-		center()
-	case "new_zealand_map_grid":
-		ct = ctNewZealandMapGrid
-		natural()
-		easting()
-	case "laborde_oblique_mercator":
-		ct = ctLabordeOblique
-		easting()
-		center()
-		set(keyScaleAtCenter, k)
-		set(keyAzimuthAngle, get(0, "azimuth"))
-	case "hotine_oblique_mercator_azimuth_natural_origin", "hotine_oblique_mercator_azimuth_center",
-		"rectified_skew_orthomorphic_natural_origin", "rectified_skew_orthomorphic_center":
-		ct = ctObliqueMercator
-		if strings.HasSuffix(proj, "_center") {
-			ct = ctHotineAzC
-		}
-		alpha := get(0, "azimuth")
-		easting()
-		center()
-		set(keyScaleAtCenter, k)
-		set(keyAzimuthAngle, alpha)
-		set(keyRectifiedGridAngle, get(alpha, "xy_plane_rotation"))
-	default:
+	}
+	d, ok := projectionRow(name, &v)
+	if !ok {
 		return false
 	}
-	for _, d := range dbl {
-		if math.IsNaN(d.v) || math.IsInf(d.v, 0) {
+	var dbl []keyParam
+	for _, kp := range d.keys {
+		x := v.get(kp.q)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return false
+		}
+		if !(kp.unlessOne && x == 1) {
+			dbl = append(dbl, kp)
 		}
 	}
 	b.short(keyProjection, UserDefined)
-	b.short(keyProjCoordTrans, ct)
-	for _, d := range dbl {
-		b.double(d.id, d.v)
+	b.short(keyProjCoordTrans, d.ct)
+	for _, kp := range dbl {
+		b.double(kp.id, v.get(kp.q))
 	}
 	return true
 }
