@@ -299,22 +299,18 @@ func arrayCube(data []float32, h, w, b int, o options) (*hsi.Cube, error) {
 	if err != nil || n != len(data) {
 		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d does not match %d samples", ErrOption, h, w, b, len(data))
 	}
-	c := &hsi.Cube{H: h, W: w, B: b, Data: data}
-	if o.NoData != nil {
-		c.Meta.DataIgnore, c.Meta.HasDataIgnore = float64(*o.NoData), true
-	}
+	mj := metaJSON{NoData: o.NoData}
 	if len(o.Wavelengths) > 0 {
-		if len(o.Wavelengths) != b {
-			return nil, fmt.Errorf("libomnihsr: %w: %d wavelengths for %d bands", ErrOption, len(o.Wavelengths), b)
-		}
-		c.Meta.Wavelengths = floats(o.Wavelengths)
+		mj.Wavelengths = o.Wavelengths
 	}
 	if len(o.BadBands) > 0 {
-		if len(o.BadBands) != b {
-			return nil, fmt.Errorf("libomnihsr: %w: %d bad-band flags for %d bands", ErrOption, len(o.BadBands), b)
-		}
-		c.Meta.BadBands = o.BadBands
+		mj.BadBands = o.BadBands
 	}
+	meta, err := mj.cubeMeta(b)
+	if err != nil {
+		return nil, err
+	}
+	c := &hsi.Cube{H: h, W: w, B: b, Data: data, Meta: meta}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("libomnihsr: %w: %w", ErrOption, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/omnihsr/omnihsr"
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/noise"
 )
 
@@ -77,6 +78,52 @@ func MetaOf(c *hsi.Cube, info hsi.SourceInfo) metaJSON {
 		}
 	}
 	return j
+}
+
+// cubeMeta is the metadata of a b-band cube that m describes (MetaOf's
+// form; the shape and source fields are not read): every per-band list
+// empty or of b values, a transform and its CRS together.
+func (m metaJSON) cubeMeta(b int) (hsi.Meta, error) {
+	for _, l := range []struct {
+		name string
+		n    int
+	}{{"wavelengths", len(m.Wavelengths)}, {"fwhm", len(m.FWHM)}, {"bad_bands", len(m.BadBands)},
+		{"band_names", len(m.BandNames)}, {"scale", len(m.Scale)}, {"offset", len(m.Offset)}} {
+		if l.n != 0 && l.n != b {
+			return hsi.Meta{}, fmt.Errorf("libomnihsr: %w: %s has %d values for %d bands", ErrOption, l.name, l.n, b)
+		}
+	}
+	meta := hsi.Meta{Wavelengths: floats(m.Wavelengths), WavelengthUnits: m.WavelengthUnits, FWHM: floats(m.FWHM),
+		BadBands: m.BadBands, BandNames: m.BandNames, Scale: floats(m.Scale), Offset: floats(m.Offset),
+		ReflectanceScale: float64(m.ReflectanceScale), Description: m.Description}
+	if m.NoData != nil {
+		meta.DataIgnore, meta.HasDataIgnore = float64(*m.NoData), true
+	}
+	for _, f := range m.Extra {
+		meta.Extra = append(meta.Extra, hsi.Field{Key: f.Key, Value: f.Value})
+	}
+	if m.Transform == nil {
+		if m.CRSWKT != "" {
+			return hsi.Meta{}, fmt.Errorf("libomnihsr: %w: a CRS without a transform cannot be written", ErrOption)
+		}
+		return meta, nil
+	}
+	var gt [6]float64
+	for i, v := range m.Transform {
+		gt[i] = float64(v)
+	}
+	if err := hsi.CheckGeoTransform(gt); err != nil {
+		return hsi.Meta{}, fmt.Errorf("libomnihsr: %w: transform: %w", ErrOption, err)
+	}
+	var cr crs.CRS
+	if m.CRSWKT != "" {
+		var err error
+		if cr, err = crs.FromWKT(m.CRSWKT); err != nil {
+			return hsi.Meta{}, fmt.Errorf("libomnihsr: %w: crs_wkt: %w", ErrOption, err)
+		}
+	}
+	meta.Geo = hsi.GeoFromTransform(gt, cr)
+	return meta, nil
 }
 
 // resultJSON is an omnihsr.Result as the C functions return it.

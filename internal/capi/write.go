@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
@@ -45,42 +44,11 @@ func WriteArray(ctx context.Context, data []float32, h, w, b int, metaStr, path,
 	if err != nil || n != len(data) {
 		return nil, fmt.Errorf("libomnihsr: %w: shape %d x %d x %d does not match %d samples", ErrOption, h, w, b, len(data))
 	}
-	c := &hsi.Cube{H: h, W: w, B: b, Data: data}
-	meta := &c.Meta
-	meta.Wavelengths, meta.WavelengthUnits, meta.FWHM = floats(m.Wavelengths), m.WavelengthUnits, floats(m.FWHM)
-	meta.BadBands, meta.BandNames = m.BadBands, m.BandNames
-	meta.Scale, meta.Offset, meta.ReflectanceScale = floats(m.Scale), floats(m.Offset), float64(m.ReflectanceScale)
-	meta.Description = m.Description
-	if m.NoData != nil {
-		meta.DataIgnore, meta.HasDataIgnore = float64(*m.NoData), true
+	meta, err := m.cubeMeta(b)
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range m.Extra {
-		meta.Extra = append(meta.Extra, hsi.Field{Key: f.Key, Value: f.Value})
-	}
-	for name, v := range map[string]int{"wavelengths": len(m.Wavelengths), "fwhm": len(m.FWHM), "bad_bands": len(m.BadBands),
-		"band_names": len(m.BandNames), "scale": len(m.Scale), "offset": len(m.Offset)} {
-		if v != 0 && v != b {
-			return nil, fmt.Errorf("libomnihsr: %w: %s has %d values for %d bands", ErrOption, name, v, b)
-		}
-	}
-	if m.Transform != nil {
-		var gt [6]float64
-		for i, v := range m.Transform {
-			gt[i] = float64(v)
-		}
-		if err := hsi.CheckGeoTransform(gt); err != nil {
-			return nil, fmt.Errorf("libomnihsr: %w: transform: %w", ErrOption, err)
-		}
-		var cr crs.CRS
-		if m.CRSWKT != "" {
-			if cr, err = crs.FromWKT(m.CRSWKT); err != nil {
-				return nil, fmt.Errorf("libomnihsr: %w: crs_wkt: %w", ErrOption, err)
-			}
-		}
-		meta.Geo = hsi.GeoFromTransform(gt, cr)
-	} else if m.CRSWKT != "" {
-		return nil, fmt.Errorf("libomnihsr: %w: a CRS without a transform cannot be written", ErrOption)
-	}
+	c := &hsi.Cube{H: h, W: w, B: b, Data: data, Meta: meta}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("libomnihsr: %w: %w", ErrOption, err)
 	}
@@ -103,5 +71,5 @@ func WriteArray(ctx context.Context, data []float32, h, w, b int, metaStr, path,
 	if err := formats.Write(path, c, wo); err != nil {
 		return nil, err
 	}
-	return writeResult{Path: path, Dropped: formats.Dropped(path, meta)}, nil
+	return writeResult{Path: path, Dropped: formats.Dropped(path, &c.Meta)}, nil
 }
