@@ -115,6 +115,8 @@ itself). A candidate replaces the shipped model only when it is better there
 in PSNR and SAM by a margin; inputs too small to reduce keep the shipped
 model. The choice and the scores are printed. It costs seconds to a minute
 of CPU whatever the scene's size, and the result is the same on every run.
+Not for noisy inputs: there the check can prefer the clean model to the
+noise-aware one and lose several dB (docs/results.md, section 11).
 
 ` + noiseFlagsHelp + `
 ` + tiffFlagsHelp + `
