@@ -87,9 +87,9 @@ type inputClamp struct {
 	clamped *atomic.Int64
 }
 
-func newInputClamp(r method.Renderer, lr *hsi.Cube, clamped *atomic.Int64) inputClamp {
-	lo, hi := bandRanges(lr)
-	nd, hasND := hsi.NoDataValue(lr)
+// newInputClamp clamps what r renders to the band ranges lo and hi
+// (bandRanges), keeping the output's no-data value nd (when hasND).
+func newInputClamp(r method.Renderer, lo, hi []float32, nd float64, hasND bool, clamped *atomic.Int64) inputClamp {
 	return inputClamp{r: r, lo: lo, hi: hi, ign: float32(nd), hasIgn: hasND && !math.IsNaN(nd), clamped: clamped}
 }
 

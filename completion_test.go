@@ -26,7 +26,7 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 	withNaN := lr.Clone()
-	withNaN.Data[len(withNaN.Data)-3] = float32(math.NaN()) // met in the last rows: the row stream falls back
+	withNaN.Data[len(withNaN.Data)-3] = float32(math.NaN()) // the row scan finds it: the input is read whole
 	if err := formats.Write(nan, withNaN, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestCompletion(t *testing.T) {
 		{"scales", npy, "s_x{scale}.npy", Options{Scales: []float64{2, 3}}, true},
 		{"self-ensemble", npy, "e.npy", Options{Scale: 2, Method: MethodOmniHSRSE}, true},
 		{"bicubic rows", hdr, "b.hdr", Options{Scale: 3, Method: MethodBicubic}, false},
-		{"bicubic rows falling back", nan, "f.hdr", Options{Scale: 3, Method: MethodBicubic}, false},
+		{"bicubic with no-data, read whole", nan, "f.hdr", Options{Scale: 3, Method: MethodBicubic}, false},
 		{"in memory", "", "", Options{Scale: 2}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,7 +105,7 @@ func TestCompletion(t *testing.T) {
 			if tc.encode && !(rowsAt > 0 && fs[rowsAt-1] > 0.01) {
 				t.Fatalf("%d fractions before the first row (the last %v): want the encoding to move it", rowsAt, fs[:max(rowsAt, 0)])
 			}
-			if !tc.encode && rowsAt != 0 && tc.name != "bicubic rows falling back" {
+			if !tc.encode && rowsAt != 0 && tc.name != "bicubic with no-data, read whole" {
 				t.Fatalf("%d fractions before the first row of bicubic: want none", rowsAt)
 			}
 		})

@@ -674,7 +674,9 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 	res.Model = modelReportOf(r, mod)
 	p := &prepared{r: r, lr: lr, res: res}
 	if opt.Clamp == ClampInput {
-		p.r = newInputClamp(r, lr, &p.clamped)
+		lo, hi := bandRanges(lr)
+		nd, hasND := hsi.NoDataValue(lr)
+		p.r = newInputClamp(r, lo, hi, nd, hasND, &p.clamped)
 	}
 	return p, nil
 }
@@ -722,9 +724,11 @@ func countNoData(c *hsi.Cube) (samples, bad int) {
 // streamed outputs together, memory) first, and the outputs stream to
 // disk for ENVI, NumPy and TIFF. With Scales, every output is rendered
 // from one encoding of the input and out names them all (Options.Scales).
-// The bicubic method reads an ENVI or PNG input a band of rows at a time when it
-// has no no-data sample and no bad band (and Read is unset), so that
-// neither the input nor the output is held whole. No output file is left
+// The input is opened once (formats.Open). The bicubic method first scans
+// its rows and, unless a band not flagged bad holds a no-data sample
+// (which needs the whole image to fill), renders them a band of rows at a
+// time, so that neither a streamed input nor the output is held whole;
+// otherwise, and for the model, the input is read whole (formats.ReadAll). No output file is left
 // on any error, and no existing file is changed: with Scales, the outputs
 // are published together once all are complete (Options.Scales). An
 // output that exists and is not a regular file (a directory), and a
@@ -791,25 +795,31 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		}
 	}
 	u := &fileJob{in: in, paths: paths, opt: &opt, mt: mt, wo: wo}
-	// The outputs are checked from the input's header before the input is
-	// read, and again from the cube (formats without a readable header).
-	if H, W, B, ok := formats.Shape(in); ok {
-		if _, err := u.check(H, W, B); err != nil {
-			return Result{}, err
-		}
+	// The input is opened once (formats.Open: a streamed format reads its
+	// header only) and the outputs are checked from its header before its
+	// samples are read.
+	src, err := formats.Open(in, opt.Read)
+	if err != nil {
+		return Result{}, err
+	}
+	defer src.Close()
+	hd := src.Header()
+	if _, err := u.check(hd.H, hd.W, hd.B); err != nil {
+		return Result{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
 	if !mt.Model {
-		if res, done, err := u.bicubicRows(ctx, same); done || err != nil {
+		if res, done, err := u.bicubicRows(ctx, src, same); done || err != nil {
 			return res, err
 		}
 	}
-	lr, info, err := ReadFile(in, opt.Read)
+	lr, err := formats.ReadAll(in, src)
 	if err != nil {
 		return Result{}, err
 	}
+	info := hd.Info
 	if same {
 		if u.wo.DataType, err = sameType(in, info); err != nil {
 			return Result{}, err
@@ -819,10 +829,7 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
-	comp := u.comp // set by a bicubic row-streaming attempt that fell back
-	if comp == nil {
-		comp = newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes, opt.Adapt)
-	}
+	comp := newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes, opt.Adapt)
 	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read, sizes, comp)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", in, err)
@@ -845,7 +852,6 @@ type fileJob struct {
 	opt   *Options
 	mt    method.Method
 	wo    hsi.WriteOptions
-	comp  *completion // Options.Completion's, once the outputs' sizes are known
 }
 
 // check checks every output of an H x W x B input before anything is

@@ -4,39 +4,112 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"math"
+	"sync/atomic"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/method"
+	"github.com/omnihsr/omnihsr/internal/model"
 )
 
-// bicubicRows renders the bicubic outputs of an input that streams (an
-// ENVI image, or a PNG image formats.Open reads a row at a time) a band of
-// rows at a time (method.BicubicRows), so that neither the input nor an
-// output is ever held whole. It returns done = false, having written
-// nothing, when the input cannot be read so: another format, Read set,
-// Clamp ClampInput (which needs the input's band ranges),
-// bands flagged bad, or a no-data sample (NaN, or the declared data
-// ignore value: hsi.Meta.NoData), which needs the whole image to fill;
-// UpscaleFile then reads the input whole. An infinite sample is an error
-// naming its position, as ReadFile's.
-func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done bool, err error) {
-	if u.opt.Read != (hsi.ReadOptions{}) || u.opt.Clamp == ClampInput {
-		return Result{}, false, nil // ClampInput needs the input's band ranges
-	}
-	if f, err := formats.ForRead(u.in); err != nil || (f.Name != "ENVI" && f.Name != "PNG") {
-		return Result{}, false, nil
-	}
-	src, err := formats.Open(u.in, hsi.ReadOptions{})
-	if err != nil {
-		return Result{}, false, nil // the whole-file reader gives the error
-	}
-	defer src.Close()
+// rowScan is what a pass over an input's rows (scanRows) finds before the
+// bicubic method renders it a band of rows at a time.
+type rowScan struct {
+	// streams is false when the input needs the whole image: a no-data
+	// sample in a band not flagged bad (hsi.FillNoData fills it from its
+	// neighbours, which needs the image), an infinite sample (the whole
+	// read reports it as formats.Read does), or every band flagged bad.
+	streams bool
+	// noData counts the no-data samples (all in bands flagged bad), bad
+	// the bands flagged bad: Result.NoData and Result.BadBands.
+	noData, bad int
+	// lo and hi are each band's range for ClampInput (bandRanges).
+	lo, hi []float32
+}
+
+// scanRows reads the rows of src a band at a time, so that the memory
+// held is one band of rows whatever the image, and tells whether the
+// bicubic method can render them streaming (rowScan). It stops at the
+// first sample that rules streaming out.
+func scanRows(ctx context.Context, src formats.Source) (rowScan, error) {
 	hd := src.Header()
-	if slices.Contains(hd.Meta.BadBands, true) {
-		return Result{}, false, nil
+	H, W, B := hd.H, hd.W, hd.B
+	bad := badBands(hd.Meta, B)
+	s := rowScan{lo: make([]float32, B), hi: make([]float32, B)}
+	for b := range s.lo {
+		s.lo[b], s.hi[b] = float32(math.Inf(1)), float32(math.Inf(-1))
+		if bad[b] {
+			s.bad++
+		}
 	}
+	if s.bad == B {
+		return rowScan{}, nil // hsi.ErrAllNoData, from the whole read
+	}
+	nd := hd.Meta.NoData()
+	step := rowBand(W, B)
+	buf := make([]float32, min(step, H)*W*B)
+	for y0 := 0; y0 < H; y0 += step {
+		if err := ctx.Err(); err != nil {
+			return rowScan{}, err
+		}
+		y1 := min(H, y0+step)
+		dst := buf[:(y1-y0)*W*B]
+		var nf *hsi.NonFiniteError
+		if err := src.ReadRows(y0, y1, dst); errors.As(err, &nf) {
+			return rowScan{}, nil
+		} else if err != nil {
+			return rowScan{}, err
+		}
+		for i, v := range dst {
+			b := i % B
+			switch {
+			case nd.Is(v):
+				if !bad[b] {
+					return rowScan{}, nil
+				}
+				s.noData++
+			case !bad[b]:
+				s.lo[b], s.hi[b] = min(s.lo[b], v), max(s.hi[b], v)
+			}
+		}
+	}
+	s.streams = true
+	return s, nil
+}
+
+// rowBand is the number of rows of W pixels of B bands scanRows reads at
+// a time: about 4 MiB of float32, at least one row.
+func rowBand(W, B int) int { return max(1, (1<<20)/max(1, W*B)) }
+
+// badBands returns which of the B bands m flags bad.
+func badBands(m hsi.Meta, B int) []bool {
+	bad := make([]bool, B)
+	for b, v := range m.BadBands {
+		if b < B {
+			bad[b] = v
+		}
+	}
+	return bad
+}
+
+// bicubicRows renders the bicubic outputs of the input src a band of rows
+// at a time (method.BicubicRows), so that neither the input nor an output
+// is held whole beyond what src holds (a streamed Source holds a band of
+// rows; one that Open read whole, its cube). A pass over the rows
+// (scanRows) decides first whether the input can be rendered so; it
+// returns done = false, having written nothing, when it cannot (a no-data
+// sample outside the bands flagged bad, an infinite sample), and
+// UpscaleFile then reads the input whole. The values are those of the
+// whole-image bicubic method: a band flagged bad is rendered as no-data,
+// as hsi.NoDataMask.Apply writes it, and ClampInput clamps to the band
+// ranges of the scan.
+func (u *fileJob) bicubicRows(ctx context.Context, src formats.Source, same bool) (res Result, done bool, err error) {
+	sc, err := scanRows(ctx, src)
+	if err != nil || !sc.streams {
+		return Result{}, err != nil, err
+	}
+	hd := src.Header()
 	if same {
 		if u.wo.DataType, err = sameType(u.in, hd.Info); err != nil {
 			return Result{}, true, err
@@ -46,44 +119,96 @@ func (u *fileJob) bicubicRows(ctx context.Context, same bool) (res Result, done 
 	if err != nil {
 		return Result{}, true, err
 	}
-	res = Result{Method: Method(u.mt.Name), Bands: hd.B, InHeight: hd.H, InWidth: hd.W, InputMeta: hd.Meta}
-	read := rowSource(src)
-	fellBack := false
-	// Kept for the whole-read path when this one falls back, so that the
-	// fraction reported never falls.
-	u.comp = newCompletion(u.opt.Completion, u.mt, hd.H, hd.W, hd.B, sizes, 0)
-	comp := u.comp
-	err = u.render(sizes, &res, func(i int, path string) (FileReport, error) {
-		rep, err := renderFileRows(ctx, method.BicubicRows(hd.H, hd.W, hd.B, read), hd.H, hd.W, hd.B, hd.Meta, hd.Info,
-			sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, u.opt.Progress))
-		fellBack = i == 0 && errors.Is(err, method.ErrNoDataSample)
-		return rep, err
-	})
-	if fellBack {
-		return Result{}, false, nil // every output reads the whole input: the first meets it
+	res = Result{Method: Method(u.mt.Name), Bands: hd.B, InHeight: hd.H, InWidth: hd.W, InputMeta: hd.Meta, NoData: sc.noData, BadBands: sc.bad}
+	// The output declares the no-data value the whole-image path declares
+	// (hsi.NoDataValue): the input's, or NaN for bands flagged bad.
+	meta := hd.Meta
+	if !meta.HasDataIgnore && sc.bad > 0 {
+		meta.DataIgnore, meta.HasDataIgnore = math.NaN(), true
 	}
+	var r method.Renderer = method.BicubicRows(hd.H, hd.W, hd.B, rowSource(u.in, src))
+	if sc.bad > 0 {
+		r = badBandFill{r: r, bad: badBands(hd.Meta, hd.B), fill: noDataFill(meta)}
+	}
+	var clamped atomic.Int64
+	if u.opt.Clamp == ClampInput {
+		nd, hasND := meta.DataIgnore, meta.HasDataIgnore
+		r = newInputClamp(r, sc.lo, sc.hi, nd, hasND, &clamped)
+	}
+	comp := newCompletion(u.opt.Completion, u.mt, hd.H, hd.W, hd.B, sizes, 0)
+	err = u.render(sizes, &res, func(i int, path string) (FileReport, error) {
+		return renderFileRows(ctx, r, hd.H, hd.W, hd.B, meta, hd.Info,
+			sizes[i][0], sizes[i][1], path, u.wo, comp.rows(i, u.opt.Progress))
+	})
 	if err == nil {
 		comp.finish()
+		res.InputClamped = clamped.Load()
 	}
 	return res, true, err
 }
 
-// rowSource reads rows of src for method.BicubicRows: an infinite sample
-// is the source's *hsi.NonFiniteError naming its position (as
-// formats.Read's, though it counts the infinite samples of the rows read
-// so far only), a no-data sample (hsi.Meta.NoData: NaN or the data ignore
-// value) method.ErrNoDataSample.
-func rowSource(src formats.Source) func(y0, y1 int, dst []float32) error {
-	nd := src.Header().Meta.NoData()
+// noDataFill is the value written for no-data in an output with metadata
+// m: the data ignore value as a float32 holds it, or NaN.
+func noDataFill(m hsi.Meta) float32 {
+	if ign, ok := m.IgnoreValue(); ok {
+		return ign
+	}
+	return float32(math.NaN())
+}
+
+// rowSource reads rows of src for method.BicubicRows. The samples of bands
+// flagged bad that are no-data are read as 0, as hsi.FillNoData sets them
+// (their output is no-data all the same: badBandFill). Another no-data
+// sample, which scanRows has ruled out, or an infinite one means that the
+// file changed between the passes: an error naming it.
+func rowSource(path string, src formats.Source) func(y0, y1 int, dst []float32) error {
+	hd := src.Header()
+	nd, bad := hd.Meta.NoData(), badBands(hd.Meta, hd.B)
 	return func(y0, y1 int, dst []float32) error {
-		if err := src.ReadRows(y0, y1, dst); err != nil {
+		var nf *hsi.NonFiniteError
+		if err := src.ReadRows(y0, y1, dst); errors.As(err, &nf) {
+			return fmt.Errorf("%w (not seen by the first pass: the file changed while it was read)", err)
+		} else if err != nil {
 			return err
 		}
 		for i, v := range dst {
-			if nd.Is(v) {
-				return fmt.Errorf("row %d: %w", y0+i/(len(dst)/(y1-y0)), method.ErrNoDataSample)
+			if !nd.Is(v) {
+				continue
 			}
+			if !bad[i%hd.B] {
+				return fmt.Errorf("%s: row %d: a no-data sample that the first pass did not see: the file changed while it was read", path, y0+i/(hd.W*hd.B))
+			}
+			dst[i] = 0
 		}
 		return nil
 	}
+}
+
+// badBandFill renders with r and writes fill into every sample of the bands
+// flagged bad, as hsi.NoDataMask.Apply does.
+type badBandFill struct {
+	r    method.Renderer
+	bad  []bool
+	fill float32
+}
+
+func (f badBandFill) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	return f.r.RenderTo(h, w, badBandSink{f, sink}, progress)
+}
+
+type badBandSink struct {
+	f    badBandFill
+	sink model.RowSink
+}
+
+func (s badBandSink) WriteRows(d []float32) error {
+	B := len(s.f.bad)
+	for b, isBad := range s.f.bad {
+		if isBad {
+			for i := b; i < len(d); i += B {
+				d[i] = s.f.fill
+			}
+		}
+	}
+	return s.sink.WriteRows(d)
 }

@@ -78,9 +78,9 @@ encoder runs band by band over the rows with the same result as on the
 whole image, and ENVI (.hdr), NumPy (.npy) and TIFF outputs stream to disk,
 so an output larger than memory is fine (MAT and PNG are written from
 memory; a COG holds its overviews, up to about 0.4 of the output's float32
-size). -method bicubic also reads an ENVI or PNG input a band of rows at a time
-when it has no no-data sample and no bad band, so the input need not fit
-in memory either.
+size). -method bicubic also reads its input a band of rows at a time, after a
+first pass over the rows, unless a band not flagged bad holds a no-data
+sample, so a streamed input (ENVI, PNG) need not fit in memory either.
 Georeferencing is scaled to the new grid (pixel size divided by the per-axis
 factor, footprint unchanged) and, with the CRS, band scale and other
 metadata, carried between ENVI and TIFF as GDAL writes them; what the output

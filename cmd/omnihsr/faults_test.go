@@ -139,16 +139,29 @@ func bigPNG(t *testing.T, path string, w, h uint32) {
 	}
 }
 
-// A PNG declaring 30000 x 30000 pixels, upscaled to an output no disk can
-// hold, is refused from its header before a pixel is decoded.
+// A PNG declaring 3000 x 30000 pixels, upscaled to an output no disk can
+// hold, is refused from its header (formats.Open reads no pixel of a PNG)
+// for disk space; one whose 1088 bytes cannot hold the 30000 x 30000
+// pixels it declares is refused at Open from its header, naming the file.
 func TestHugeDeclaredInputRefusedBeforeDecoding(t *testing.T) {
 	dir := t.TempDir()
-	in := filepath.Join(dir, "big.png")
-	bigPNG(t, in, 30000, 30000)
 	t.Setenv("OMNIHSR_MEM_LIMIT", "1T") // the input alone would be read
-	code, stderr := runRsCmd(t, "upscale", "-in", in, "-out", filepath.Join(dir, "o.hdr"), "-scale", "100", "-method", "bicubic")
+	bomb := filepath.Join(dir, "bomb.png")
+	if err := testrand.WritePNGBomb(bomb, 3000, 30000); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := runRsCmd(t, "upscale", "-in", bomb, "-out", filepath.Join(dir, "o.hdr"), "-scale", "100", "-method", "bicubic")
 	if code != 1 || !strings.Contains(stderr, "not enough free disk space") {
 		t.Fatalf("exit %d, %q; want the output refused for disk space", code, stderr)
+	}
+	in := filepath.Join(dir, "big.png")
+	bigPNG(t, in, 30000, 30000)
+	code, stderr = runRsCmd(t, "upscale", "-in", in, "-out", filepath.Join(dir, "o.hdr"), "-scale", "100", "-method", "bicubic")
+	if code != 1 || !strings.Contains(stderr, in+": the header claims 30000x30000 pixels, impossible for a file of") {
+		t.Fatalf("exit %d, %q; want the input refused from its header", code, stderr)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files in the folder: want the inputs only", len(ents))
 	}
 }
 

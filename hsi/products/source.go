@@ -187,3 +187,7 @@ func (r *wholeRows) ReadRows(y0, y1 int, dst []float32) error {
 }
 
 func (r *wholeRows) Close() error { r.c = nil; return nil }
+
+// TakeCube hands the cube over (formats.ReadAll, which reads a Source
+// whole without a copy), nil once it has; no row is served after.
+func (r *wholeRows) TakeCube() *hsi.Cube { c := r.c; r.c = nil; return c }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/hsi/npy"
 )
 
@@ -127,12 +126,14 @@ func serve(ctx context.Context, dir string, progress func(done, total int)) (any
 	case "read_rows":
 		var dst []float32
 		if r.Y1 > r.Y0 && r.Y0 >= 0 {
-			h, w, b, ok := formats.Shape(r.Path)
-			if !ok || r.Y1 > h {
+			// The shape, from a read of no rows (the header).
+			hd, err := ReadRows(r.Path, r.Options, r.Y0, r.Y0, nil)
+			if err != nil || r.Y1 > hd.(metaJSON).Shape[0] {
 				_, err := ReadRows(r.Path, r.Options, r.Y0, r.Y1, nil) // its error
 				return nil, err
 			}
-			n, err := hsi.Elems(r.Y1-r.Y0, w, b)
+			shape := hd.(metaJSON).Shape
+			n, err := hsi.Elems(r.Y1-r.Y0, shape[1], shape[2])
 			if err != nil {
 				return nil, fmt.Errorf("libomnihsr: %w: %w", ErrOption, err)
 			}

@@ -2,7 +2,6 @@ package method
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -131,15 +130,12 @@ func (b bicubic) RenderTo(h, w int, sink model.RowSink, progress func(done, tota
 	}, sink, progress)
 }
 
-// ErrNoDataSample is returned (wrapped) by a row source of BicubicRows
-// that meets a no-data sample: such an input needs its no-data filled
-// (hsi.FillNoData), which needs the whole image.
-var ErrNoDataSample = errors.New("no-data sample")
-
 // BicubicRows is the bicubic renderer of an H x W x B input that is read
 // a band of rows at a time from read (resample.NewRowUpsampler), never held
 // whole: the values of the bicubic method for an input without no-data.
-// read must fail on a NaN, infinite or no-data sample.
+// read must fail on a NaN, infinite or no-data sample (the caller scans
+// the rows for them first: a no-data sample needs the whole image filled,
+// hsi.FillNoData).
 func BicubicRows(H, W, B int, read func(y0, y1 int, dst []float32) error) Renderer {
 	return bicubicRows{H, W, B, read}
 }
