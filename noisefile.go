@@ -1,6 +1,7 @@
 package omnihsr
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -8,67 +9,43 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/internal/regfile"
 )
 
 // readNoise reads one noise value per band of lr from path (NoiseFile):
 // numbers separated by white space or commas ('#' starts a comment), or
 // any cube the formats read, reduced to each band's root mean square over
-// its finite, valid samples (an HDF5 or NetCDF-4 cube streamed chunk by
-// chunk). A companion (NoiseCompanion) is read with the input's Ortho and
-// must have its grid. A band flagged bad in lr needs no value.
-func readNoise(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([]float64, error) {
+// its finite, valid samples (bandRMS: the rows streamed through
+// formats.Open). A companion (NoiseCompanion) of the input companionOf
+// (empty otherwise) is read as its swath, which must be the input's
+// swath (for an EMIT granule read with Ortho, the statistic is over the
+// swath, where each measured pixel counts once; the GLT repeats some of
+// them in the grid). A band flagged bad in lr needs no value.
+func readNoise(path string, lr *hsi.Cube, companionOf string) ([]float64, error) {
 	bands := lr.B
-	if formats.Sniff(path) == "HDF5" {
-		opt := hsi.ReadOptions{}
-		if companion {
-			opt.Ortho = ro.Ortho
-		}
-		st, err := products.BandRMS(path, opt)
+	if _, err := formats.ForRead(path); err == nil {
+		src, err := formats.Open(path, hsi.ReadOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("noise file: %w", err)
 		}
-		if len(st.RMS) != bands {
-			return nil, fmt.Errorf("noise file %s: %d bands, the input has %d", path, len(st.RMS), bands)
+		defer src.Close()
+		hd := src.Header()
+		if hd.B != bands {
+			return nil, fmt.Errorf("noise file %s: %d bands, the input has %d", path, hd.B, bands)
 		}
-		if companion && (st.H != lr.H || st.W != lr.W) {
-			return nil, fmt.Errorf("noise file %s: %d x %d pixels, the input has %d x %d: not the same granule", path, st.H, st.W, lr.H, lr.W)
+		if companionOf != "" {
+			if err := sameSwath(path, hd, companionOf); err != nil {
+				return nil, err
+			}
 		}
-		for b, n := range st.Count {
+		out, cnt, err := bandRMS(src)
+		if err != nil {
+			return nil, fmt.Errorf("noise file: %w", err)
+		}
+		for b, n := range cnt {
 			if n == 0 && !isBad(lr, b) {
 				return nil, fmt.Errorf("noise file %s: band %d has no valid value", path, b+1)
 			}
-		}
-		return st.RMS, nil
-	}
-	if _, err := formats.ForRead(path); err == nil {
-		c, _, err := formats.Read(path, hsi.ReadOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("noise file: %w", err)
-		}
-		if c.B != bands {
-			return nil, fmt.Errorf("noise file %s: %d bands, the input has %d", path, c.B, bands)
-		}
-		out := make([]float64, bands)
-		cnt := make([]int, bands)
-		nd := c.Meta.NoData()
-		for i, v := range c.Data {
-			f := float64(v)
-			if nd.Is(v) || math.IsInf(f, 0) {
-				continue
-			}
-			out[i%bands] += f * f
-			cnt[i%bands]++
-		}
-		for b := range out {
-			if cnt[b] == 0 {
-				if isBad(lr, b) {
-					continue
-				}
-				return nil, fmt.Errorf("noise file %s: band %d has no valid value", path, b+1)
-			}
-			out[b] = math.Sqrt(out[b] / float64(cnt[b]))
 		}
 		return out, nil
 	}
@@ -91,6 +68,69 @@ func readNoise(path string, lr *hsi.Cube, ro hsi.ReadOptions, companion bool) ([
 		return nil, fmt.Errorf("noise file %s: %d values, the input has %d bands", path, len(out), bands)
 	}
 	return out, nil
+}
+
+// sameSwath checks that the companion at path, whose header is hd, has the
+// swath of the input in (both read without Ortho: a header only).
+func sameSwath(path string, hd hsi.Header, in string) error {
+	src, err := formats.Open(in, hsi.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	ih := src.Header()
+	src.Close()
+	if hd.H != ih.H || hd.W != ih.W {
+		return fmt.Errorf("noise file %s: %d x %d pixels, the input has %d x %d: not the same granule", path, hd.H, hd.W, ih.H, ih.W)
+	}
+	return nil
+}
+
+// bandRMS returns each band's root mean square over the valid samples of
+// src (neither no-data, hsi.Meta.NoData, nor infinite) and how many each
+// band has, reading the rows a band at a time (about 4 MiB of float32), so
+// that the memory held is what src holds. An infinite sample is the
+// Source's error, as formats.Read gives it: the first of the image,
+// counted over all of it. A band without a valid sample gets 0.
+func bandRMS(src formats.Source) (rms []float64, count []int, err error) {
+	hd := src.Header()
+	H, W, B := hd.H, hd.W, hd.B
+	rms, count = make([]float64, B), make([]int, B)
+	nd := hd.Meta.NoData()
+	var first *hsi.NonFiniteError
+	step := rowBand(W, B)
+	buf := make([]float32, min(step, H)*W*B)
+	for y0 := 0; y0 < H; y0 += step {
+		y1 := min(H, y0+step)
+		rows := buf[:(y1-y0)*W*B]
+		var nf *hsi.NonFiniteError
+		if err := src.ReadRows(y0, y1, rows); errors.As(err, &nf) {
+			if first == nil {
+				first = nf
+			} else {
+				first.Count += nf.Count
+			}
+			continue
+		} else if err != nil {
+			return nil, nil, err
+		}
+		for i, v := range rows {
+			f := float64(v)
+			if nd.Is(v) || math.IsInf(f, 0) {
+				continue
+			}
+			rms[i%B] += f * f
+			count[i%B]++
+		}
+	}
+	if first != nil {
+		return nil, nil, first
+	}
+	for b := range rms {
+		if count[b] > 0 {
+			rms[b] = math.Sqrt(rms[b] / float64(count[b]))
+		}
+	}
+	return rms, count, nil
 }
 
 // maxNoiseTextBytes bounds a noise file of numbers: a few bytes per band.

@@ -626,9 +626,9 @@ type prepared struct {
 }
 
 // prepare loads the model, gathers the encoder's settings (the noise read from noiseFile
-// for NoiseFile and NoiseCompanion, the input having been read with ro)
+// for NoiseFile and NoiseCompanion, the companion of the input companionOf)
 // and encodes lr (which it does not modify).
-func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile string, ro hsi.ReadOptions, sizes [][2]int, comp *completion) (*prepared, error) {
+func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, noiseFile, companionOf string, sizes [][2]int, comp *completion) (*prepared, error) {
 	res := Result{Method: Method(mt.Name), Bands: lr.B, InHeight: lr.H, InWidth: lr.W, InputMeta: lr.Meta}
 	var mod *model.Model
 	var enc model.EncodeOptions
@@ -648,7 +648,7 @@ func prepare(ctx context.Context, mt method.Method, lr *hsi.Cube, opt *Options, 
 			return nil, err
 		}
 		if noiseFile != "" {
-			if sig, err = readNoise(noiseFile, lr, ro, opt.Noise.Mode == NoiseCompanion); err != nil {
+			if sig, err = readNoise(noiseFile, lr, companionOf); err != nil {
 				return nil, err
 			}
 			res.NoiseFile = noiseFile
@@ -830,7 +830,11 @@ func UpscaleFile(ctx context.Context, in, out string, opt Options) (Result, erro
 		return Result{}, err
 	}
 	comp := newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes, opt.Adapt)
-	p, err := prepare(ctx, mt, lr, &opt, noiseFile, opt.Read, sizes, comp)
+	companionOf := ""
+	if opt.Noise.Mode == NoiseCompanion {
+		companionOf = in
+	}
+	p, err := prepare(ctx, mt, lr, &opt, noiseFile, companionOf, sizes, comp)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", in, err)
 	}
@@ -1031,7 +1035,7 @@ func Upscale(ctx context.Context, lr *hsi.Cube, opt Options) (*hsi.Cube, Result,
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}
 	comp := newCompletion(opt.Completion, mt, lr.H, lr.W, lr.B, sizes, opt.Adapt)
-	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, hsi.ReadOptions{}, sizes, comp)
+	p, err := prepare(ctx, mt, lr, &opt, opt.Noise.File, "", sizes, comp)
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("omnihsr: %w", err)
 	}

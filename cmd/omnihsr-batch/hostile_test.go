@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
 // noTemp checks that the directory TMPDIR pointed at during a run holds
@@ -328,7 +326,7 @@ func TestSignals(t *testing.T) {
 			for _, f := range []string{"a_x8.npy", "b_x8.npy"} {
 				p := filepath.Join(out, f)
 				if _, err := os.Stat(p); err == nil {
-					if _, _, _, ok := formats.Shape(p); !ok {
+					if _, _, _, ok := headerShape(p); !ok {
 						t.Errorf("%s left incomplete", f)
 					}
 				}

@@ -107,7 +107,7 @@ func complete(path string, h, w, b int) bool {
 	if err != nil {
 		return false
 	}
-	oh, ow, ob, ok := formats.Shape(path)
+	oh, ow, ob, ok := headerShape(path)
 	switch f.Name {
 	case "ENVI", "NPY":
 		if !ok || !dataComplete(f.Name, path, oh, ow, ob) {
@@ -118,6 +118,24 @@ func complete(path string, h, w, b int) bool {
 		return oh == h && ow == w && ob == b
 	}
 	return true
+}
+
+// headerShape returns the rows, columns and bands of an ENVI, NPY or PNG
+// image from its header (formats.Open reads no sample of a streamed
+// format); ok is false for the other formats, read whole by Open, and when
+// the header cannot be read.
+func headerShape(path string) (h, w, b int, ok bool) {
+	f, err := formats.ForRead(path)
+	if err != nil || (f.Name != "ENVI" && f.Name != "NPY" && f.Name != "PNG") {
+		return 0, 0, 0, false
+	}
+	src, err := formats.Open(path, hsi.ReadOptions{})
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	hd := src.Header()
+	src.Close()
+	return hd.H, hd.W, hd.B, true
 }
 
 // dataComplete reports whether the data of an ENVI or NPY file of h x w x
@@ -317,7 +335,7 @@ func processLocal(ctx context.Context, in string, o Options) (Result, error) {
 	// A rerun skips a scene whose outputs are complete, from the headers
 	// alone (the input is not read). Where the input's shape cannot be
 	// known without reading it, an output that exists is complete.
-	H, W, B, known := formats.Shape(in)
+	H, W, B, known := headerShape(in)
 	done := true
 	for i, p := range res.Outputs {
 		if !known {

@@ -115,20 +115,89 @@ func interspersed(fs *flag.FlagSet) ([]string, error) {
 }
 
 func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
-	// formats.Info streams an HDF5 dataset into the statistics: a small
-	// file declaring a huge one allocates nothing from the declared size.
-	c, info, st, err := formats.Info(path, opt)
+	fi, err := inspect(path, opt)
 	if err != nil {
 		return err
 	}
+	c := fi.c
 	p := func(k, format string, a ...any) { fmt.Fprintf(w, "%-15s %s\n", k+":", fmt.Sprintf(format, a...)) }
 	p("file", "%s", path)
-	infoFormat(p, c, info)
-	p("value range", "%s", valueRange(&c.Meta, st))
-	infoBands(p, c, st, path, opt)
+	infoFormat(p, c, fi.info)
+	p("value range", "%s", valueRange(&c.Meta, fi.st))
+	infoBands(p, fi)
 	infoGeo(p, c)
 	bandTable(w, c)
 	return nil
+}
+
+// fileInfo is what info prints of a file: its size and metadata (c, whose
+// Data is nil), what the reader saw, the statistics of its samples and the
+// bands the noise screen judges unusable.
+type fileInfo struct {
+	c    *hsi.Cube
+	info hsi.SourceInfo
+	st   hsi.Stats
+	// noisy are the bands the screen judges unusable, unless screenErr
+	// says why they were not screened (quiet: the screen has nothing to
+	// say, every band being bad or no-data throughout).
+	noisy     []noise.Outlier
+	screenErr error
+	quiet     bool
+}
+
+// inspect reads the file at path through formats.Open, its rows a band at
+// a time into the statistics and the noise screen (describe), so that
+// the memory held is what the Source holds. An HDF5 or NetCDF-4 dataset
+// is streamed into them by products.StatHDF5 and products.ScreenHDF5 (a
+// small file declaring a huge dataset allocates nothing from the declared
+// size, and the part never written is counted without being read).
+func inspect(path string, opt hsi.ReadOptions) (fileInfo, error) {
+	if f, err := formats.ForRead(path); err == nil && f.Name == "HDF5" {
+		return inspectHDF5(path, opt)
+	}
+	src, err := formats.Open(path, opt)
+	if err != nil {
+		return fileInfo{}, err
+	}
+	defer src.Close()
+	hd := src.Header()
+	d, err := describe(src)
+	if err != nil {
+		return fileInfo{}, err
+	}
+	fi := fileInfo{c: &hsi.Cube{H: hd.H, W: hd.W, B: hd.B, Meta: hd.Meta}, info: hd.Info, st: d.st, quiet: d.unusable}
+	if d.ns == nil {
+		fi.screenErr = fmt.Errorf("%s: %w", path, d.why)
+	} else {
+		fi.noisy = d.ns.Outliers(hd.Meta.BadBands)
+	}
+	return fi, nil
+}
+
+// inspectHDF5 is inspect for an HDF5 or NetCDF-4 file.
+func inspectHDF5(path string, opt hsi.ReadOptions) (fileInfo, error) {
+	c, info, s, err := products.StatHDF5(path, opt)
+	if err != nil {
+		return fileInfo{}, err
+	}
+	fi := fileInfo{c: c, info: info}
+	if s == nil { // read whole
+		if err := c.Validate(); err != nil {
+			return fileInfo{}, err
+		}
+		fi.st = hsi.StatsOf(c)
+		if fi.st.NaN+fi.st.Inf == 0 {
+			fi.noisy, err = noise.Screen(c)
+			fi.quiet = err != nil
+		}
+		fi.c = &hsi.Cube{H: c.H, W: c.W, B: c.B, Meta: c.Meta}
+		return fi, nil
+	}
+	fi.st = *s
+	if fi.st.NaN+fi.st.Inf == 0 {
+		fi.noisy, fi.screenErr = products.ScreenHDF5(path, opt)
+	}
+	return fi, nil
 }
 
 // infoLine prints one "key: value" line of omnihsr info.
@@ -215,7 +284,8 @@ func notFinite(vs []float64) string {
 // infoBands prints the spectral lines: wavelengths, FWHM, bad bands, the
 // bands upscale's noise screen leaves out, the data ignore value and the
 // description.
-func infoBands(p infoLine, c *hsi.Cube, st hsi.Stats, path string, opt hsi.ReadOptions) {
+func infoBands(p infoLine, fi fileInfo) {
+	c := fi.c
 	m := &c.Meta
 	if len(m.Wavelengths) > 0 {
 		units := m.WavelengthUnits
@@ -240,21 +310,12 @@ func infoBands(p infoLine, c *hsi.Cube, st hsi.Stats, path string, opt hsi.ReadO
 	} else {
 		p("bad bands", "none listed")
 	}
-	// The bands upscale's noise screen leaves out. A streamed HDF5 dataset
-	// (c.Data nil) is streamed again into the screen's residuals
-	// (products.ScreenHDF5), which hold at most 32,768 pixels a band.
-	if st.NaN+st.Inf == 0 {
-		var out []noise.Outlier
-		var err error
-		if c.Data == nil {
-			out, err = products.ScreenHDF5(path, opt)
-		} else {
-			out, err = noise.Screen(c)
-		}
-		switch {
-		case err != nil && c.Data == nil:
-			p("noisy bands", "not screened (%v)", err)
-		case err != nil:
+	// The bands upscale's noise screen leaves out, screened on a file
+	// without NaN or infinite samples.
+	if st := fi.st; st.NaN+st.Inf == 0 && !fi.quiet {
+		switch out := fi.noisy; {
+		case fi.screenErr != nil:
+			p("noisy bands", "not screened (%v)", fi.screenErr)
 		case len(out) == 0:
 			p("noisy bands", "none")
 		default:

@@ -21,10 +21,16 @@
 //
 // Open opens a file as a Source: its header (hsi.Header) first, then its
 // rows a range at a time, with the same policy applied inside ReadRows.
-// ENVI and PNG (8 or 16 bits a sample, not interlaced, no palette) stream
-// from the file, so that an image larger than memory, or a small PNG that
+// ENVI, PNG (8 or 16 bits a sample, not interlaced, no palette), C-order
+// NPY and HDF5 or NetCDF-4 cubes stored in one dataset stream from the
+// file, so that an image larger than memory, or a small file that
 // declares a huge one, is never held; the other formats are read whole by
-// Open and served from memory (see Open for why each).
+// Open and served from memory (see Open for why each). ReadAll reads a
+// Source into a cube, as Read does, taking over the cube of one read
+// whole. omnihsr.UpscaleFile reads its input through Open (the outputs
+// checked from the header, the bicubic method a band of rows at a time),
+// and so do the noise file and omnihsr info's statistics and noise screen
+// (an HDF5 dataset excepted: see products.StatHDF5).
 //
 // Create writes an image a band of rows at a time through a RowWriter, for
 // outputs too large to hold in memory. ENVI and NPY stream to disk (the

@@ -4,37 +4,8 @@ import (
 	"fmt"
 
 	"github.com/omnihsr/omnihsr/hsi"
-	"github.com/omnihsr/omnihsr/hsi/envi"
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
-	"github.com/omnihsr/omnihsr/hsi/npy"
-	"github.com/omnihsr/omnihsr/hsi/png"
 )
-
-// Shape returns the rows, columns and bands of the image at path from its
-// header alone, so that a command can check its outputs before it reads a
-// large input. ok is false for formats whose shape cannot be told without
-// reading (MAT, TIFF) or when the header cannot be read (Read then reports
-// the problem). For PNG, bands is the fewest Read may give.
-func Shape(path string) (h, w, b int, ok bool) {
-	f, err := ForRead(path)
-	if err != nil || checkRegular(path) != nil {
-		return 0, 0, 0, false
-	}
-	switch f.Name {
-	case "ENVI":
-		h, w, b, _, _, err = envi.ReadHeader(path)
-	case "NPY":
-		h, w, b, err = npy.Shape(path)
-	case "PNG":
-		h, w, b, err = png.Shape(path)
-	default:
-		return 0, 0, 0, false
-	}
-	if err != nil || h < 1 || w < 1 || b < 1 {
-		return 0, 0, 0, false
-	}
-	return h, w, b, true
-}
 
 // Output is one output file a command is about to write.
 type Output struct {

@@ -42,7 +42,8 @@
 //     geometry lookup table is applied as NASA's emit_tools.apply_glt does
 //     and the cube carries the granule's geotransform and CRS.
 //     EMITUncertaintyPath finds an RFL granule's RFLUNCERT companion by
-//     name, and BandRMS reduces it, streamed, to a noise value per band.
+//     name (upscale -noise-file auto reduces it, streamed through
+//     OpenRows, to a noise value per band).
 //   - PRISMA L2D (HDF-EOS5 .he5): VNIR_Cube and SWIR_Cube (uint16, rows x
 //     bands x columns) scaled to reflectance, Min + DN*(Max-Min)/65535 with
 //     each spectrometer's L2Scale*Min/Max; the placeholder bands (zero

@@ -1,21 +1,18 @@
 package products
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/omnihsr/omnihsr/hsi"
 )
 
 type uncertGolden struct {
 	File  string        `json:"file"`
 	Swath [][][]float64 `json:"swath"`
 	Ortho [][][]float64 `json:"ortho"`
-	RMS   []float64     `json:"rms"`
-	Count []int         `json:"count"`
+	RMS   []float64     `json:"rms"`   // checked by the front door's noise file test
+	Count []int         `json:"count"` // (omnihsr's TestNoiseFileEMITUncertainty)
 }
 
 // The RFLUNCERT granule reads as the RFL one does: the swath, the same
@@ -51,63 +48,6 @@ func TestEMITUncertainty(t *testing.T) {
 			}
 			checkEMITGeo(t, m, tc.ortho, rfl.GT)
 		})
-	}
-}
-
-// BandRMS streams the cube and gives numpy's per-band root mean square of
-// the valid samples; the grid it reports is the one a read gives.
-func TestBandRMS(t *testing.T) {
-	var g uncertGolden
-	loadJSON(t, "emit_uncert_golden.json", &g)
-	path := filepath.Join("testdata", g.File)
-	for _, tc := range []struct {
-		name string
-		opt  hsi.ReadOptions
-		h, w int
-	}{
-		{"swath", hsi.ReadOptions{}, len(g.Swath), len(g.Swath[0])},
-		{"ortho grid, swath samples", hsi.ReadOptions{Ortho: true}, len(g.Ortho), len(g.Ortho[0])},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			st, err := BandRMS(path, tc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.H != tc.h || st.W != tc.w || len(st.RMS) != len(g.RMS) {
-				t.Fatalf("%d x %d, %d bands; want %d x %d, %d", st.H, st.W, len(st.RMS), tc.h, tc.w, len(g.RMS))
-			}
-			for b := range g.RMS {
-				if st.Count[b] != g.Count[b] || math.Abs(st.RMS[b]-g.RMS[b]) > 1e-15*g.RMS[b]*float64(g.Count[b]) {
-					t.Errorf("band %d: rms %v over %d samples, want %v over %d", b, st.RMS[b], st.Count[b], g.RMS[b], g.Count[b])
-				}
-			}
-		})
-	}
-	// A packed generic cube: the fill is compared packed, the rest unpacked.
-	var ggs map[string]genericGolden
-	loadJSON(t, "generic_golden.json", &ggs)
-	gg := ggs["generic_bhw.h5"]
-	st, err := BandRMS(filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for b := range st.RMS {
-		var sum float64
-		n := 0
-		for _, row := range gg.Cube {
-			for _, px := range row {
-				if px[b] != gg.Fill {
-					sum += float64(float32(px[b])) * float64(float32(px[b]))
-					n++
-				}
-			}
-		}
-		if st.Count[b] != n || math.Abs(st.RMS[b]-math.Sqrt(sum/float64(n))) > 1e-9 {
-			t.Errorf("generic band %d: rms %v over %d, want %v over %d", b, st.RMS[b], st.Count[b], math.Sqrt(sum/float64(n)), n)
-		}
-	}
-	if _, err := BandRMS(filepath.Join("testdata", "generic_bhw.h5"), hsi.ReadOptions{Ortho: true}); err == nil || !strings.Contains(err.Error(), "-ortho") {
-		t.Errorf("-ortho on a generic cube: %v", err)
 	}
 }
 
