@@ -56,10 +56,20 @@ type Settings struct {
 	// MarginPSNR (dB) and MarginSAM (degrees) are what a candidate must win
 	// by in the check, on both scores, to replace the choice so far.
 	MarginPSNR, MarginSAM float64
-	// TopUp adds white noise to the pairs' and the check's low-res inputs,
-	// band by band, to bring their estimated noise back to the input's
-	// (the downsampling averages it down).
+	// TopUp adds white noise to the fine-tune's pairs' low-res inputs (and,
+	// without Recorrupt, to the check's), band by band, to bring their
+	// estimated noise back to the input's (the downsampling averages it
+	// down).
 	TopUp bool
+	// Recorrupt makes the check unbiased on noisy inputs: with z drawn per
+	// sample from the input's per-band noise, the check's reduced input is
+	// made from x + z (its noise then topped up to the input's level) and
+	// scored against x - z. For Gaussian noise the two carry independent
+	// noise, so the expected squared error against x - z is that against
+	// the clean scene plus a constant: a model that reproduces the input's
+	// own noise is no longer rewarded, and the reduced input is as noisy
+	// as the input.
+	Recorrupt bool
 	// AutoSteps is the step count of Auto.
 	AutoSteps int
 	// Route lets the check choose between the model for clean inputs and
@@ -73,7 +83,7 @@ var Default = Settings{
 	PatchMin: 24, PatchMax: 48, FactorMin: 1.5, FactorMax: 4, MinLR: 4,
 	MinCheck: 16, Window: 192,
 	MarginPSNR: 0.02, MarginSAM: 0.0,
-	TopUp: false, AutoSteps: 200, Route: true,
+	TopUp: false, Recorrupt: true, AutoSteps: 200, Route: true,
 }
 
 // Options configure Run.
@@ -154,6 +164,7 @@ func (s Settings) orDefault() Settings {
 // scene is the input as the adaptation sees it.
 type scene struct {
 	x      *hsi.Cube // the network's bands of the window, normalised, no-data filled
+	ref    *hsi.Cube // the check's reference: x, or x - z (Settings.Recorrupt)
 	sigmas []float64 // per-band noise of x
 	keep   []int     // bands scored and in the loss (nil: all)
 	small  *hsi.Cube // x reduced by s: the check's input
@@ -387,13 +398,40 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 			}
 		}
 	}
-	if sc.small, err = resample.Downsample(x, lh, lw); err != nil {
+	rng := rand.New(rand.NewPCG(seedOf(x, s), 1))
+	src := x
+	sc.ref = x
+	if st.Recorrupt {
+		src, sc.ref = sc.recorrupt(rng)
+	}
+	if sc.small, err = resample.Downsample(src, lh, lw); err != nil {
 		return nil, "", fmt.Errorf("adapt: %w", err)
 	}
-	if st.TopUp {
-		sc.topUp(sc.small, sc.s, rand.New(rand.NewPCG(seedOf(x, s), 1)))
+	switch {
+	case st.Recorrupt:
+		// x + z carries twice the input's noise variance before the
+		// reduction.
+		sc.topUp(sc.small, sc.s, 2, rng)
+	case st.TopUp:
+		sc.topUp(sc.small, sc.s, 1, rng)
 	}
 	return sc, "", nil
+}
+
+// recorrupt returns x + z and x - z for z drawn per sample from N(0,
+// sigma_b^2), sigma_b the band's noise.
+func (sc *scene) recorrupt(rng *rand.Rand) (plus, minus *hsi.Cube) {
+	plus, minus = sc.x.Clone(), sc.x.Clone()
+	for i := range plus.Data {
+		s := sc.sigmas[i%plus.B]
+		if !(s > 0) || math.IsInf(s, 0) {
+			continue
+		}
+		z := float32(s * rng.NormFloat64())
+		plus.Data[i] += z
+		minus.Data[i] -= z
+	}
+	return plus, minus
 }
 
 // seedOf hashes the input and the factor.
@@ -408,11 +446,12 @@ func seedOf(x *hsi.Cube, s float64) uint64 {
 	return h.Sum64() ^ math.Float64bits(s)
 }
 
-// topUp adds white noise to a low-res cube made from x at factor f so that
-// each band's noise is back at x's: the antialiased bicubic downsampling
-// scales white noise by about 0.6/f.
-func (sc *scene) topUp(c *hsi.Cube, f float64, rng *rand.Rand) {
-	keep := 1 - min(1, 0.36/(f*f))
+// topUp adds white noise to a low-res cube made at factor f from a cube
+// whose noise variance is k times x's, so that each band's noise is back
+// at x's: the antialiased bicubic downsampling scales white noise by about
+// 0.6/f.
+func (sc *scene) topUp(c *hsi.Cube, f, k float64, rng *rand.Rand) {
+	keep := 1 - min(1, k*0.36/(f*f))
 	add := make([]float64, c.B)
 	for b, s := range sc.sigmas {
 		if s > 0 && !math.IsInf(s, 0) {
@@ -427,7 +466,7 @@ func (sc *scene) topUp(c *hsi.Cube, f float64, rng *rand.Rand) {
 }
 
 // score renders the check's reduced input back to the window's size with
-// m and scores it against the window (the kept bands).
+// m and scores it against the check's reference (the kept bands).
 func (sc *scene) score(ctx context.Context, m *model.Model) (Score, error) {
 	e, err := m.EncodeImageContext(ctx, sc.small, model.EncodeOptions{KeepNoisyBands: sc.keepNoisy})
 	if err != nil {
@@ -441,7 +480,7 @@ func (sc *scene) score(ctx context.Context, m *model.Model) (Score, error) {
 	if err != nil {
 		return Score{}, err
 	}
-	ref, yh := sc.x, y
+	ref, yh := sc.ref, y
 	if sc.keep != nil {
 		if ref, err = ref.SelectBands(sc.keep); err != nil {
 			return Score{}, err
@@ -520,7 +559,7 @@ func (t *trainer) pair() (hr, lr, clean *hsi.Cube, f float64, err error) {
 	lr = clean
 	if st.TopUp {
 		lr = clean.Clone()
-		sc.topUp(lr, f, t.rng)
+		sc.topUp(lr, f, 1, t.rng)
 	}
 	return hr, lr, clean, float64(p) / float64(lh), nil
 }

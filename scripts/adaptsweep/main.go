@@ -13,6 +13,13 @@
 //
 //	go run ./scripts/adaptsweep -factors 2,4,8 -steps 200 -lr 5e-5
 //
+// -noise clean,0.01,shot:0.02,profile:0.01,stripes:0.01 runs every cell
+// under each of those degradations of the low-res input (eval.Degradation:
+// white Gaussian noise of that sigma, or a sensor-like noise model of
+// eval.NoiseModels at that level; "clean" the plain downsampling) and
+// reports each apart; the seed of an image's noise derives from its name
+// and the factor.
+//
 // -files a.mat,b.tif scores those files instead (e.g. the NEON crop or the
 // bundled sample; -bands lo-hi,lo-hi scores only the bands outside those
 // 1-based ranges, e.g. a sensor's water-vapour windows, and reports the
@@ -23,6 +30,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
@@ -70,6 +78,8 @@ func run() error {
 	flag.Float64Var(&st.MarginPSNR, "margin-psnr", st.MarginPSNR, "guard margin, dB")
 	flag.Float64Var(&st.MarginSAM, "margin-sam", st.MarginSAM, "guard margin, degrees")
 	flag.BoolVar(&st.TopUp, "topup", st.TopUp, "top up the pairs' noise")
+	flag.BoolVar(&st.Recorrupt, "recorrupt", st.Recorrupt, "the check on x + z against x - z")
+	noises := flag.String("noise", "clean", "degradations of the input: clean, SIGMA (white) or MODEL:SIGMA (eval.NoiseModels), comma-separated")
 	flag.BoolVar(&st.Route, "route", st.Route, "let the guard route between the pair's members")
 	set := flag.String("set", "hsi,nat", "image sets: hsi (training scenes), nat (held-out natural images)")
 	only := flag.String("only", "", "comma-separated name substrings to keep")
@@ -88,6 +98,10 @@ func run() error {
 			return err
 		}
 		fs = append(fs, v)
+	}
+	degs, err := parseNoise(*noises)
+	if err != nil {
+		return err
 	}
 	imgs, err := load(*set, *files, *only, *split, *natSide)
 	if err != nil {
@@ -108,73 +122,136 @@ func run() error {
 		return err
 	}
 	fmt.Printf("# settings %+v steps %d\n", st, *steps)
-	fmt.Println("image\tx\tbicubic\tshipped\tadapt\tforced\tsam_bic\tsam_shipped\tsam_adapt\tsam_forced\tchoice\tseconds\treason")
-	var n, losses int
-	var sumShip, sumAd, sumForced, worst float64
-	worst = math.Inf(1)
-	var worstName string
-	for _, im := range imgs {
-		for _, s := range fs {
-			lr, err := eval.Degradation{}.Input(im.c, s, 0)
-			if err != nil || lr.H < 2 || lr.W < 2 {
-				continue
-			}
-			bic, err := resample.Upsample(lr, im.c.H, im.c.W)
-			if err != nil {
-				return err
-			}
-			ship, err := m.Upscale(lr, im.c.H, im.c.W)
-			if err != nil {
-				return err
-			}
-			t0 := time.Now()
-			var tuned *model.Model
-			ao := adapt.Options{Steps: adapt.Auto, Factor: s, Settings: st}
-			if *forced {
-				ao.Tuned = func(t *model.Model) { tuned = t }
-			}
-			am, rep, err := adapt.Run(context.Background(), m, lr, ao)
-			if err != nil {
-				return fmt.Errorf("%s x%g: %w", im.name, s, err)
-			}
-			ad, err := am.Upscale(lr, im.c.H, im.c.W)
-			if err != nil {
-				return err
-			}
-			secs := time.Since(t0).Seconds()
-			forced := ad
-			if tuned != nil {
-				if forced, err = tuned.Upscale(lr, im.c.H, im.c.W); err != nil {
+	fmt.Println("noise\timage\tx\tbicubic\tshipped\tadapt\tforced\tsam_bic\tsam_shipped\tsam_adapt\tsam_forced\tchoice\tseconds\treason")
+	var all tally
+	for _, dg := range degs {
+		var t tally
+		for _, im := range imgs {
+			for _, s := range fs {
+				h := fnv.New64a()
+				fmt.Fprintf(h, "%s x%g", im.name, s)
+				lr, err := dg.deg.Input(im.c, s, h.Sum64())
+				if err != nil || lr.H < 2 || lr.W < 2 {
+					continue
+				}
+				bic, err := resample.Upsample(lr, im.c.H, im.c.W)
+				if err != nil {
 					return err
 				}
-			}
-			pb, sb := scores(im.c, bic, win)
-			ps, ss := scores(im.c, ship, win)
-			pa, sa := scores(im.c, ad, win)
-			pf, sf := scores(im.c, forced, win)
-			fmt.Printf("%s\t%g\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%.1f\t%s\n", im.name, s, pb[0], ps[0], pa[0], pf[0], sb[0], ss[0], sa[0], sf[0], rep.Choice, secs, rep.String())
-			if win != nil {
-				fmt.Printf("  inside the windows: bicubic %.3f shipped %.3f adapt %.3f forced %.3f dB\n", pb[1], ps[1], pa[1], pf[1])
-			}
-			n++
-			sumShip += ps[0] - pb[0]
-			sumAd += pa[0] - pb[0]
-			sumForced += pf[0] - pb[0]
-			d := pa[0] - ps[0]
-			if d < -0.02 || sa[0]-ss[0] > 0.02 {
-				losses++
-			}
-			if d < worst {
-				worst, worstName = d, fmt.Sprintf("%s x%g", im.name, s)
+				ship, err := m.Upscale(lr, im.c.H, im.c.W)
+				if err != nil {
+					return err
+				}
+				t0 := time.Now()
+				var tuned *model.Model
+				ao := adapt.Options{Steps: adapt.Auto, Factor: s, Settings: st}
+				if *forced {
+					ao.Tuned = func(t *model.Model) { tuned = t }
+				}
+				am, rep, err := adapt.Run(context.Background(), m, lr, ao)
+				if err != nil {
+					return fmt.Errorf("%s x%g: %w", im.name, s, err)
+				}
+				ad, err := am.Upscale(lr, im.c.H, im.c.W)
+				if err != nil {
+					return err
+				}
+				secs := time.Since(t0).Seconds()
+				forced := ad
+				if tuned != nil {
+					if forced, err = tuned.Upscale(lr, im.c.H, im.c.W); err != nil {
+						return err
+					}
+				}
+				pb, sb := scores(im.c, bic, win)
+				ps, ss := scores(im.c, ship, win)
+				pa, sa := scores(im.c, ad, win)
+				pf, sf := scores(im.c, forced, win)
+				fmt.Printf("%s\t%s\t%g\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%.1f\t%s\n", dg.name, im.name, s, pb[0], ps[0], pa[0], pf[0], sb[0], ss[0], sa[0], sf[0], rep.Choice, secs, rep.String())
+				if win != nil {
+					fmt.Printf("  inside the windows: bicubic %.3f shipped %.3f adapt %.3f forced %.3f dB\n", pb[1], ps[1], pa[1], pf[1])
+				}
+				name := fmt.Sprintf("%s %s x%g", dg.name, im.name, s)
+				c := cell{pb[0], ps[0], pa[0], pf[0], ss[0], sa[0]}
+				t.add(c, name)
+				all.add(c, name)
 			}
 		}
+		if len(degs) > 1 {
+			t.print(dg.name)
+		}
 	}
-	if n > 0 {
-		k := float64(n)
-		fmt.Printf("# %d cells: mean gain over bicubic shipped %+.3f dB, adapt %+.3f dB (%+.3f over shipped), forced %+.3f dB (%+.3f); cells losing > 0.02 dB or 0.02 deg: %d; worst %+.3f dB (%s)\n",
-			n, sumShip/k, sumAd/k, (sumAd-sumShip)/k, sumForced/k, (sumForced-sumShip)/k, losses, worst, worstName)
-	}
+	all.print("all")
 	return nil
+}
+
+type noiseCase struct {
+	name string
+	deg  eval.Degradation
+}
+
+// parseNoise reads -noise.
+func parseNoise(s string) ([]noiseCase, error) {
+	var out []noiseCase
+	for _, f := range strings.Split(s, ",") {
+		if f == "clean" {
+			out = append(out, noiseCase{f, eval.Degradation{}})
+			continue
+		}
+		var d eval.Degradation
+		v := f
+		if mdl, lvl, ok := strings.Cut(f, ":"); ok {
+			d.NoiseModel, v = mdl, lvl
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("-noise %q: want clean, SIGMA or MODEL:SIGMA", f)
+		}
+		d.Noise = x
+		if err := d.Validate(); err != nil {
+			return nil, err
+		}
+		out = append(out, noiseCase{f, d})
+	}
+	return out, nil
+}
+
+// cell holds one cell's PSNR (dB) of bicubic, the shipped pair, adaptation
+// and the forced fine-tune, and SAM (degrees) of the shipped pair and
+// adaptation.
+type cell struct{ bic, ship, ad, forced, samShip, samAd float64 }
+
+// tally sums the cells of a summary line.
+type tally struct {
+	n, losses               int
+	ship, ad, forced, worst float64
+	worstName               string
+}
+
+func (t *tally) add(c cell, name string) {
+	if t.n == 0 {
+		t.worst = math.Inf(1)
+	}
+	t.n++
+	t.ship += c.ship - c.bic
+	t.ad += c.ad - c.bic
+	t.forced += c.forced - c.bic
+	d := c.ad - c.ship
+	if d < -0.02 || c.samAd-c.samShip > 0.02 {
+		t.losses++
+	}
+	if d < t.worst {
+		t.worst, t.worstName = d, name
+	}
+}
+
+func (t tally) print(label string) {
+	if t.n == 0 {
+		return
+	}
+	k := float64(t.n)
+	fmt.Printf("# %s: %d cells: mean gain over bicubic shipped %+.3f dB, adapt %+.3f dB (%+.3f over shipped), forced %+.3f dB (%+.3f); cells losing > 0.02 dB or 0.02 deg: %d; worst %+.3f dB (%s)\n",
+		label, t.n, t.ship/k, t.ad/k, (t.ad-t.ship)/k, t.forced/k, (t.forced-t.ship)/k, t.losses, t.worst, t.worstName)
 }
 
 // scores returns PSNR and SAM of est against ref on the bands outside the
