@@ -20,17 +20,44 @@
 // values for integer types.
 //
 // Open opens a file as a Source: its header (hsi.Header) first, then its
-// rows a range at a time, with the same policy applied inside ReadRows.
-// ENVI, PNG (8 or 16 bits a sample, not interlaced, no palette), C-order
-// NPY and HDF5 or NetCDF-4 cubes stored in one dataset stream from the
-// file, so that an image larger than memory, or a small file that
-// declares a huge one, is never held; the other formats are read whole by
-// Open and served from memory (see Open for why each). ReadAll reads a
-// Source into a cube, as Read does, taking over the cube of one read
-// whole. omnihsr.UpscaleFile reads its input through Open (the outputs
-// checked from the header, the bicubic method a band of rows at a time),
-// and so do the noise file and omnihsr info's statistics and noise screen
-// (an HDF5 dataset excepted: see products.StatHDF5).
+// rows a range at a time, with the same policy applied inside ReadRows,
+// giving Read's values bit for bit. These formats stream, each through
+// its package's OpenRows (an hsi.RowReader), so that an image larger than
+// memory, or a small file that declares a huge one, is never held:
+//
+//	ENVI   every interleave: the lines asked are read from the data file
+//	PNG    8 or 16 bits a sample, not interlaced, no palette: inflated row by row
+//	NPY    C order: the rows asked are read at their offset
+//	TIFF   strips or tiles, every compression, predictor and planar
+//	       configuration, bands as samples or pages: only the strips or
+//	       tiles that hold the rows asked are decoded
+//	HDF5   a generic HDF5 or NetCDF-4 dataset, an EMIT swath: a contiguous
+//	       dataset's rows are read by seeking, a chunked one's by decoding
+//	       the chunks that hold them
+//
+// A TIFF strip or tile row, or an HDF5 chunk row, that a call needs only
+// in part is kept decoded for the next call (its height of rows of the
+// whole width and bands, checked against the memory limit), so that
+// reading a row at a time decodes each strip, tile or chunk once: the
+// memory held is one such row, not the image.
+//
+// These are read whole by Open, as Read reads them, and served from
+// memory: a Fortran-order NPY array (at the first ReadRows: each of its
+// rows is scattered over the whole file, a value in every column of every
+// band's column-major image, so reading a row at a time would read the
+// file once a row); MAT files (a v5 matrix is one compressed element; a
+// v7.3 one an HDF5 dataset whose -layout may transpose it); the products
+// assembled from several datasets or files, scaled or remapped (EnMAP and
+// DESIS, PRISMA, NEON, an EMIT granule with -ortho, whose every output
+// pixel the GLT picks from anywhere in the swath); and ENVI or PNG read
+// with reader options other than RefuseNaN (PNG also when palette,
+// interlaced or 1, 2 or 4 bits a sample).
+//
+// ReadAll reads a Source into a cube, as Read does, taking over the cube
+// of one read whole. omnihsr.UpscaleFile reads its input through Open
+// (the outputs checked from the header, the bicubic method a band of rows
+// at a time), and so do the noise file and omnihsr info's statistics and
+// noise screen (an HDF5 dataset excepted: see products.StatHDF5).
 //
 // Create writes an image a band of rows at a time through a RowWriter, for
 // outputs too large to hold in memory. ENVI and NPY stream to disk (the

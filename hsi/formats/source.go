@@ -10,6 +10,7 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/npy"
 	"github.com/omnihsr/omnihsr/hsi/png"
 	"github.com/omnihsr/omnihsr/hsi/products"
+	"github.com/omnihsr/omnihsr/hsi/tiff"
 )
 
 // Source is an open file whose cube is read a range of rows at a time, as
@@ -31,18 +32,9 @@ type Source interface {
 }
 
 // Open opens the file at path, in the format ForRead tells, for reading
-// with ro. ENVI images, PNG images (8 or 16 bits a sample, not interlaced,
-// no palette), C-order NPY arrays and HDF5 or NetCDF-4 cubes stored in
-// one dataset (a generic dataset, an EMIT swath) stream: ReadRows reads
-// the rows asked from the file (a chunked dataset: the chunks that hold
-// them, the last chunk row kept) and nothing else is held. A Fortran-order
-// NPY array is read whole at the first ReadRows (npy.OpenRows says why).
-// The other formats, and ENVI or PNG read with options other than
-// RefuseNaN, are read whole by Open, as Read reads them, and served from
-// memory: MAT files (a v5 matrix is one compressed element; a v7.3 one an
-// HDF5 dataset whose layout -layout may transpose), TIFF and the mission
-// products assembled from several datasets or files, scaled or
-// orthorectified (products.OpenRows names them).
+// with ro. See the package documentation for which formats stream and
+// which are read whole by Open (as Read reads them) and served from
+// memory, and why.
 func Open(path string, ro hsi.ReadOptions) (Source, error) {
 	if err := checkRegular(path); err != nil {
 		return nil, err
@@ -54,6 +46,8 @@ func Open(path string, ro hsi.ReadOptions) (Source, error) {
 	switch f.Name {
 	case "NPY":
 		return openRows(path, ro, npy.OpenRows)
+	case "TIFF":
+		return openRows(path, ro, tiff.OpenRows)
 	case "HDF5":
 		return openRows(path, ro, func(p string) (hsi.RowReader, error) { return products.OpenRows(p, ro) })
 	}

@@ -12,6 +12,8 @@
 // checking that the cube fits in memory.
 // Decode reads the same from an io.ReaderAt of a given size, as
 // archive/zip.NewReader does, with the same checks.
+// OpenRows reads the same a range of rows at a time: a C-order array
+// from the rows' offset, a Fortran-order one read whole at the first call.
 //
 // Write stores a C-order, little-endian array of shape (H, W, B), version
 // 1.0 (2.0 when the header needs it), float32 unless WriteOptions.DataType

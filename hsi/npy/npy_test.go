@@ -215,6 +215,15 @@ func TestReadErrors(t *testing.T) {
 			if errors.As(err, &nf) != (c != nil) {
 				t.Fatalf("cube returned: %v, error %v", c != nil, err)
 			}
+			if nf == nil {
+				r, err := OpenRows(p)
+				if err == nil {
+					r.Close()
+				}
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
+					t.Fatalf("OpenRows: err = %v, want one naming the file and saying %q", err, tc.want)
+				}
+			}
 		})
 	}
 }

@@ -108,6 +108,13 @@ func TestBadInput(t *testing.T) {
 			if a := allocated() - before; a > 16<<20 {
 				t.Errorf("%d bytes allocated", a)
 			}
+			before = allocated()
+			if err := readRows(p); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
+				t.Fatalf("OpenRows and ReadRows: err = %v, want one naming the file and saying %q", err, tc.want)
+			}
+			if a := allocated() - before; a > 16<<20 {
+				t.Errorf("OpenRows: %d bytes allocated", a)
+			}
 		})
 	}
 }
@@ -137,6 +144,11 @@ func TestTruncated(t *testing.T) {
 					t.Errorf("%s cut at %d: error %q does not name the file", name, cut, err)
 				}
 			}
+			if serr := readRows(p); serr == nil || !strings.Contains(serr.Error(), p) {
+				if err != nil {
+					t.Errorf("%s cut at %d: Read fails (%v), OpenRows and ReadRows row by row: %v", name, cut, err, serr)
+				}
+			}
 		}
 		// GDAL puts the IFD first and tifffile puts data before IFDs; in both
 		// every cut loses data or structure.
@@ -150,4 +162,22 @@ func allocated() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.TotalAlloc
+}
+
+// readRows opens p with OpenRows and reads its rows one at a time: the
+// first error.
+func readRows(p string) error {
+	r, err := OpenRows(p)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	hd := r.Header()
+	row := make([]float32, hd.W*hd.B)
+	for y := 0; y < hd.H; y++ {
+		if err := r.ReadRows(y, y+1, row); err != nil {
+			return err
+		}
+	}
+	return nil
 }

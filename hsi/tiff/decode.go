@@ -19,66 +19,88 @@ import (
 // are decompressed as streams and handled a row at a time, so memory beyond
 // the cube is a few row buffers whatever the strip or tile size.
 func (f *file) decodePage(p *page, c *hsi.Cube, band int) error {
-	across, down := p.chunksAcross(), p.chunksDown()
-	perPlane := across * down
+	var cr chunkOpener
+	defer cr.close()
+	d := newChunkDecoder(f, p, &cr)
+	n := p.chunksAcross() * p.chunksDown() * p.planes()
+	for idx := 0; idx < n; idx++ {
+		if err := d.chunk(idx, c.Data, c.W, c.B, band, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunkDecoder decodes the chunks of one page, reusing its buffers.
+type chunkDecoder struct {
+	f           *file
+	p           *page
+	rowBuf, tmp []byte
+	words       []uint64
+	mask        uint64
+	cr          *chunkOpener // shared by the decoders of one reader
+}
+
+func newChunkDecoder(f *file, p *page, cr *chunkOpener) *chunkDecoder {
+	rowBuf := make([]byte, p.rowBytes())
+	return &chunkDecoder{f: f, p: p, cr: cr, rowBuf: rowBuf, tmp: make([]byte, len(rowBuf)),
+		words: make([]uint64, p.cw*p.chunkSamples()), mask: ^uint64(0) >> (64 - uint(p.bps))}
+}
+
+// chunk decodes chunk idx of the page into data, the samples of rows yBase
+// on of an image w pixels wide with b samples a pixel, the page's samples
+// going to samples band.. of each pixel.
+func (d *chunkDecoder) chunk(idx int, data []float32, w, b, band, yBase int) error {
+	f, p := d.f, d.p
+	across := p.chunksAcross()
+	perPlane := across * p.chunksDown()
 	cs := p.chunkSamples()
 	es := p.bps / 8
 	rowSamples := p.cw * cs
-	rowBuf := make([]byte, p.rowBytes())
-	tmp := make([]byte, len(rowBuf))
-	words := make([]uint64, rowSamples)
-	mask := ^uint64(0) >> (64 - uint(p.bps))
-	cr := &chunkOpener{}
-	defer cr.close()
-	for plane := 0; plane < p.planes(); plane++ {
-		for k := 0; k < perPlane; k++ {
-			idx := plane*perPlane + k
-			ty, tx := k/across, k%across
-			y0, x0 := ty*p.ch, tx*p.cw
-			ymax := min(p.ch, p.h-y0)
-			xmax := min(p.cw, p.w-x0)
-			rd, done, err := cr.open(f, p, idx)
-			if err != nil {
-				return fmt.Errorf("%s %d: %w", chunkKind(p), idx, err)
+	rowBuf, tmp, words, mask := d.rowBuf, d.tmp, d.words, d.mask
+	plane, k := idx/perPlane, idx%perPlane
+	ty, tx := k/across, k%across
+	y0, x0 := ty*p.ch, tx*p.cw
+	ymax := min(p.ch, p.h-y0)
+	xmax := min(p.cw, p.w-x0)
+	rd, done, err := d.cr.open(f, p, idx)
+	if err != nil {
+		return fmt.Errorf("%s %d: %w", chunkKind(p), idx, err)
+	}
+	defer done()
+	for r := 0; r < ymax; r++ {
+		if _, err := io.ReadFull(rd, rowBuf); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return fmt.Errorf("%s %d: data ends in row %d of %d: truncated or damaged data", chunkKind(p), idx, r, ymax)
 			}
-			for r := 0; r < ymax; r++ {
-				if _, err := io.ReadFull(rd, rowBuf); err != nil {
-					done()
-					if err == io.EOF || err == io.ErrUnexpectedEOF {
-						return fmt.Errorf("%s %d: data ends in row %d of %d: truncated or damaged data", chunkKind(p), idx, r, ymax)
-					}
-					return fmt.Errorf("%s %d: %w", chunkKind(p), idx, err)
-				}
-				if p.predictor == 3 {
-					unpredictFloatRow(rowBuf, tmp, rowSamples, cs, es)
-					toWords(rowBuf, words, es, binary.BigEndian)
-				} else {
-					toWords(rowBuf, words, es, f.bo)
-					if p.predictor == 2 {
-						for i := cs; i < len(words); i++ {
-							words[i] = (words[i] + words[i-cs]) & mask
-						}
-					}
-				}
-				y := y0 + r
-				if cs == 1 {
-					b := band + plane
-					dst := (y*c.W+x0)*c.B + b
-					for x := 0; x < xmax; x++ {
-						c.Data[dst+x*c.B] = sample.FromBits(words[x], p.typ)
-					}
-					continue
-				}
-				for x := 0; x < xmax; x++ {
-					o := (y*c.W+x0+x)*c.B + band
-					dst := c.Data[o : o+cs]
-					src := words[x*cs : (x+1)*cs]
-					for i := range dst {
-						dst[i] = sample.FromBits(src[i], p.typ)
-					}
+			return fmt.Errorf("%s %d: %w", chunkKind(p), idx, err)
+		}
+		if p.predictor == 3 {
+			unpredictFloatRow(rowBuf, tmp, rowSamples, cs, es)
+			toWords(rowBuf, words, es, binary.BigEndian)
+		} else {
+			toWords(rowBuf, words, es, f.bo)
+			if p.predictor == 2 {
+				for i := cs; i < len(words); i++ {
+					words[i] = (words[i] + words[i-cs]) & mask
 				}
 			}
-			done()
+		}
+		y := y0 + r - yBase
+		if cs == 1 {
+			dst := (y*w+x0)*b + band + plane
+			for x := 0; x < xmax; x++ {
+				data[dst+x*b] = sample.FromBits(words[x], p.typ)
+			}
+			continue
+		}
+		for x := 0; x < xmax; x++ {
+			o := (y*w+x0+x)*b + band
+			dst := data[o : o+cs]
+			src := words[x*cs : (x+1)*cs]
+			for i := range dst {
+				dst[i] = sample.FromBits(src[i], p.typ)
+			}
 		}
 	}
 	return nil

@@ -22,6 +22,9 @@
 // Decode reads the same from an io.ReaderAt of a given size (bytes in
 // memory, a member of an archive), as archive/zip.NewReader does, with the
 // same checks.
+// OpenRows reads the same a range of rows at a time, decoding only the
+// strips or tiles that hold them (and keeping the last strip or tile row
+// decoded for the next call), with the same checks.
 //
 // GeoTIFF tags are kept in Meta.Geo as stored: ModelPixelScale (33550),
 // ModelTiepoint (33922), ModelTransformation (34264), GeoKeyDirectory

@@ -576,9 +576,42 @@ func read(path string) (*hsi.Cube, hsi.SourceInfo, error) {
 // decodeAll reads every band of every full-resolution page.
 func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInfo, error) {
 	var info hsi.SourceInfo
-	f, err := openFile(path, r, size)
+	s, err := scan(path, r, size)
 	if err != nil {
 		return nil, info, err
+	}
+	first := s.pages[0]
+	c, err := raw.NewCube(first.h, first.w, s.bands)
+	if err != nil {
+		return nil, info, err
+	}
+	band := 0
+	for _, p := range s.pages {
+		if err := s.f.decodePage(p, c, band); err != nil {
+			return nil, info, fmt.Errorf("page %d: %w", p.index, err)
+		}
+		band += p.spp
+	}
+	if c.Meta, info, err = s.header(); err != nil {
+		return nil, info, err
+	}
+	return c, info, nil
+}
+
+// scanned is a TIFF whose full-resolution pages, the bands of its image,
+// have been checked against the file's size.
+type scanned struct {
+	f              *file
+	pages          []*page
+	bands, skipped int
+}
+
+// scan opens a TIFF and checks its full-resolution pages: their sizes, and
+// the samples they declare against the bytes that store them.
+func scan(path string, r io.ReaderAt, size int64) (*scanned, error) {
+	f, err := openFile(path, r, size)
+	if err != nil {
+		return nil, err
 	}
 	var pages []*page
 	skipped := 0
@@ -589,10 +622,10 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 		}
 		p, err := f.page(i)
 		if err != nil {
-			return nil, info, fmt.Errorf("page %d: %w", i, err)
+			return nil, fmt.Errorf("page %d: %w", i, err)
 		}
 		if len(pages) > 0 && (p.w != pages[0].w || p.h != pages[0].h) {
-			return nil, info, fmt.Errorf("page %d is %dx%d pixels but page %d is %dx%d: pages of different sizes that are not marked as reduced-resolution images (NewSubfileType) cannot be read as the bands of one image",
+			return nil, fmt.Errorf("page %d is %dx%d pixels but page %d is %dx%d: pages of different sizes that are not marked as reduced-resolution images (NewSubfileType) cannot be read as the bands of one image",
 				i, p.w, p.h, pages[0].index, pages[0].w, pages[0].h)
 		}
 		pages = append(pages, p)
@@ -622,57 +655,54 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 			// Each compressed chunk may expand at most pe-fold (plus a
 			// little for headers): a tile that claims more is damaged.
 			if p.compression != cNone && cnt > 0 && full > cnt*pe+chunkSlack {
-				return nil, info, fmt.Errorf("page %d: strip/tile %d: %d bytes of samples cannot come from %d compressed bytes (at most %d-fold): damaged file", p.index, k, full, cnt, pe)
+				return nil, fmt.Errorf("page %d: strip/tile %d: %d bytes of samples cannot come from %d compressed bytes (at most %d-fold): damaged file", p.index, k, full, cnt, pe)
 			}
 		}
 		e, err := hsi.Elems(p.h, p.w, p.spp)
 		if err != nil {
-			return nil, info, fmt.Errorf("page %d: %w", p.index, err)
+			return nil, fmt.Errorf("page %d: %w", p.index, err)
 		}
 		need += uint64(e) * uint64(p.bps/8)
 		if need > 1<<62 || bands > 1<<20 {
-			return nil, info, fmt.Errorf("%d pages of %dx%d pixels are too large", len(pages), p.w, p.h)
+			return nil, fmt.Errorf("%d pages of %dx%d pixels are too large", len(pages), p.w, p.h)
 		}
 		if p.compression == cNone {
 			// Every chunk must lie in the file.
 			for k := 0; k < n; k++ {
 				if p.offsets[k] > uint64(size) || p.counts[k] > uint64(size)-p.offsets[k] {
-					return nil, info, fmt.Errorf("page %d: strip/tile %d (%d bytes at byte %d) lies beyond the end of the file (%d bytes): truncated file", p.index, k, p.counts[k], p.offsets[k], size)
+					return nil, fmt.Errorf("page %d: strip/tile %d (%d bytes at byte %d) lies beyond the end of the file (%d bytes): truncated file", p.index, k, p.counts[k], p.offsets[k], size)
 				}
 			}
 		}
 	}
 	stored = min(stored, uint64(size)) // chunks may overlap: count the file once
 	if need > stored*expansion+1<<20 {
-		return nil, info, fmt.Errorf("%dx%dx%d samples (%d bytes) cannot come from %d bytes of image data: damaged file", first.h, first.w, bands, need, stored)
+		return nil, fmt.Errorf("%dx%dx%d samples (%d bytes) cannot come from %d bytes of image data: damaged file", first.h, first.w, bands, need, stored)
 	}
-	c, err := raw.NewCube(first.h, first.w, bands)
-	if err != nil {
-		return nil, info, err
-	}
-	band := 0
-	for _, p := range pages {
-		if err := f.decodePage(p, c, band); err != nil {
-			return nil, info, fmt.Errorf("page %d: %w", p.index, err)
-		}
-		band += p.spp
-	}
+	return &scanned{f: f, pages: pages, bands: bands, skipped: skipped}, nil
+}
+
+// header reads the image's metadata and describes the file.
+func (s *scanned) header() (hsi.Meta, hsi.SourceInfo, error) {
+	var meta hsi.Meta
+	var info hsi.SourceInfo
+	f, pages, first, bands, skipped := s.f, s.pages, s.pages[0], s.bands, s.skipped
 	d0 := f.ifds[first.index]
 	geo := f.geo(d0)
 	if err := hsi.CheckGeo(geo); err != nil {
-		return nil, info, err
+		return meta, info, err
 	}
-	c.Meta.Geo = geo
+	meta.Geo = geo
 	if nd := strings.TrimSpace(f.str(d0, tGDALNoData)); nd != "" {
 		v, err := strconv.ParseFloat(nd, 64)
 		if err != nil {
-			return nil, info, fmt.Errorf("GDAL_NODATA = %q is not a number", nd)
+			return meta, info, fmt.Errorf("GDAL_NODATA = %q is not a number", nd)
 		}
-		c.Meta.DataIgnore, c.Meta.HasDataIgnore = v, true
+		meta.DataIgnore, meta.HasDataIgnore = v, true
 	}
-	c.Meta.Description = f.str(d0, tImageDescription)
+	meta.Description = f.str(d0, tImageDescription)
 	if md := f.str(d0, tGDALMetadata); md != "" {
-		applyGDALMetadata(&c.Meta, md, bands)
+		applyGDALMetadata(&meta, md, bands)
 	}
 
 	info.Format = "TIFF"
@@ -725,5 +755,5 @@ func decodeAll(path string, r io.ReaderAt, size int64) (*hsi.Cube, hsi.SourceInf
 		det = append(det, fmt.Sprintf("%d other pages skipped", skipped))
 	}
 	info.Detail = strings.Join(det, ", ")
-	return c, info, nil
+	return meta, info, nil
 }
