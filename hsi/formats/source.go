@@ -16,6 +16,10 @@ import (
 // Source is an open file whose cube is read a range of rows at a time, as
 // zip.File.Open gives a file's contents: Header first (nothing sized from
 // the samples has been allocated), then ReadRows for the rows wanted.
+// The Sources Open returns also have a method Streams() bool, false for
+// one that read the file whole (see the package documentation), which a
+// caller that would open the file once a window asks through an
+// interface { Streams() bool }.
 type Source interface {
 	// Header is the cube's shape, metadata and description.
 	Header() hsi.Header
@@ -98,6 +102,9 @@ func (s *enviSource) ReadRows(y0, y1 int, dst []float32) error {
 
 func (s *enviSource) Close() error { return s.rr.Close() }
 
+// Streams reports true: the Source reads the rows asked from the file.
+func (s *enviSource) Streams() bool { return true }
+
 // pngSource streams a PNG image (png.RowReader); its samples are finite.
 type pngSource struct{ rr *png.RowReader }
 
@@ -113,6 +120,8 @@ func (s *pngSource) ReadRows(y0, y1 int, dst []float32) error {
 }
 
 func (s *pngSource) Close() error { return s.rr.Close() }
+
+func (s *pngSource) Streams() bool { return true }
 
 // rowsSource is a format's hsi.RowReader with ReadOptions' policy
 // applied to the rows it reads.
@@ -146,6 +155,14 @@ func (s *rowsSource) ReadRows(y0, y1 int, dst []float32) error {
 
 func (s *rowsSource) Close() error { return s.r.Close() }
 
+// Streams reports whether the format's reader streams: one that reads the
+// file whole (a Fortran-order NPY array, an assembled product) says so
+// with a Streams method of its own.
+func (s *rowsSource) Streams() bool {
+	st, ok := s.r.(interface{ Streams() bool })
+	return !ok || st.Streams()
+}
+
 // cubeSource serves the rows of a cube read whole.
 type cubeSource struct {
 	c    *hsi.Cube
@@ -171,6 +188,9 @@ func (s *cubeSource) ReadRows(y0, y1 int, dst []float32) error {
 }
 
 func (s *cubeSource) Close() error { s.c = nil; return nil }
+
+// Streams reports false: the cube was read whole.
+func (s *cubeSource) Streams() bool { return false }
 
 // rowPolicy applies ro's non-finite policy to rows of w x b samples whose
 // first is row y0: a *hsi.NonFiniteError for an infinite sample (or any

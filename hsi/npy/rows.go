@@ -121,6 +121,10 @@ func (r *rowReader) ReadRows(y0, y1 int, dst []float32) error {
 	return nil
 }
 
+// Streams reports whether ReadRows reads only the rows asked: false for
+// a Fortran-order array, read whole.
+func (r *rowReader) Streams() bool { return !r.h.fortran }
+
 func (r *rowReader) Close() error {
 	r.whole, r.buf = nil, nil
 	if r.f == nil {

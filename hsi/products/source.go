@@ -191,3 +191,6 @@ func (r *wholeRows) Close() error { r.c = nil; return nil }
 // TakeCube hands the cube over (formats.ReadAll, which reads a Source
 // whole without a copy), nil once it has; no row is served after.
 func (r *wholeRows) TakeCube() *hsi.Cube { c := r.c; r.c = nil; return c }
+
+// Streams reports false: the cube was read whole.
+func (r *wholeRows) Streams() bool { return false }

@@ -13,7 +13,8 @@ import (
 )
 
 // TestReadRows: windows of an ENVI file are ReadFile's rows (NaN kept as
-// no-data), its metadata ReadFile's; other formats and reader options give
+// no-data), its metadata ReadFile's; NPY, TIFF and HDF5 stream too; MAT,
+// Fortran-order NPY and ENVI with reader options that read it whole give
 // ErrNoStream; rows outside the image are an option error.
 func TestReadRows(t *testing.T) {
 	dir := t.TempDir()
@@ -42,14 +43,42 @@ func TestReadRows(t *testing.T) {
 			t.Errorf("rows %v: metadata %s, want %s", r, s, wantMeta)
 		}
 	}
-	npy := filepath.Join(dir, "c.npy")
-	if err := formats.Write(npy, c, hsi.WriteOptions{}); err != nil {
+	// NPY (C order), TIFF and HDF5 stream as ENVI does; MAT, Fortran-order
+	// NPY and reader options that make ENVI read whole do not.
+	for _, name := range []string{"c.npy", "c.tif"} {
+		p := filepath.Join(dir, name)
+		if err := formats.Write(p, c, hsi.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		whole, _, err := ReadFile(p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float32, 3*6*4)
+		if _, err := ReadRows(p, "", 2, 5, dst); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := whole.Data[2*6*4 : 5*6*4]; !slices.EqualFunc(dst, got, func(a, b float32) bool { return a == b || a != a && b != b }) {
+			t.Errorf("%s: rows [2, 5) differ from ReadFile's", name)
+		}
+	}
+	h5 := filepath.Join("..", "..", "hsi", "products", "testdata", "noisy_bands.h5")
+	if _, err := ReadRows(h5, "", 0, 0, nil); err != nil {
+		t.Errorf("HDF5: %v", err)
+	}
+	mat := filepath.Join(dir, "c.mat")
+	if err := formats.Write(mat, c, hsi.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadRows(npy, "", 0, 0, nil); !errors.Is(err, ErrNoStream) {
-		t.Errorf("NPY: %v, want ErrNoStream", err)
+	for _, p := range []string{filepath.Join("..", "..", "hsi", "npy", "testdata", "float32_F_le.npy"), mat} {
+		if _, err := ReadRows(p, "", 0, 0, nil); !errors.Is(err, ErrNoStream) {
+			t.Errorf("%s: %v, want ErrNoStream", p, err)
+		}
 	}
-	if _, err := ReadRows(hdr, `{"refuse_nan": true}`, 0, 0, nil); !errors.Is(err, ErrNoStream) {
+	if _, err := ReadRows(hdr, `{"refuse_nan": true}`, 0, 0, nil); err != nil {
+		t.Errorf("refuse_nan: %v", err)
+	}
+	if _, err := ReadRows(hdr, `{"layout": "HWB"}`, 0, 0, nil); !errors.Is(err, ErrNoStream) {
 		t.Errorf("reader options: %v, want ErrNoStream", err)
 	}
 	if _, err := ReadRows(hdr, "", 9, 12, make([]float32, 3*6*4)); StatusOf(err) != StatusOption {

@@ -3,13 +3,17 @@
 
 The data variable is ``band_data`` (as rioxarray's engine names it), dims
 ("band", "y", "x") and the coordinates and attributes of ``omnihsr.open``.
-It is lazy: nothing but the header is read at open for ENVI files, whose
-windows are then read from disk as they are indexed (``chunks=``: one read
-of the rows each dask chunk covers). Every other format is read whole on
-first access and its windows served from memory, because the Go readers
-of TIFF (compressed strips and tiles), HDF5/NetCDF (chunked, filtered
-datasets), MATLAB, NPY and the mission products (companion files,
-orthorectification) decode whole images; they have no window reader.
+It is lazy: nothing but the header is read at open for the formats whose
+Go readers stream, whose windows are then read from disk as they are
+indexed (``chunks=``: one read of the rows each dask chunk covers): ENVI,
+PNG (8 or 16 bits, not interlaced, no palette), C-order NPY, TIFF (only
+the strips or tiles that hold the rows are decoded) and HDF5/NetCDF-4
+cubes stored in one dataset (generic datasets, EMIT swaths: only the
+chunks that hold the rows). The others are read whole on first access and
+their windows served from memory: MATLAB files, Fortran-order NPY arrays
+(each row is scattered over the whole file) and the products assembled
+from several datasets or files (EnMAP, DESIS, PRISMA, NEON, EMIT with
+``ortho``); ``da.encoding["omnihsr_streams"]`` says which.
 """
 
 from __future__ import annotations
@@ -85,15 +89,14 @@ def open_lazy(path: str, reader_options: dict) -> xr.DataArray:
     ro = _read_options(reader_options)
     js = _lib.options_json(ro)
     be = _lib.backend()
-    stream = not ro
+    stream = True
     m = None
-    if stream:
-        try:
-            _, m = be.read_rows(path, js, 0, 0, 0, 0)
-        except _lib.OmniHSRError as e:
-            if "cannot be read a window at a time" not in str(e):
-                raise
-            stream = False
+    try:
+        _, m = be.read_rows(path, js, 0, 0, 0, 0)
+    except _lib.OmniHSRError as e:
+        if "cannot be read a window at a time" not in str(e):
+            raise
+        stream = False
     whole = None
     if m is None:
         whole, m = be.read(path, js)
@@ -108,7 +111,7 @@ class OmniHSRBackendEntrypoint(BackendEntrypoint):
     """xarray's ``engine="omnihsr"``: every file and product ``omnihsr``
     reads, as ``omnihsr.open`` shapes it (variable ``band_data``)."""
 
-    description = "Hyperspectral files and products through OmniHSR (ENVI streams window by window)"
+    description = "Hyperspectral files and products through OmniHSR (ENVI, PNG, NPY, TIFF and HDF5 stream window by window)"
     url = "https://github.com/omnihsr/omnihsr/blob/main/python/README.md"
     open_dataset_parameters = ("filename_or_obj", "drop_variables", "var", "layout", "height", "width", "ortho",
                                "refuse_nan")

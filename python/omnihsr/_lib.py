@@ -210,8 +210,10 @@ class LibraryBackend:
 
 
     def read_rows(self, path: str, js: bytes, y0: int, y1: int, w: int, b: int) -> Tuple[Any, dict]:
-        """Rows [y0, y1) of an ENVI image, (y1-y0, W, B) float32, and its
-        metadata (y0 == y1: the metadata only; w and b: the image's)."""
+        """Rows [y0, y1) of an image that streams (ENVI, PNG, C-order NPY,
+        TIFF, HDF5/NetCDF-4; the others: "cannot be read a window at a
+        time"), (y1-y0, W, B) float32, and its metadata (y0 == y1: the
+        metadata only; w and b: the image's)."""
         import numpy as np
         L = lib()
         data = np.empty((y1 - y0, w, b), dtype=np.float32)

@@ -9,7 +9,7 @@ import pytest
 import xarray as xr
 
 import omnihsr
-from conftest import PRODUCTS, SAMPLE
+from conftest import PRODUCTS, ROOT, SAMPLE
 from test_shape import scene
 
 
@@ -47,8 +47,22 @@ def test_engine_envi_streams_windows(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path,opts", [(SAMPLE, {}),
+                                       (PRODUCTS / "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc", {}),
+                                       (PRODUCTS / "noisy_bands.h5", {}),
+                                       (ROOT / "hsi" / "npy" / "testdata" / "float32_C_le.npy", {})],
+                         ids=["geotiff", "emit-swath", "hdf5-chunked", "npy"])
+def test_engine_formats_stream(path: Path, opts: dict) -> None:
+    """TIFF, HDF5/NetCDF-4 datasets and C-order NPY stream window by window
+    as ENVI does: the same values as omnihsr.open."""
+    dask = pytest.importorskip("dask.array")
+    da = xr.open_dataarray(path, engine="omnihsr", chunks={"y": 5}, **opts)
+    assert isinstance(da.data, dask.Array) and da.encoding["omnihsr_streams"] is True
+    same(da, omnihsr.open(path, **opts))
+
+
+@pytest.mark.parametrize("path,opts", [(ROOT / "hsi" / "npy" / "testdata" / "float32_F_le.npy", {}),
                                        (PRODUCTS / "EMIT_L2A_RFL_001_20230801T101112_2321307_002.nc", {"ortho": True})],
-                         ids=["geotiff", "emit-ortho"])
+                         ids=["npy-fortran", "emit-ortho"])
 def test_engine_formats_read_whole(path: Path, opts: dict) -> None:
     dask = pytest.importorskip("dask.array")
     da = xr.open_dataarray(path, engine="omnihsr", chunks={"y": 64}, **opts)
