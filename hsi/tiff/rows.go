@@ -74,7 +74,7 @@ type pageRows struct {
 	p     *page
 	band  int // the page's first band in the image
 	dec   *chunkDecoder // made at the page's first read
-	cache []float32 // rows [c0, c0+p.ch) of the page's samples (spp a pixel)
+	cache []float32 // rows [c0, c0+p.ch) of the page's samples (spp a pixel), within the image
 	c0    int
 }
 
@@ -120,8 +120,9 @@ func (r *rowReader) readPage(pr *pageRows, y0, y1 int, dst []float32) error {
 		spp := p.spp
 		if pr.c0 != b0 {
 			if pr.cache == nil {
-				n := p.ch * W * spp
-				if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("a %s row of %d x %d x %d samples", chunkKind(p), p.ch, W, spp)); err != nil {
+				k := min(p.ch, p.h) // a tile may be taller than the image
+				n := k * W * spp    // at most the page's samples, which scan counted
+				if err := memlimit.Check(uint64(n)*4, fmt.Sprintf("a %s row of %d x %d x %d samples", chunkKind(p), k, W, spp)); err != nil {
 					return err
 				}
 				pr.cache = make([]float32, n)
