@@ -190,11 +190,11 @@ func TestConvertLargeRSS(t *testing.T) {
 		cmd := exec.Command(bin, "convert", "-in", filepath.Join(dir, "big.hdr"), "-out", filepath.Join(dir, out))
 		cmd.Stderr = os.Stderr
 		start := time.Now()
-		if err := cmd.Run(); err != nil {
+		peak, user, sys, ok, err := runMeasured(cmd)
+		if err != nil {
 			t.Fatalf("convert to %s: %v", out, err)
 		}
 		wall := time.Since(start)
-		peak, user, sys, ok := childUsage(cmd.ProcessState)
 		if !ok {
 			t.Skip("no peak memory of a child process on this system")
 		}

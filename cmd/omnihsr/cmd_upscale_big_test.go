@@ -70,11 +70,11 @@ func TestUpscaleLargeRSS(t *testing.T) {
 	cmd := exec.Command(bin, "upscale", "-in", filepath.Join(dir, "big.hdr"), "-out", out, "-scale", fmt.Sprint(scale))
 	cmd.Stderr = os.Stderr
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	peak, user, sys, ok, err := runMeasured(cmd)
+	if err != nil {
 		t.Fatalf("upscale: %v", err)
 	}
 	wall := time.Since(start)
-	peak, user, sys, ok := childUsage(cmd.ProcessState)
 	if !ok {
 		t.Skip("no peak memory of a child process on this system")
 	}

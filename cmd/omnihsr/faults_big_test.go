@@ -35,10 +35,10 @@ func TestUpscaleExtremeFactorRSS(t *testing.T) {
 		cmd.Env = append(os.Environ(), "OMNIHSR_MEM_LIMIT=1G")
 		cmd.Stderr = os.Stderr
 		start := time.Now()
-		if err := cmd.Run(); err != nil {
+		peak, _, _, ok, err := runMeasured(cmd)
+		if err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
-		peak, _, _, ok := childUsage(cmd.ProcessState)
 		if !ok {
 			t.Skip("no peak memory of a child process on this system")
 		}

@@ -53,13 +53,13 @@ func TestInfoStreamsRSS(t *testing.T) {
 	cmd := exec.Command(bin, "info", filepath.Join(dir, "big.hdr"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	peak, _, _, ok, err := runMeasured(cmd)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), fmt.Sprintf("%d x %d x %d", side, side, B)) || !strings.Contains(stdout.String(), "value range:    0.5 .. 0.596") {
 		t.Fatalf("info:\n%s", stdout.String())
 	}
-	peak, _, _, ok := childUsage(cmd.ProcessState)
 	if !ok {
 		t.Skip("no peak memory of a child process on this system")
 	}

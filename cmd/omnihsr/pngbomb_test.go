@@ -33,10 +33,10 @@ func TestUpscalePNGBombStreams(t *testing.T) {
 	cmd := exec.Command(bin, "upscale", "-in", in, "-out", out, "-scale", "1", "-type", "uint8", "-method", "bicubic")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	peak, _, _, ok, err := runMeasured(cmd)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	peak, _, _, ok := childUsage(cmd.ProcessState)
 	if !ok {
 		t.Skip("no peak memory of a child process on this system")
 	}

@@ -17,8 +17,12 @@ import (
 )
 
 // TestMain lets a test run this binary as the omnihsr command (with the
-// signal handling of main) by setting OMNIHSR_TEST_MAIN=1.
+// signal handling of main) by setting OMNIHSR_TEST_MAIN=1, and runMeasured
+// run it as a launcher (launchEnv).
 func TestMain(m *testing.M) {
+	if out := os.Getenv(launchEnv); out != "" {
+		os.Exit(launch(out))
+	}
 	if os.Getenv("OMNIHSR_TEST_MAIN") == "1" {
 		os.Args = append([]string{"omnihsr"}, os.Args[1:]...)
 		main()
