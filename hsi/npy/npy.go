@@ -339,21 +339,33 @@ func sourceInfo(h *header) hsi.SourceInfo {
 }
 
 // decode reads a whole .npy file from r (size bytes).
-func decode(r io.ReaderAt, size int64, name string) (*hsi.Cube, *header, error) {
+// checkedHeader parses the header of a .npy array of size bytes and checks
+// that the data its shape declares fits in the rest: the checks Read and
+// OpenRows make before reading a sample. The header is returned whenever
+// it parsed, with or without an error.
+func checkedHeader(r io.ReaderAt, size int64, name string) (*header, error) {
 	h, err := parseHeader(r, size)
 	if err != nil {
-		return nil, nil, fmt.Errorf("npy: %s: %w", name, err)
+		return nil, fmt.Errorf("npy: %s: %w", name, err)
 	}
 	H, W, B := h.dims()
-	es := h.typ.Size()
-	need, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(es))
+	need, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(h.typ.Size()))
 	if !ok || need > 1<<62 {
-		return nil, h, fmt.Errorf("npy: %s: shape %v is too large", name, h.shape)
+		return h, fmt.Errorf("npy: %s: shape %v is too large", name, h.shape)
 	}
 	if size-h.dataStart < need {
-		return nil, h, fmt.Errorf("npy: %s: holds %d bytes of data, but shape %v of %s needs %d: truncated file",
+		return h, fmt.Errorf("npy: %s: holds %d bytes of data, but shape %v of %s needs %d: truncated file",
 			name, size-h.dataStart, h.shape, h.typ, need)
 	}
+	return h, nil
+}
+
+func decode(r io.ReaderAt, size int64, name string) (*hsi.Cube, *header, error) {
+	h, err := checkedHeader(r, size, name)
+	if err != nil {
+		return nil, h, err
+	}
+	H, W, B := h.dims()
 	c, err := raw.NewCube(H, W, B)
 	if err != nil {
 		return nil, h, fmt.Errorf("npy: %s: %w", name, err)

@@ -43,25 +43,15 @@ func OpenRows(path string) (hsi.RowReader, error) {
 		f.Close()
 		return nil, fmt.Errorf("npy: %w", err)
 	}
-	h, err := parseHeader(f, st.Size())
+	h, err := checkedHeader(f, st.Size(), path)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("npy: %s: %w", path, err)
+		return nil, err
 	}
 	H, W, B := h.dims()
-	need, ok := raw.MulSize(int64(H), int64(W), int64(B), int64(h.typ.Size()))
-	if !ok || need > 1<<62 {
-		f.Close()
-		return nil, fmt.Errorf("npy: %s: shape %v is too large", path, h.shape)
-	}
 	if _, err := hsi.Elems(H, W, B); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("npy: %s: %w", path, err)
-	}
-	if st.Size()-h.dataStart < need {
-		f.Close()
-		return nil, fmt.Errorf("npy: %s: holds %d bytes of data, but shape %v of %s needs %d: truncated file",
-			path, st.Size()-h.dataStart, h.shape, h.typ, need)
 	}
 	return &rowReader{path: path, f: f, h: h, H: H, W: W, B: B, info: sourceInfo(h)}, nil
 }
