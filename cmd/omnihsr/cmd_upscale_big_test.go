@@ -43,29 +43,9 @@ func TestUpscaleLargeRSS(t *testing.T) {
 	oside := int(math.Round(float64(side) * scale))
 	const B = 128
 	dir, bin := bigRunDir(t)
-	hdr := fmt.Sprintf("ENVI\nsamples = %d\nlines = %d\nbands = %d\nheader offset = 0\ndata type = 4\ninterleave = bip\nbyte order = 0\n", side, side, B)
-	if err := os.WriteFile(filepath.Join(dir, "big.hdr"), []byte(hdr), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(dir, "big.img"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	row := make([]byte, side*B*4)
-	for y := 0; y < side; y++ {
-		for x := 0; x < side; x++ {
-			for b := 0; b < B; b++ {
-				v := 0.5 + 0.3*math.Sin(float64(x)*0.05+float64(b)*0.03)*math.Cos(float64(y)*0.07) + 0.1*math.Sin(float64(x*y)*0.001)
-				binary.LittleEndian.PutUint32(row[(x*B+b)*4:], math.Float32bits(float32(v)))
-			}
-		}
-		if _, err := f.Write(row); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeBigENVI(t, dir, side, B, func(x, y, b int) float32 {
+		return float32(0.5 + 0.3*math.Sin(float64(x)*0.05+float64(b)*0.03)*math.Cos(float64(y)*0.07) + 0.1*math.Sin(float64(x*y)*0.001))
+	})
 	out := filepath.Join(dir, "out.hdr")
 	cmd := exec.Command(bin, "upscale", "-in", filepath.Join(dir, "big.hdr"), "-out", out, "-scale", fmt.Sprint(scale))
 	cmd.Stderr = os.Stderr
@@ -115,4 +95,33 @@ func bigRunDir(t *testing.T) (dir, bin string) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return dir, bin
+}
+
+// writeBigENVI writes dir/big.hdr and dir/big.img: a side x side x B
+// float32 BIP image whose sample at column x, row y, band b is v(x, y, b),
+// written a row at a time.
+func writeBigENVI(t *testing.T, dir string, side, B int, v func(x, y, b int) float32) {
+	t.Helper()
+	hdr := fmt.Sprintf("ENVI\nsamples = %d\nlines = %d\nbands = %d\nheader offset = 0\ndata type = 4\ninterleave = bip\nbyte order = 0\n", side, side, B)
+	if err := os.WriteFile(filepath.Join(dir, "big.hdr"), []byte(hdr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "big.img"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := make([]byte, side*B*4)
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			for b := 0; b < B; b++ {
+				binary.LittleEndian.PutUint32(row[(x*B+b)*4:], math.Float32bits(v(x, y, b)))
+			}
+		}
+		if _, err := f.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

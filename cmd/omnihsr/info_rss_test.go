@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,30 +23,9 @@ func TestInfoStreamsRSS(t *testing.T) {
 	}
 	const B = 128
 	dir, bin := bigRunDir(t)
-	hdr := fmt.Sprintf("ENVI\nsamples = %d\nlines = %d\nbands = %d\nheader offset = 0\ndata type = 4\ninterleave = bip\nbyte order = 0\n", side, side, B)
-	if err := os.WriteFile(filepath.Join(dir, "big.hdr"), []byte(hdr), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(dir, "big.img"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriter(f)
-	var v [4]byte
-	for y := 0; y < side; y++ {
-		for x := 0; x < side; x++ {
-			for b := 0; b < B; b++ {
-				binary.LittleEndian.PutUint32(v[:], math.Float32bits(float32(0.5+0.001*float64((x*7+y*3+b)%97))))
-				w.Write(v[:])
-			}
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeBigENVI(t, dir, side, B, func(x, y, b int) float32 {
+		return float32(0.5 + 0.001*float64((x*7+y*3+b)%97))
+	})
 	cmd := exec.Command(bin, "info", filepath.Join(dir, "big.hdr"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
