@@ -77,43 +77,42 @@ func bandRanges(c *hsi.Cube) (lo, hi []float32) {
 	return lo, hi
 }
 
-// inputClamp renders with r and clamps every band of the rows to its input
-// range before they reach the sink, counting the samples it moved.
-type inputClamp struct {
-	r       method.Renderer
-	lo, hi  []float32
-	ign     float32
-	hasIgn  bool
-	clamped *atomic.Int64
+// mapRows renders with r and lets f change each band of rows in place
+// (H x W x B order: band i % B) before it reaches the sink.
+type mapRows struct {
+	r method.Renderer
+	f func(d []float32)
 }
 
-// newInputClamp clamps what r renders to the band ranges lo and hi
-// (bandRanges), keeping the output's no-data value nd (when hasND).
-func newInputClamp(r method.Renderer, lo, hi []float32, nd float64, hasND bool, clamped *atomic.Int64) inputClamp {
-	return inputClamp{r: r, lo: lo, hi: hi, ign: float32(nd), hasIgn: hasND && !math.IsNaN(nd), clamped: clamped}
+func (m mapRows) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
+	return m.r.RenderTo(h, w, mapSink{m.f, sink}, progress)
 }
 
-func (c inputClamp) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
-	return c.r.RenderTo(h, w, clampSink{c, sink}, progress)
-}
-
-type clampSink struct {
-	c    inputClamp
+type mapSink struct {
+	f    func(d []float32)
 	sink model.RowSink
 }
 
-// WriteRows clamps d in place (H x W x B order: band i % B) and passes it
-// on. NaN and the no-data value are kept.
-func (s clampSink) WriteRows(d []float32) error {
-	c, B := s.c, len(s.c.lo)
-	var n int64
-	for i, v := range d {
-		b := i % B
-		if lo, hi := c.lo[b], c.hi[b]; lo <= hi && (v < lo || v > hi) && !(c.hasIgn && v == c.ign) {
-			d[i] = min(max(v, lo), hi)
-			n++
-		}
-	}
-	c.clamped.Add(n)
+func (s mapSink) WriteRows(d []float32) error {
+	s.f(d)
 	return s.sink.WriteRows(d)
+}
+
+// newInputClamp clamps every band of what r renders to its input range,
+// lo and hi (bandRanges), keeping NaN and the output's no-data value nd
+// (when hasND), and counts the samples it moved in clamped.
+func newInputClamp(r method.Renderer, lo, hi []float32, nd float64, hasND bool, clamped *atomic.Int64) method.Renderer {
+	ign, hasIgn := float32(nd), hasND && !math.IsNaN(nd)
+	B := len(lo)
+	return mapRows{r, func(d []float32) {
+		var n int64
+		for i, v := range d {
+			b := i % B
+			if lo, hi := lo[b], hi[b]; lo <= hi && (v < lo || v > hi) && !(hasIgn && v == ign) {
+				d[i] = min(max(v, lo), hi)
+				n++
+			}
+		}
+		clamped.Add(n)
+	}}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/method"
-	"github.com/omnihsr/omnihsr/internal/model"
 )
 
 // rowScan is what a pass over an input's rows (scanRows) finds before the
@@ -128,7 +127,7 @@ func (u *fileJob) bicubicRows(ctx context.Context, src formats.Source, same bool
 	}
 	var r method.Renderer = method.BicubicRows(hd.H, hd.W, hd.B, rowSource(u.in, src))
 	if sc.bad > 0 {
-		r = badBandFill{r: r, bad: badBands(hd.Meta, hd.B), fill: noDataFill(meta)}
+		r = badBandFill(r, badBands(hd.Meta, hd.B), noDataFill(meta))
 	}
 	var clamped atomic.Int64
 	if u.opt.Clamp == ClampInput {
@@ -184,31 +183,17 @@ func rowSource(path string, src formats.Source) func(y0, y1 int, dst []float32) 
 	}
 }
 
-// badBandFill renders with r and writes fill into every sample of the bands
-// flagged bad, as hsi.NoDataMask.Apply does.
-type badBandFill struct {
-	r    method.Renderer
-	bad  []bool
-	fill float32
-}
-
-func (f badBandFill) RenderTo(h, w int, sink model.RowSink, progress func(done, total int)) error {
-	return f.r.RenderTo(h, w, badBandSink{f, sink}, progress)
-}
-
-type badBandSink struct {
-	f    badBandFill
-	sink model.RowSink
-}
-
-func (s badBandSink) WriteRows(d []float32) error {
-	B := len(s.f.bad)
-	for b, isBad := range s.f.bad {
-		if isBad {
-			for i := b; i < len(d); i += B {
-				d[i] = s.f.fill
+// badBandFill writes fill into every sample of the bands flagged bad in
+// what r renders, as hsi.NoDataMask.Apply does.
+func badBandFill(r method.Renderer, bad []bool, fill float32) method.Renderer {
+	B := len(bad)
+	return mapRows{r, func(d []float32) {
+		for b, isBad := range bad {
+			if isBad {
+				for i := b; i < len(d); i += B {
+					d[i] = fill
+				}
 			}
 		}
-	}
-	return s.sink.WriteRows(d)
+	}}
 }
