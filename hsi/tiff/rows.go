@@ -72,9 +72,9 @@ type rowReader struct {
 // pageRows is one page's decoder and its last strip or tile row decoded.
 type pageRows struct {
 	p     *page
-	band  int // the page's first band in the image
+	band  int           // the page's first band in the image
 	dec   *chunkDecoder // made at the page's first read
-	cache []float32 // rows [c0, c0+p.ch) of the page's samples (spp a pixel), within the image
+	cache []float32     // rows [c0, c0+p.ch) of the page's samples (spp a pixel), within the image
 	c0    int
 }
 
