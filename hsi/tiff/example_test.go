@@ -48,5 +48,5 @@ func ExampleRead() {
 	fmt.Println(c.H, c.W, c.B, c.Meta.Geo.Summary())
 	// Output:
 	// GeoTIFF int16 little-endian, band-separate (planar 2), tiles 16x16, LZW, predictor 2
-	// 7 9 5 GeoTIFF pixel scale 30 x 30; tie point (0,0) -> (500000,4.2e+06); 7 geokeys
+	// 7 9 5 GeoTIFF pixel scale 30 x 30; tie point (0,0) -> (500000,4200000); 7 geokeys
 }
