@@ -80,7 +80,8 @@ so an output larger than memory is fine (MAT and PNG are written from
 memory; a COG holds its overviews, up to about 0.4 of the output's float32
 size). -method bicubic also reads its input a band of rows at a time, after a
 first pass over the rows, unless a band not flagged bad holds a no-data
-sample, so a streamed input (ENVI, PNG) need not fit in memory either.
+sample, so an input that streams (ENVI, C-order NPY, TIFF, an HDF5 or
+NetCDF-4 dataset, PNG) need not fit in memory either.
 Georeferencing is scaled to the new grid (pixel size divided by the per-axis
 factor, footprint unchanged) and, with the CRS, band scale and other
 metadata, carried between ENVI and TIFF as GDAL writes them; what the output

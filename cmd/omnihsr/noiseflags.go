@@ -23,12 +23,13 @@ robust scale of a spatial and spectral high-pass residual) and renders a
 noisy input with its noise-aware model, which smooths where the model for
 clean inputs would sharpen the noise, keeping the share of that model's
 operator field that super-resolving the input itself from half its size
-supports (towards bicubic where noise drowns detail); the estimate, the
-choice are printed on stderr in one plain line (the estimated noise as a
-share of the signal next to the limit up to which the sharpening model
+supports (towards bicubic where noise drowns detail); the estimate and
+the choice are printed on stderr in one plain line (the estimated noise as
+a share of the signal next to the limit up to which the sharpening model
 renders); -v adds the figures the choice was made on (the noise feature,
-the gate, the share of the operator field kept). -noise SIGMA gives the noise standard deviation instead
-(the input's units, every band), -noise clean treats the input as clean,
+the gate, the share of the operator field kept). -noise SIGMA gives the
+noise standard deviation instead (the input's units, every band), -noise
+clean treats the input as clean,
 and -noise-file FILE takes one value per band: a text file of numbers, or a
 cube of the input's band count (e.g. a sensor's per-pixel uncertainty
 product), reduced to the root mean square of each band's valid samples.
