@@ -34,10 +34,11 @@ func fail(err error) C.int {
 // guard turns a panic of an entry point into its error status, so that no
 // Go panic reaches the host process (Go's fatal errors, such as an
 // allocation beyond the address space, cannot be caught: the memory
-// checks refuse those before they happen).
-func guard(status *C.int) {
+// checks refuse those before they happen). T is C.int for the entry
+// points; the constraint lets a Go test hold the status without cgo.
+func guard[T ~int32](status *T) {
 	if r := recover(); r != nil {
-		*status = fail(capi.PanicError(r))
+		*status = T(fail(capi.PanicError(r)))
 	}
 }
 
