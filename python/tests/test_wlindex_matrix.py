@@ -244,7 +244,8 @@ def _to_raster(a: xr.DataArray, c: Ctx) -> xr.DataArray:
     p = c.path(".tif")
     a.rio.to_raster(p)
     with rasterio.open(p) as f:
-        return xr.DataArray(f.read(), dims=("band", "y", "x"), attrs={"crs": f.crs.to_wkt(), "transform": tuple(f.transform)})
+        return xr.DataArray(f.read(), dims=("band", "y", "x"),
+                            attrs={"crs": f.crs.to_wkt(), "transform": tuple(f.transform), "tags": str(f.tags())})
 
 
 def _netcdf(a: xr.DataArray, c: Ctx) -> xr.DataArray:
@@ -414,8 +415,8 @@ ROWS: List[Row] = [
      lambda a, c: sel650(omnihsr.upscale(a, scale=2, method="bicubic", progress=False)),
      lambda a, c: nearest(omnihsr.upscale(a, scale=2, method="bicubic", progress=False), 650)),
     ("omnihsr.write ENVI, omnihsr.open", lambda a, c: _write_open(a, c, ".hdr"), None),
-    ("omnihsr.write GeoTIFF of a band subset, omnihsr.open", lambda a, c: _write_open(a.isel(band=[1, 3, 6]), c, ".tif"),
-     None),
+    ("omnihsr.write GeoTIFF of a band subset, omnihsr.open",
+     lambda a, c: _write_open(a.isel(band=[1, 3, 6]), c, ".tif"), None),
 ]
 
 
