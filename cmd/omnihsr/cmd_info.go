@@ -13,7 +13,6 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/crs"
 	"github.com/omnihsr/omnihsr/hsi/formats"
-	"github.com/omnihsr/omnihsr/hsi/products"
 	"github.com/omnihsr/omnihsr/noise"
 )
 
@@ -147,21 +146,17 @@ type fileInfo struct {
 
 // inspect reads the file at path through formats.Open, its rows a band at
 // a time into the statistics and the noise screen (describe), so that
-// the memory held is what the Source holds. An HDF5 or NetCDF-4 dataset
-// is streamed into them by products.StatHDF5 and products.ScreenHDF5 (a
-// small file declaring a huge dataset allocates nothing from the declared
-// size, and the part never written is counted without being read).
+// the memory held is what the Source holds; the rows of an HDF5 dataset
+// that the file never wrote are counted without being read (a small file
+// declaring a huge dataset allocates nothing from the declared size).
 func inspect(path string, opt hsi.ReadOptions) (fileInfo, error) {
-	if f, err := formats.ForRead(path); err == nil && f.Name == "HDF5" {
-		return inspectHDF5(path, opt)
-	}
 	src, err := formats.Open(path, opt)
 	if err != nil {
 		return fileInfo{}, err
 	}
 	defer src.Close()
 	hd := src.Header()
-	d, err := describe(src)
+	d, err := describe(src, path)
 	if err != nil {
 		return fileInfo{}, err
 	}
@@ -170,32 +165,6 @@ func inspect(path string, opt hsi.ReadOptions) (fileInfo, error) {
 		fi.screenErr = fmt.Errorf("%s: %w", path, d.why)
 	} else {
 		fi.noisy = d.ns.Outliers(hd.Meta.BadBands)
-	}
-	return fi, nil
-}
-
-// inspectHDF5 is inspect for an HDF5 or NetCDF-4 file.
-func inspectHDF5(path string, opt hsi.ReadOptions) (fileInfo, error) {
-	c, info, s, err := products.StatHDF5(path, opt)
-	if err != nil {
-		return fileInfo{}, err
-	}
-	fi := fileInfo{c: c, info: info}
-	if s == nil { // read whole
-		if err := c.Validate(); err != nil {
-			return fileInfo{}, err
-		}
-		fi.st = hsi.StatsOf(c)
-		if fi.st.NaN+fi.st.Inf == 0 {
-			fi.noisy, err = noise.Screen(c)
-			fi.quiet = err != nil
-		}
-		fi.c = &hsi.Cube{H: c.H, W: c.W, B: c.B, Meta: c.Meta}
-		return fi, nil
-	}
-	fi.st = *s
-	if fi.st.NaN+fi.st.Inf == 0 {
-		fi.noisy, fi.screenErr = products.ScreenHDF5(path, opt)
 	}
 	return fi, nil
 }

@@ -11,32 +11,51 @@ import (
 
 // Issue 29: info on a 1.4 KB HDF5 file declaring a 179 TiB cube (and its
 // gzip and 19 GiB variants) describes it without holding the cube: the
-// dataset is streamed into the statistics, and the part never written
-// counts as 0, so less than 64 MiB is allocated (before: "fatal error:
-// runtime: out of memory"). An EMIT granule whose 16000 x 16000 GLT was
-// never written (-ortho) and a PRISMA product declaring (100000, bands,
-// 100000) cubes, which are read whole, give the memory check's error
-// naming the file.
+// rows the file never wrote (the Source's RowRun) count as 0 without being
+// read, and a 149 GiB dataset with one chunk written has only the rows of
+// that chunk read, so less than 64 MiB is allocated (before: "fatal error:
+// runtime: out of memory"). A written row wider than the memory limit
+// allows (240 MB under 64 MiB), an EMIT granule whose 16000 x 16000 GLT
+// was never written (-ortho) and a PRISMA product declaring (100000,
+// bands, 100000) cubes, which are read whole, give the memory check's
+// error naming the file.
 func TestInfoDeclaredSizes(t *testing.T) {
 	t.Setenv(memlimit.Env, "512M")
 	dir := filepath.Join("..", "..", "hsi", "products", "testdata", "hostile")
-	for _, tc := range []struct{ file, shape string }{
-		{"huge.h5", "200000 x 200000 x 300"},
-		{"huge_gzip.h5", "200000 x 200000 x 300"},
-		{"huge2.h5", "50000 x 50000 x 2"},
+	for _, tc := range []struct{ file, shape, values string }{
+		{"huge.h5", "200000 x 200000 x 300", "0 .. 0"},
+		{"huge_gzip.h5", "200000 x 200000 x 300", "0 .. 0"},
+		{"huge2.h5", "50000 x 50000 x 2", "0 .. 0"},
+		{"sparse_big.h5", "100000 x 100000 x 4", "0 .. 1024"},
 	} {
 		p := filepath.Join(dir, tc.file)
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		code, out, stderr := runCmd(t, "info", p)
 		runtime.ReadMemStats(&m1)
-		if code != 0 || !strings.Contains(out, "shape:          "+tc.shape) || !strings.Contains(out, "value range:    0 .. 0") {
+		if code != 0 || !strings.Contains(out, "shape:          "+tc.shape) || !strings.Contains(out, "value range:    "+tc.values+"\n") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.file, code, out, stderr)
 		}
-		if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 {
+		a := m1.TotalAlloc - m0.TotalAlloc
+		if a > 64<<20 {
 			t.Errorf("%s: info allocated %d MiB", tc.file, a>>20)
 		}
+		t.Logf("%s: %.1f MiB allocated", tc.file, float64(a)/(1<<20))
 	}
+	t.Run("wide row", func(t *testing.T) {
+		t.Setenv(memlimit.Env, "64M")
+		p := filepath.Join(dir, "wide_written.h5")
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		code, stderr := runRsCmd(t, "info", p)
+		runtime.ReadMemStats(&m1)
+		if code == 0 || !strings.Contains(stderr, p+": a row of 200000 x 300 samples") || !strings.Contains(stderr, memlimit.ErrTooLarge.Error()) {
+			t.Errorf("exit %d, stderr %q: want an error naming the file and the row, saying %q", code, stderr, memlimit.ErrTooLarge)
+		}
+		if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 {
+			t.Errorf("info allocated %d MiB", a>>20)
+		}
+	})
 	for _, tc := range []struct {
 		file string
 		args []string

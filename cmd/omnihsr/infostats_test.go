@@ -21,7 +21,8 @@ func TestDescribeMatchesWholeCube(t *testing.T) {
 	var paths []string
 	for _, g := range []string{"../../hsi/envi/testdata/*.hdr", "../../hsi/npy/testdata/*.npy", "../../hsi/tiff/testdata/*.tif",
 		"../../hsi/png/testdata/*.png", "../../hsi/matfile/testdata/*.h5", "../../hsi/products/testdata/*.nc",
-		"../../hsi/products/testdata/*.h5", "../../hsi/products/testdata/*.he5", "../../hsi/formats/testdata/*/*", "../../sample/*.tif"} {
+		"../../hsi/products/testdata/*.h5", "../../hsi/products/testdata/*.he5",
+		"../../hsi/products/testdata/hostile/partial_chunks.h5", "../../hsi/products/testdata/hostile/float16.h5", "../../hsi/products/testdata/hostile/nested100.h5", "../../hsi/formats/testdata/*/*", "../../sample/*.tif"} {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}
@@ -37,7 +38,7 @@ func TestDescribeMatchesWholeCube(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 			continue
 		}
-		d, err := describe(src)
+		d, err := describe(src, p)
 		src.Close()
 		if err != nil {
 			t.Errorf("%s: %v", p, err)

@@ -57,7 +57,8 @@
 // of one read whole. omnihsr.UpscaleFile reads its input through Open
 // (the outputs checked from the header, the bicubic method a band of rows
 // at a time), and so do the noise file and omnihsr info's statistics and
-// noise screen (an HDF5 dataset excepted: see products.StatHDF5).
+// noise screen (the rows of an HDF5 dataset that the file never wrote
+// counted without being read: see Source).
 //
 // Create writes an image a band of rows at a time through a RowWriter, for
 // outputs too large to hold in memory. ENVI and NPY stream to disk (the

@@ -19,7 +19,12 @@ import (
 // The Sources Open returns also have a method Streams() bool, false for
 // one that read the file whole (see the package documentation), which a
 // caller that would open the file once a window asks through an
-// interface { Streams() bool }.
+// interface { Streams() bool }. A Source of an HDF5 or NetCDF-4 dataset
+// has a method RowRun(y int) (end int, written bool) too: rows [y, end)
+// hold data the file wrote, or none (written false: a dataset declared
+// large and written in part, or not at all), every sample of them then
+// being 0 as ReadRows gives it, so that a caller describing the file
+// (omnihsr info) counts them without reading them.
 type Source interface {
 	// Header is the cube's shape, metadata and description.
 	Header() hsi.Header
@@ -154,6 +159,17 @@ func (s *rowsSource) ReadRows(y0, y1 int, dst []float32) error {
 }
 
 func (s *rowsSource) Close() error { return s.r.Close() }
+
+// RowRun returns the end of the run of rows that starts at row y (see
+// Source): rows [y, end) are written, or all 0 without being stored
+// (written false). A format whose reader does not say has every row
+// written.
+func (s *rowsSource) RowRun(y int) (end int, written bool) {
+	if rr, ok := s.r.(interface{ RowRun(int) (int, bool) }); ok {
+		return rr.RowRun(y)
+	}
+	return s.hd.H, true
+}
 
 // Streams reports whether the format's reader streams: one that reads the
 // file whole (a Fortran-order NPY array, an assembled product) says so

@@ -502,23 +502,3 @@ func encodeRows(buf []byte, f io.Writer, data []float32, w, b, y0 int, t sample.
 		return err
 	})
 }
-
-// Shape returns the rows, columns and bands of the .npy file at path from
-// its header alone, without reading the data.
-func Shape(path string) (h, w, b int, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("npy: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("npy: %w", err)
-	}
-	hd, err := parseHeader(f, st.Size())
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("npy: %s: %w", path, err)
-	}
-	h, w, b = hd.dims()
-	return h, w, b, nil
-}

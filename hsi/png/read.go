@@ -191,25 +191,3 @@ func sixteen(pix []uint8, stride, H, W int, set func(y, x int, v [3]float32)) {
 		}
 	}
 }
-
-// Shape returns the rows, columns and bands (1 for grey, 3 for colour) that
-// Read gives for the PNG at path, from its header alone; a palette image
-// counts as 1 band, the fewest Read may give (3 unless the palette is grey).
-func Shape(path string) (h, w, b int, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("png: %w", err)
-	}
-	defer f.Close()
-	head := make([]byte, 33)
-	n, _ := io.ReadFull(f, head)
-	hd, err := readIHDR(head[:n])
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("png: %s: %w", path, err)
-	}
-	b = 3
-	if hd.colourType == 0 || hd.colourType == 4 || hd.colourType == 3 {
-		b = 1
-	}
-	return int(hd.h), int(hd.w), b, nil
-}

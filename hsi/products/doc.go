@@ -21,11 +21,9 @@
 // padding mask, EMIT's geometry lookup tables and ortho cube, auxiliary
 // datasets) is checked against internal/memlimit first: a small file that
 // declares a cube larger than memory gets an error naming it that wraps
-// hsi.ErrTooLarge. StatHDF5 describes a file for omnihsr info by
-// streaming the dataset into hsi.Stats, without the cube; ScreenHDF5
-// streams it into the model's noise screen (noise.Sampler: the residuals
-// of at most 32,768 pixels a band, 32 MiB in all) to list the bands that
-// upscale would judge unusable by their noise.
+// hsi.ErrTooLarge. OpenRows streams the rows of a dataset and tells
+// which runs of rows the file never wrote (its RowRun method), so that
+// omnihsr info counts them without reading them.
 //
 // Product metadata is checked on read: EMIT wavelengths finite, positive
 // and increasing and its geotransform finite with a pixel size

@@ -65,7 +65,7 @@ func EMITUncertaintyPath(rfl string) (string, error) {
 // emitFill is the fill value of EMIT products (emit_tools' FILL_VALUE).
 const emitFill = -9999
 
-func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, rows *rowPlan) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "NetCDF-4", Variable: o.Path, DataType: o.Type.String()}
 	title := f.root.AttrString("title")
 	if title == "" {
@@ -80,32 +80,29 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, sm *streamed) (*hsi.
 	}
 	layout, how, err := f.layoutOf(o, opt.Layout)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	info.Layout = layout
 	v, err := f.cfOf(o)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	if !v.hasFill {
 		v.fill, v.hasFill = emitFill, true
 	}
-	if sm != nil {
-		sm.meta = hsi.Meta{DataIgnore: v.fill, HasDataIgnore: true}
-	}
-	c, err := f.cubeOf(o, layout, v.apply(), sm)
+	c, err := f.cubeOf(o, layout, v.apply(), rows)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	c.Meta.DataIgnore, c.Meta.HasDataIgnore = v.fill, true
 	if err := f.bandMeta(c, o, strings.IndexByte(layout, 'B')); err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	if c.Meta.Wavelengths == nil {
-		return nil, info, nil, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
+		return nil, info, fmt.Errorf("%s: EMIT granule without /sensor_band_parameters/wavelengths", f.path)
 	}
 	if err := increasing(c.Meta.Wavelengths); err != nil {
-		return nil, info, nil, fmt.Errorf("%s: /sensor_band_parameters/wavelengths: %w", f.path, err)
+		return nil, info, fmt.Errorf("%s: /sensor_band_parameters/wavelengths: %w", f.path, err)
 	}
 	c.Meta.Description = info.Product
 	det := []string{how, o.LayoutName()}
@@ -114,14 +111,14 @@ func readEMIT(f *file, o *hdf5.Object, opt hsi.ReadOptions, sm *streamed) (*hsi.
 	}
 	if !opt.Ortho {
 		info.Detail = strings.Join(append(det, "swath (downtrack x crosstrack), not georeferenced; -ortho applies the GLT"), ", ")
-		return c, info, sm.stats(), nil
+		return c, info, nil
 	}
 	oc, err := emitOrtho(f, c)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	info.Detail = strings.Join(append(det, fmt.Sprintf("orthorectified by the GLT to %d x %d", oc.H, oc.W)), ", ")
-	return oc, info, nil, nil
+	return oc, info, nil
 }
 
 // emitOrtho applies the geometry lookup table as emit_tools.apply_glt

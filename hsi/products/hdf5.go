@@ -2,7 +2,6 @@ package products
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/internal/raw"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 	"github.com/omnihsr/omnihsr/internal/regfile"
-	"github.com/omnihsr/omnihsr/noise"
 )
 
 // file is an open HDF5 file with its objects indexed.
@@ -190,12 +188,11 @@ func (f *file) layoutOf(o *hdf5.Object, opt string) (string, string, error) {
 }
 
 // cubeOf reads a 2-D or 3-D numeric dataset into a cube. layout gives the
-// stored axes (H, W, B). fn, when not nil, maps each stored value. With sm
-// set, the samples go to its statistics (and noise screen) instead and the
-// cube has no Data: nothing is
-// allocated from the declared size, and the elements the file never
-// wrote count as 0, the value they take in a cube.
-func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, sm *streamed) (*hsi.Cube, error) {
+// stored axes (H, W, B). fn, when not nil, maps each stored value. With
+// rows set, nothing is read: the dataset, its layout and value map go to
+// *rows (OpenRows streams them) and the cube has no Data, so that nothing
+// is allocated from the declared size.
+func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, rows *rowPlan) (*hsi.Cube, error) {
 	if o.Kind != hdf5.KindDataset || !o.Type.Numeric() {
 		return nil, fmt.Errorf("%s: %s is not a numeric dataset", f.path, o.Path)
 	}
@@ -215,15 +212,12 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, s
 		}
 		size[strings.IndexByte("HWB", layout[k])] = int(dims[k])
 	}
-	if sm != nil && sm.rows != nil {
+	if rows != nil {
 		if _, err := hsi.Elems(size[0], size[1], size[2]); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
 		}
-		*sm.rows = rowPlan{o: o, layout: layout, fn: fn}
+		*rows = rowPlan{o: o, layout: layout, fn: fn}
 		return &hsi.Cube{H: size[0], W: size[1], B: size[2]}, nil
-	}
-	if sm != nil {
-		return f.statsOf(o, layout, size, fn, sm)
 	}
 	// The cube is sized from the declared dimensions, which a small file
 	// may declare as large as it likes: the memory check comes first.
@@ -342,77 +336,6 @@ func (p storedIndex) next(d1, d2 uint64) storedIndex {
 // at is the element's offset in a cube with the given strides per stored axis.
 func (p storedIndex) at(stride *[3]int) int {
 	return int(p.i0)*stride[0] + int(p.i1)*stride[1] + int(p.i2)*stride[2]
-}
-
-// statsOf is cubeOf with statistics: the samples of o, mapped by fn and
-// converted to float32 as cubeOf stores them, go to st; the cube returned
-// has the size and no Data.
-func (f *file) statsOf(o *hdf5.Object, layout string, size [3]int, fn func(float64) float64, sm *streamed) (*hsi.Cube, error) {
-	if _, err := hsi.Elems(size[0], size[1], size[2]); err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
-	}
-	st := hsi.NewStats(sm.meta)
-	sm.st = st
-	var ns *noise.Sampler
-	if sm.screen {
-		var err error
-		if ns, err = noise.NewSampler(size[0], size[1], size[2], sm.meta); err != nil {
-			sm.why = err
-		}
-		sm.ns = ns
-	}
-	dims := o.Dims
-	if len(dims) == 2 {
-		dims = []uint64{dims[0], dims[1], 1}
-	}
-	// where each stored axis goes: 0 row, 1 column, 2 band
-	var to [3]int
-	for k := 0; k < 3; k++ {
-		to[k] = strings.IndexByte("HWB", layout[k])
-	}
-	d1, d2 := dims[1], dims[2]
-	total := dims[0] * d1 * d2
-	var seen uint64
-	var buf []float64
-	err := o.Read(func(start uint64, raw []byte) error {
-		k := uint64(len(raw) / o.Type.Size)
-		p, err := runAt(o, start, k, total, d1, d2)
-		if err != nil {
-			return err
-		}
-		seen += k
-		if cap(buf) < int(k) {
-			buf = make([]float64, k)
-		}
-		v := buf[:k]
-		o.Type.Decode(raw, v)
-		for _, x := range v {
-			if fn != nil {
-				x = fn(x)
-			}
-			var pos [3]int
-			pos[to[0]], pos[to[1]], pos[to[2]] = int(p.i0), int(p.i1), int(p.i2)
-			if ns != nil { // screening: the statistics are not asked for
-				ns.Add(float32(x), pos[0], pos[1], pos[2])
-			} else {
-				st.Add(float32(x), pos[0], pos[1], pos[2])
-			}
-			p = p.next(d1, d2)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.path, err)
-	}
-	if seen < total {
-		st.AddRepeat(0, int64(total-seen)) // never written: 0 in a cube
-		// The screen counts samples never added as valid zeros, and wrong
-		// when 0 is the no-data value.
-		if ign, ok := sm.meta.IgnoreValue(); ns != nil && ok && ign == 0 {
-			sm.ns, sm.why = nil, errors.New("part of the dataset was never written, and 0 is its no-data value")
-		}
-	}
-	return &hsi.Cube{H: size[0], W: size[1], B: size[2]}, nil
 }
 
 // largest3D returns the numeric dataset with the most elements among
@@ -540,102 +463,37 @@ func unitsName(u string) string {
 // ReadHDF5 reads a cube from an HDF5 or NetCDF-4 file (see the package
 // documentation).
 func ReadHDF5(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
-	c, info, _, err := readHDF5(path, opt, nil)
-	return c, info, err
-}
-
-// streamed is what a read that streams a dataset instead of holding it
-// collects (readHDF5 with a non-nil *streamed): the statistics, and with
-// screen the noise screen's residuals (noise.Sampler).
-type streamed struct {
-	rows   *rowPlan // when not nil, cubeOf plans the dataset's rows and reads nothing
-	meta   hsi.Meta // the samples' no-data value
-	st     *hsi.Stats
-	screen bool
-	ns     *noise.Sampler
-	why    error // why ns is nil when screen
-}
-
-// stats returns the statistics, nil when nothing was streamed.
-func (sm *streamed) stats() *hsi.Stats {
-	if sm == nil {
-		return nil
-	}
-	return sm.st
-}
-
-// StatHDF5 is ReadHDF5 for a description of the file (omnihsr info): the
-// cube's size and metadata, and the statistics of its samples. A generic
-// dataset or an EMIT swath is streamed into the statistics and the cube
-// comes without Data, so that its declared size allocates nothing (a 1.4 KB
-// file may declare 179 TiB); a PRISMA product or an orthorectified EMIT
-// granule is read whole (through the memory check) and st is nil: the
-// caller takes the statistics of the cube (hsi.StatsOf).
-func StatHDF5(path string, opt hsi.ReadOptions) (c *hsi.Cube, info hsi.SourceInfo, st *hsi.Stats, err error) {
-	return readHDF5(path, opt, &streamed{})
-}
-
-// ScreenHDF5 returns the bands of the cube that ReadHDF5 reads from path
-// with opt that the model's noise screen judges unusable (noise.Outliers
-// on the usable bands, numbered as in the cube; see noise.Sampler). The
-// datasets that StatHDF5 streams are streamed here too, into the screen's
-// residuals (8 bytes a band for each of at most 32,768 pixels, checked
-// against the memory limit: an error wrapping memlimit.ErrTooLarge); the
-// others are read whole, as ReadHDF5 reads them.
-func ScreenHDF5(path string, opt hsi.ReadOptions) ([]noise.Outlier, error) {
-	sm := &streamed{screen: true}
-	c, _, st, err := readHDF5(path, opt, sm)
-	if err != nil {
-		return nil, err
-	}
-	ns := sm.ns
-	if st == nil { // read whole
-		if ns, err = noise.NewSampler(c.H, c.W, c.B, c.Meta); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		for i, v := range c.Data {
-			p := i / c.B
-			ns.Add(v, p/c.W, p%c.W, i%c.B)
-		}
-	} else if ns == nil {
-		return nil, fmt.Errorf("%s: %w", path, sm.why)
-	}
-	return ns.Outliers(c.Meta.BadBands), nil
-}
-
-func readHDF5(path string, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
 	f, err := open(path)
 	if err != nil {
-		return nil, hsi.SourceInfo{}, nil, err
+		return nil, hsi.SourceInfo{}, err
 	}
 	defer f.close()
-	return readFile(f, opt, sm)
+	return readFile(f, opt, nil)
 }
 
-// readFile is readHDF5 of an open file.
-func readFile(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+// readFile is ReadHDF5 of an open file; with rows set, a cube stored in
+// one dataset is not read but planned in *rows (cubeOf), for OpenRows.
+func readFile(f *file, opt hsi.ReadOptions, rows *rowPlan) (*hsi.Cube, hsi.SourceInfo, error) {
 	path := f.path
 	if o := emitCube(f); o != nil && (opt.Var == "" || strings.Trim(opt.Var, "/") == o.Name) {
 		if opt.Ortho {
-			sm = nil // read whole: the GLT picks the swath's pixels
+			rows = nil // read whole: the GLT picks the swath's pixels
 		}
-		return readEMIT(f, o, opt, sm)
+		return readEMIT(f, o, opt, rows)
 	}
 	if isPRISMA(f) && opt.Var == "" {
-		c, info, err := readPRISMA(f, opt)
-		return c, info, nil, err
+		return readPRISMA(f, opt)
 	}
 	if site := neonSite(f); site != "" && (opt.Var == "" || "/"+strings.Trim(opt.Var, "/") == site+"/"+neonCube) {
-		c, info, err := readNEON(f, site, opt)
-		return c, info, nil, err
+		return readNEON(f, site, opt)
 	}
 	if opt.Ortho {
-		return nil, hsi.SourceInfo{}, nil, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
+		return nil, hsi.SourceInfo{}, fmt.Errorf("%s: -ortho applies to EMIT granules (a swath with a geometry lookup table)", path)
 	}
-	return readGeneric(f, opt, sm)
+	return readGeneric(f, opt, rows)
 }
 
-func readGeneric(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.SourceInfo, *hsi.Stats, error) {
+func readGeneric(f *file, opt hsi.ReadOptions, rows *rowPlan) (*hsi.Cube, hsi.SourceInfo, error) {
 	info := hsi.SourceInfo{Format: "HDF5"}
 	if f.root.Attrs["_NCProperties"].Parsed || hasNetCDFDims(f) {
 		info.Format = "NetCDF-4"
@@ -643,16 +501,16 @@ func readGeneric(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.Sou
 	var o *hdf5.Object
 	if opt.Var != "" {
 		if o = f.get(opt.Var); o == nil {
-			return nil, info, nil, fmt.Errorf("%s: no dataset %q (datasets: %s)", f.path, opt.Var, strings.Join(f.datasets(), ", "))
+			return nil, info, fmt.Errorf("%s: no dataset %q (datasets: %s)", f.path, opt.Var, strings.Join(f.datasets(), ", "))
 		}
 	} else if o = f.largest3D(); o == nil {
-		return nil, info, nil, fmt.Errorf("%s: no numeric 2-D or 3-D dataset (datasets: %s)", f.path, strings.Join(f.datasets(), ", "))
+		return nil, info, fmt.Errorf("%s: no numeric 2-D or 3-D dataset (datasets: %s)", f.path, strings.Join(f.datasets(), ", "))
 	}
 	info.Variable = o.Path
 	info.DataType = o.Type.String()
 	layout, how, err := f.layoutOf(o, opt.Layout)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	info.Layout = layout
 	det := []string{how, o.LayoutName()}
@@ -662,14 +520,11 @@ func readGeneric(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.Sou
 	info.Detail = strings.Join(det, ", ")
 	v, err := f.cfOf(o)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
-	if sm != nil {
-		sm.meta = hsi.Meta{DataIgnore: v.fill, HasDataIgnore: v.hasFill}
-	}
-	c, err := f.cubeOf(o, layout, v.apply(), sm)
+	c, err := f.cubeOf(o, layout, v.apply(), rows)
 	if err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
 	if v.hasFill {
 		c.Meta.DataIgnore, c.Meta.HasDataIgnore = v.fill, true
@@ -679,9 +534,9 @@ func readGeneric(f *file, opt hsi.ReadOptions, sm *streamed) (*hsi.Cube, hsi.Sou
 		bandAxis = strings.IndexByte(layout, 'B')
 	}
 	if err := f.bandMeta(c, o, bandAxis); err != nil {
-		return nil, info, nil, err
+		return nil, info, err
 	}
-	return c, info, sm.stats(), nil
+	return c, info, nil
 }
 
 // bandMeta fills wavelengths, FWHM and bad bands from per-band datasets.

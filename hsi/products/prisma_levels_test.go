@@ -66,9 +66,14 @@ func TestPRISMAL1(t *testing.T) {
 	if _, ok := c.Meta.Geo.Transform(); ok {
 		t.Error("an L1 swath georeferenced")
 	}
-	// The streamed statistics and noise screen take the whole-read path.
-	if _, _, st, err := StatHDF5(path, hsi.ReadOptions{}); err != nil || st != nil {
-		t.Errorf("StatHDF5: %v %v", st, err)
+	// The rows are served from the cube read whole.
+	if r, err := OpenRows(path, hsi.ReadOptions{}); err != nil {
+		t.Errorf("OpenRows: %v", err)
+	} else {
+		if st, ok := r.(interface{ Streams() bool }); !ok || st.Streams() {
+			t.Error("OpenRows streams a PRISMA product")
+		}
+		r.Close()
 	}
 	// Without ScaleFactor_Swir: an error naming the file and the attribute.
 	dir := t.TempDir()

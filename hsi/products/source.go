@@ -10,7 +10,7 @@ import (
 	"github.com/omnihsr/omnihsr/internal/memlimit"
 )
 
-// rowPlan is what readFile, asked for the rows (streamed.rows), found of
+// rowPlan is what readFile, asked for the rows, found of
 // a cube stored in one dataset: the dataset, its stored axes and its value
 // map.
 type rowPlan struct {
@@ -42,7 +42,7 @@ func OpenRows(path string, opt hsi.ReadOptions) (hsi.RowReader, error) {
 		return nil, err
 	}
 	var plan rowPlan
-	c, info, _, err := readFile(f, opt, &streamed{rows: &plan})
+	c, info, err := readFile(f, opt, &plan)
 	if err != nil {
 		f.close()
 		return nil, err
@@ -144,6 +144,20 @@ func (r *hdf5Rows) ReadRows(y0, y1 int, dst []float32) error {
 		y = e
 	}
 	return nil
+}
+
+// RowRun returns the end of the run of rows that starts at row y: rows
+// [y, end) are either written, in part at least (ReadRows reads them from
+// the file), or hold no element the file ever wrote (written false), so
+// that every sample of them is 0, as ReadRows gives them, and a caller
+// may count them without reading. A dataset declared large and never
+// written (a 1.4 KB file may declare 179 TiB) is then described at once.
+func (r *hdf5Rows) RowRun(y int) (end int, written bool) {
+	if y < 0 || y >= r.hd.H || r.slab == nil {
+		return y, true
+	}
+	hi, w := r.slab.Run(uint64(y))
+	return int(min(hi, uint64(r.hd.H))), w
 }
 
 // read decodes rows [y0, y1) into out; the elements never written are 0,

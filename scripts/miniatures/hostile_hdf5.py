@@ -12,6 +12,15 @@ Files (every one a few KB):
   (contiguous, no storage allocated): 179 TiB declared in 1.4 KB.
 - huge_gzip.h5: the same chunked (64, 64, 16) with gzip.
 - huge2.h5: /cube declared (50000, 50000, 2) float32 (19 GiB).
+- sparse_big.h5: /cube declared (100000, 100000, 4) float32 (149 GiB),
+  chunked (16, 16, 4) with gzip, one chunk written: rows 50000-50015,
+  columns 0-15, all bands, holding 1 .. 1024.
+- wide_written.h5: huge_gzip.h5 with its first chunk written (all 1): a
+  written row of 200000 x 300 samples (240 MB).
+- partial_chunks.h5: /cube (10, 8, 2) float32 chunked (4, 4, 2), written
+  in rows 0-3 columns 0-3 (1 .. 32) and rows 8-9 columns 4-7 (-1 .. -16):
+  chunk rows written in part, and one (rows 4-7) not at all; no fill value
+  (HDF5 then reads the rest as 0).
 - emit_huge_glt.nc: the EMIT miniature with location/glt_x and glt_y
   replaced by int32 datasets declared 16000 x 16000 and never written.
 - prisma_huge.he5: the PRISMA miniature with VNIR_Cube and SWIR_Cube
@@ -63,6 +72,17 @@ def main():
         f.create_dataset("cube", shape=(200000, 200000, 300), dtype="f4", chunks=(64, 64, 16), compression="gzip")
     with h5py.File(p("huge2.h5"), "w") as f:
         f.create_dataset("cube", shape=(50000, 50000, 2), dtype="f4")
+
+    with h5py.File(p("sparse_big.h5"), "w") as f:
+        d = f.create_dataset("cube", shape=(100000, 100000, 4), dtype="f4", chunks=(16, 16, 4), compression="gzip")
+        d[50000:50016, 0:16, :] = np.arange(1, 1025, dtype="f4").reshape(16, 16, 4)
+    with h5py.File(p("wide_written.h5"), "w") as f:
+        d = f.create_dataset("cube", shape=(200000, 200000, 300), dtype="f4", chunks=(64, 64, 16), compression="gzip")
+        d[0:64, 0:64, 0:16] = np.ones((64, 64, 16), "f4")
+    with h5py.File(p("partial_chunks.h5"), "w") as f:
+        d = f.create_dataset("cube", shape=(10, 8, 2), dtype="f4", chunks=(4, 4, 2))
+        d[0:4, 0:4, :] = np.arange(1, 33, dtype="f4").reshape(4, 4, 2)
+        d[8:10, 4:8, :] = -np.arange(1, 17, dtype="f4").reshape(2, 4, 2)
 
     with copy(os.path.join(td, EMIT), p("emit_huge_glt.nc")) as f:
         for n in ("glt_x", "glt_y"):

@@ -3,6 +3,7 @@ package hdf5
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Slab reads the elements of a numeric dataset whose index along one axis
@@ -11,11 +12,21 @@ import (
 // seeking to the runs of the range; a chunked one decodes the chunks that
 // intersect the range (its chunk index is walked once, by Object.Slab, and
 // kept: a few words a chunk). A Slab is not safe for concurrent use.
+//
+// Run tells which ranges of the axis hold no written element: a dataset
+// declared large and written in part (or not at all) is then read only
+// where it was written, the rest being 0 (see Read).
 type Slab struct {
 	o      *Object
 	axis   int
 	cr     *chunkReader // chunked and written; nil otherwise
 	chunks []chunkJob   // every chunk cr's index lists
+	// written lists, in increasing order, the chunk rows along axis
+	// (chunk origin / Step) where cr's index lists at least one chunk.
+	written []uint64
+	// none is true when no element was ever written (storage never
+	// allocated).
+	none bool
 }
 
 // Slab prepares reads of o along axis (0 <= axis < rank): it checks the
@@ -46,6 +57,7 @@ func (o *Object) Slab(axis int) (*Slab, error) {
 	case layoutContiguous:
 		total := n * uint64(o.Type.Size)
 		if o.f.undef(o.layout.addr) {
+			s.none = true
 			break
 		}
 		if o.layout.version >= 3 && o.layout.size < total {
@@ -57,6 +69,7 @@ func (o *Object) Slab(axis int) (*Slab, error) {
 	case layoutChunked:
 		cr, err := o.chunkReader(nil)
 		if err != nil || cr == nil {
+			s.none = true
 			return s, err
 		}
 		cr.list = &s.chunks
@@ -65,6 +78,11 @@ func (o *Object) Slab(axis int) (*Slab, error) {
 		}
 		cr.list, cr.seen = nil, nil
 		s.cr = cr
+		for _, j := range s.chunks {
+			s.written = append(s.written, j.org[axis]/cr.chunk[axis])
+		}
+		slices.Sort(s.written)
+		s.written = slices.Compact(s.written)
 	default:
 		return nil, fmt.Errorf("hdf5: dataset %s: layout class %d", o.Name, o.layout.class)
 	}
@@ -79,6 +97,32 @@ func (s *Slab) Step() uint64 {
 		return 1
 	}
 	return s.cr.chunk[s.axis]
+}
+
+// Run returns the end of the run of the axis that starts at index lo
+// (lo < the axis' extent): [lo, hi) is either written (each of its chunk
+// rows holds at least one chunk the file wrote: Read reports elements of
+// it, maybe not all) or unwritten (no element of it was ever written:
+// Read reports none, and a reader takes them as 0). A dataset that is not
+// chunked is one run, written or not.
+func (s *Slab) Run(lo uint64) (hi uint64, written bool) {
+	n := s.o.Dims[s.axis]
+	if s.cr == nil {
+		return n, !s.none
+	}
+	step := s.cr.chunk[s.axis]
+	k := lo / step
+	i, found := slices.BinarySearch(s.written, k)
+	if !found {
+		if i == len(s.written) {
+			return n, false
+		}
+		return min(n, s.written[i]*step), false
+	}
+	for i+1 < len(s.written) && s.written[i+1] == s.written[i]+1 {
+		i++
+	}
+	return min(n, (s.written[i]+1)*step), true
 }
 
 // Read delivers to fn, as Object.Read does (the C-order index of a run's
