@@ -90,3 +90,80 @@ func sameStats(a, b hsi.Stats) bool {
 
 // fmt3 is v to 3 digits, as info prints the screen's figures.
 func fmt3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+
+// windowCounter is a Source whose window reads are counted.
+type windowCounter struct {
+	formats.Source
+	w windowed
+	n int
+}
+
+func (c *windowCounter) RowRun(y int) (int, bool)         { return c.w.RowRun(y) }
+func (c *windowCounter) ChunkSize() (int, int)            { return c.w.ChunkSize() }
+func (c *windowCounter) ColRun(y0, y1, x int) (int, bool) { return c.w.ColRun(y0, y1, x) }
+func (c *windowCounter) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
+	c.n++
+	return c.w.ReadWindow(y0, y1, x0, x1, dst)
+}
+
+// A chunked HDF5 dataset whose rows are wider than the band describe
+// reads at a time is read in windows of whole chunks, a chunk row at a
+// time, its columns never written counted without reading: with a band of
+// one sample, every chunked miniature (chunk rows written in part
+// included) gives the statistics and the noise screen describe gives
+// reading rows.
+func TestDescribeInPieces(t *testing.T) {
+	dir := filepath.Join("..", "..", "hsi", "products", "testdata")
+	for _, tc := range []struct {
+		file string
+		ro   hsi.ReadOptions
+	}{
+		{"noisy_bands.h5", hsi.ReadOptions{}},
+		{"generic_bhw.h5", hsi.ReadOptions{}},
+		{"generic_bhw.h5", hsi.ReadOptions{Layout: "BWH"}},
+		{"unlimited_ea.nc", hsi.ReadOptions{Var: "reflectance_hwb"}},
+		{"unlimited_sparse.h5", hsi.ReadOptions{}},
+		{"hostile/partial_chunks.h5", hsi.ReadOptions{}},
+		{"hostile/partial_chunks.h5", hsi.ReadOptions{Layout: "WHB"}},
+	} {
+		p := filepath.Join(dir, tc.file)
+		open := func() formats.Source {
+			src, err := formats.Open(p, tc.ro)
+			if err != nil {
+				t.Fatalf("%s %+v: %v", p, tc.ro, err)
+			}
+			t.Cleanup(func() { src.Close() })
+			return src
+		}
+		want, err := describe(open(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := open()
+		wc := &windowCounter{Source: src, w: src.(windowed)}
+		got, err := describeIn(wc, p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wc.n == 0 {
+			t.Errorf("%s %+v: no window read", p, tc.ro)
+		}
+		if !sameStats(got.st, want.st) || got.unusable != want.unusable || (got.ns == nil) != (want.ns == nil) {
+			t.Errorf("%s %+v: in windows %+v (unusable %v, screen %v), in rows %+v (%v, %v)", p, tc.ro, got.st, got.unusable, got.ns != nil, want.st, want.unusable, want.ns != nil)
+			continue
+		}
+		if got.ns == nil {
+			continue
+		}
+		g, w := got.ns.Outliers(nil), want.ns.Outliers(nil)
+		if len(g) != len(w) {
+			t.Errorf("%s %+v: %d noisy bands in windows, %d in rows", p, tc.ro, len(g), len(w))
+			continue
+		}
+		for i := range g {
+			if g[i].Band != w[i].Band || fmt3(g[i].Sigma) != fmt3(w[i].Sigma) || fmt3(100*g[i].NSR) != fmt3(100*w[i].NSR) {
+				t.Errorf("%s %+v: noisy band %+v in windows, %+v in rows", p, tc.ro, g[i], w[i])
+			}
+		}
+	}
+}

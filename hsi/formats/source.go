@@ -24,7 +24,13 @@ import (
 // hold data the file wrote, or none (written false: a dataset declared
 // large and written in part, or not at all), every sample of them then
 // being 0 as ReadRows gives it, so that a caller describing the file
-// (omnihsr info) counts them without reading them.
+// (omnihsr info) counts them without reading them. Within a written run,
+// methods ChunkSize() (rows, cols int) (the chunk's rows and columns, 0
+// when not chunked), ColRun(y0, y1, x int) (end int, written bool) (the
+// same along the columns of rows [y0, y1)) and ReadWindow(y0, y1, x0, x1
+// int, dst []float32) error (columns [x0, x1) of those rows, the samples
+// as ReadRows gives them, without its non-finite policy's error) read a
+// row too wide for memory in pieces, each chunk decoded once.
 type Source interface {
 	// Header is the cube's shape, metadata and description.
 	Header() hsi.Header
@@ -169,6 +175,38 @@ func (s *rowsSource) RowRun(y int) (end int, written bool) {
 		return rr.RowRun(y)
 	}
 	return s.hd.H, true
+}
+
+// windowed is the window reads of an HDF5 dataset's reader (see Source).
+type windowed interface {
+	ChunkSize() (rows, cols int)
+	ColRun(y0, y1, x int) (end int, written bool)
+	ReadWindow(y0, y1, x0, x1 int, dst []float32) error
+}
+
+// ChunkSize returns the rows and columns of a chunk of the dataset read
+// (see Source); 0, 0 when the format's reader has no window reads.
+func (s *rowsSource) ChunkSize() (rows, cols int) {
+	if w, ok := s.r.(windowed); ok {
+		return w.ChunkSize()
+	}
+	return 0, 0
+}
+
+// ColRun is RowRun along the columns of rows [y0, y1) (see Source).
+func (s *rowsSource) ColRun(y0, y1, x int) (end int, written bool) {
+	if w, ok := s.r.(windowed); ok {
+		return w.ColRun(y0, y1, x)
+	}
+	return s.hd.W, true
+}
+
+// ReadWindow reads columns [x0, x1) of rows [y0, y1) (see Source).
+func (s *rowsSource) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
+	if w, ok := s.r.(windowed); ok {
+		return w.ReadWindow(y0, y1, x0, x1, dst)
+	}
+	return fmt.Errorf("%s: the %s reader has no window reads", s.path, s.hd.Info.Format)
 }
 
 // Streams reports whether the format's reader streams: one that reads the

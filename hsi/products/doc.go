@@ -22,8 +22,10 @@
 // datasets) is checked against internal/memlimit first: a small file that
 // declares a cube larger than memory gets an error naming it that wraps
 // hsi.ErrTooLarge. OpenRows streams the rows of a dataset and tells
-// which runs of rows the file never wrote (its RowRun method), so that
-// omnihsr info counts them without reading them.
+// which runs of rows and columns the file never wrote (its RowRun and
+// ColRun methods), so that omnihsr info counts them without reading
+// them, and reads windows of a chunked dataset (ReadWindow) whose rows
+// are too wide to read whole.
 //
 // Product metadata is checked on read: EMIT wavelengths finite, positive
 // and increasing and its geotransform finite with a pixel size

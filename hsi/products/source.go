@@ -68,6 +68,11 @@ type hdf5Rows struct {
 	slab *hdf5.Slab
 	step int // rows a chunk holds (1: not chunked along the rows)
 	dec  *runDecoder
+	// the stored axes (H, W, B; HWB for a 2-D dataset) and dimensions
+	// (rank 3), and the stored axes of rows and columns
+	layout       string
+	dims         []uint64
+	hAxis, wAxis int
 	// rows [c0, c1) decoded: the last chunk row read in part
 	cache  []float32
 	c0, c1 int
@@ -92,7 +97,9 @@ func (r *hdf5Rows) prepare() error {
 		}
 	}
 	r.dec = newRunDecoder(o, layout, dims, stride, r.plan.fn)
-	s, err := o.Slab(strings.IndexByte(layout, 'H'))
+	r.layout, r.dims = layout, dims
+	r.hAxis, r.wAxis = strings.IndexByte(layout, 'H'), strings.IndexByte(layout, 'W')
+	s, err := o.Slab(r.hAxis)
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.f.path, err)
 	}
@@ -158,6 +165,59 @@ func (r *hdf5Rows) RowRun(y int) (end int, written bool) {
 	}
 	hi, w := r.slab.Run(uint64(y))
 	return int(min(hi, uint64(r.hd.H))), w
+}
+
+// ChunkSize returns the rows and columns of a chunk of the dataset (0, 0
+// when it is not chunked): the grain of ColRun and of a ReadWindow that
+// decodes each chunk once.
+func (r *hdf5Rows) ChunkSize() (rows, cols int) {
+	if r.slab == nil {
+		return 0, 0
+	}
+	return int(r.slab.Extent(r.hAxis)), int(r.slab.Extent(r.wAxis))
+}
+
+// ColRun is RowRun along the columns within rows [y0, y1): columns [x,
+// end) of those rows are either written, in part at least, or hold no
+// element the file ever wrote (written false: all 0).
+func (r *hdf5Rows) ColRun(y0, y1, x int) (end int, written bool) {
+	if y0 < 0 || y0 >= y1 || y1 > r.hd.H || x < 0 || x >= r.hd.W || r.slab == nil {
+		return x, true
+	}
+	hi, w := r.slab.RunIn(uint64(y0), uint64(y1), r.wAxis, uint64(x))
+	return int(min(hi, uint64(r.hd.W))), w
+}
+
+// ReadWindow fills dst with columns [x0, x1) of rows [y0, y1) ((y1-y0) x
+// (x1-x0) x B values, pixel-interleaved) of a chunked dataset, decoding
+// only the chunks the window crosses and keeping nothing: a row wider
+// than memory allows is read in pieces. The elements never written are 0.
+func (r *hdf5Rows) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
+	W, B := r.hd.W, r.hd.B
+	if y0 < 0 || y0 >= y1 || y1 > r.hd.H || x0 < 0 || x0 >= x1 || x1 > W || len(dst) != (y1-y0)*(x1-x0)*B {
+		return fmt.Errorf("%s: window [%d, %d) x [%d, %d) outside the image or not the destination's %d values", r.f.path, y0, y1, x0, x1, len(dst))
+	}
+	if r.slab == nil {
+		return fmt.Errorf("%s: read after Close", r.f.path)
+	}
+	ww := x1 - x0
+	var stride [3]int
+	for k := 0; k < 3; k++ {
+		switch r.layout[k] {
+		case 'H':
+			stride[k] = ww * B
+		case 'W':
+			stride[k] = B
+		case 'B':
+			stride[k] = 1
+		}
+	}
+	dec := newRunDecoder(r.plan.o, r.layout, r.dims, stride, r.plan.fn)
+	clear(dst)
+	if err := r.slab.ReadWindow(uint64(y0), uint64(y1), r.wAxis, uint64(x0), uint64(x1), dec.into(dst, y0*ww*B+x0*B)); err != nil {
+		return fmt.Errorf("%s: %w", r.f.path, err)
+	}
+	return nil
 }
 
 // read decodes rows [y0, y1) into out; the elements never written are 0,

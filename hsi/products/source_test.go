@@ -10,10 +10,13 @@ import (
 // TestOpenRowsEveryLayout: with each of the six stored-axis orders
 // (-layout), over contiguous and chunked datasets, OpenRows's header is
 // ReadHDF5's and its rows, read one at a time and in windows that cross
-// chunk rows, are ReadHDF5's bit for bit.
+// chunk rows, are ReadHDF5's bit for bit; so are the windows of a chunked
+// dataset (ReadWindow: every window of rows and columns starting at the
+// first, second or middle row and column and ending one past the start or
+// at the end), chunks never written included (partial_chunks.h5).
 func TestOpenRowsEveryLayout(t *testing.T) {
-	checked := 0
-	for _, p := range []string{"testdata/generic_hwb.nc", "../matfile/testdata/plain.h5", "testdata/generic_bhw.h5", "testdata/noisy_bands.h5", "testdata/unlimited_ea.nc", "../matfile/testdata/latest_index.h5"} {
+	checked, windows := 0, 0
+	for _, p := range []string{"testdata/generic_hwb.nc", "../matfile/testdata/plain.h5", "testdata/generic_bhw.h5", "testdata/noisy_bands.h5", "testdata/unlimited_ea.nc", "../matfile/testdata/latest_index.h5", "testdata/hostile/partial_chunks.h5"} {
 		for _, l := range []string{"HWB", "HBW", "WHB", "WBH", "BHW", "BWH"} {
 			opt := hsi.ReadOptions{Layout: l}
 			want, info, rerr := ReadHDF5(p, opt)
@@ -54,10 +57,35 @@ func TestOpenRowsEveryLayout(t *testing.T) {
 			for y0 := 0; y0 < hd.H; y0 += 2 {
 				check(y0, min(hd.H, y0+3))
 			}
+			if w := r.(*hdf5Rows); w.slab.Extent(w.hAxis) > 0 {
+				windows++
+				for _, y0 := range []int{0, 1, hd.H / 2} {
+					for _, y1 := range []int{y0 + 1, hd.H} {
+						for _, x0 := range []int{0, 1, hd.W / 2} {
+							for _, x1 := range []int{x0 + 1, hd.W} {
+								if y1 > hd.H || x1 > hd.W {
+									continue
+								}
+								got := make([]float32, (y1-y0)*(x1-x0)*hd.B)
+								if err := w.ReadWindow(y0, y1, x0, x1, got); err != nil {
+									t.Fatalf("%s %s: window [%d, %d) x [%d, %d): %v", p, l, y0, y1, x0, x1, err)
+								}
+								for i, v := range got {
+									px, b := i/hd.B, i%hd.B
+									y, x := y0+px/(x1-x0), x0+px%(x1-x0)
+									if wv := want.Data[(y*hd.W+x)*hd.B+b]; math.Float32bits(v) != math.Float32bits(wv) {
+										t.Fatalf("%s %s: window [%d, %d) x [%d, %d): (%d, %d, %d) is %v, ReadHDF5's %v", p, l, y0, y1, x0, x1, y, x, b, v, wv)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
 			r.Close()
 		}
 	}
-	if checked < 18 {
-		t.Errorf("%d files and layouts read", checked)
+	if checked < 18 || windows < 12 {
+		t.Errorf("%d files and layouts read, %d in windows", checked, windows)
 	}
 }

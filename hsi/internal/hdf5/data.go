@@ -312,9 +312,11 @@ type chunkReader struct {
 	seen map[uint64]struct{}
 
 	// axis, when not -1, restricts the runs scatter delivers to the
-	// elements whose index along it lies in [lo, hi) (a Slab's read).
-	axis   int
-	lo, hi uint64
+	// elements whose index along it lies in [lo, hi) (a Slab's read), and
+	// axis2 likewise to [lo2, hi2) (a Slab's window).
+	axis, axis2 int
+	lo, hi      uint64
+	lo2, hi2    uint64
 	// list, when not nil, collects the chunks the index walk finds
 	// instead of reading them (a Slab's index).
 	list *[]chunkJob
@@ -389,7 +391,7 @@ func (o *Object) chunkReader(fn func(uint64, []byte) error) (*chunkReader, error
 	if err := checkChunkSpan(o, ch, nb, es); err != nil {
 		return nil, err
 	}
-	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn, seen: map[uint64]struct{}{}, axis: -1}
+	cr := &chunkReader{o: o, rank: rank, dims: o.Dims, chunk: ch, grid: grid, nbytes: nb, es: es, fn: fn, seen: map[uint64]struct{}{}, axis: -1, axis2: -1}
 	if o.f.undef(o.layout.addr) {
 		return nil, nil
 	}
@@ -725,14 +727,19 @@ func (cr *chunkReader) scatter(data []byte, org []uint64) error {
 	for k := 0; k < r; k++ {
 		ext[k] = min(cr.chunk[k], cr.dims[k]-org[k])
 	}
-	// begin (for the restricted axis) and ext bound the chunk's indices delivered.
+	// begin (for the restricted axes) and ext bound the chunk's indices delivered.
 	begin := make([]uint64, r)
-	if k := cr.axis; k >= 0 {
-		lo, hi := max(cr.lo, org[k]), min(cr.hi, org[k]+ext[k])
-		if lo >= hi {
-			return nil
+	for _, w := range [2]struct {
+		k      int
+		lo, hi uint64
+	}{{cr.axis, cr.lo, cr.hi}, {cr.axis2, cr.lo2, cr.hi2}} {
+		if k := w.k; k >= 0 {
+			lo, hi := max(w.lo, org[k]), min(w.hi, org[k]+ext[k])
+			if lo >= hi {
+				return nil
+			}
+			begin[k], ext[k] = lo-org[k], hi-org[k]
 		}
-		begin[k], ext[k] = lo-org[k], hi-org[k]
 	}
 	dstride := make([]uint64, r)
 	cstride := make([]uint64, r)

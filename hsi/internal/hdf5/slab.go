@@ -1,6 +1,7 @@
 package hdf5
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -78,6 +79,8 @@ func (o *Object) Slab(axis int) (*Slab, error) {
 		}
 		cr.list, cr.seen = nil, nil
 		s.cr = cr
+		// in the order of their chunk rows, for rowChunks
+		slices.SortStableFunc(s.chunks, func(a, b chunkJob) int { return cmp.Compare(a.org[axis], b.org[axis]) })
 		for _, j := range s.chunks {
 			s.written = append(s.written, j.org[axis]/cr.chunk[axis])
 		}
@@ -111,18 +114,66 @@ func (s *Slab) Run(lo uint64) (hi uint64, written bool) {
 		return n, !s.none
 	}
 	step := s.cr.chunk[s.axis]
-	k := lo / step
-	i, found := slices.BinarySearch(s.written, k)
+	return runOf(s.written, lo/step, step, n)
+}
+
+// rowChunks returns the chunks whose extent along the slab's axis meets
+// [lo, hi) (s.chunks is in the order of their chunk rows).
+func (s *Slab) rowChunks(lo, hi uint64) []chunkJob {
+	step := s.cr.chunk[s.axis]
+	at := func(v uint64) int {
+		i, _ := slices.BinarySearchFunc(s.chunks, v, func(j chunkJob, v uint64) int { return cmp.Compare(j.org[s.axis], v) })
+		return i
+	}
+	return s.chunks[at(lo/step*step):at(hi)]
+}
+
+// Extent is the extent of a chunk along axis k (0 for a dataset that is
+// not chunked, or never written).
+func (s *Slab) Extent(k int) uint64 {
+	if s.cr == nil {
+		return 0
+	}
+	return s.cr.chunk[k]
+}
+
+// RunIn is Run along another axis, k, within [lo, hi) of the slab's axis:
+// [lo2, hi2) is either written (each of its chunks along k holds, in
+// [lo, hi), at least one chunk the file wrote) or unwritten (no element
+// of it in [lo, hi) was ever written). A dataset that is not chunked is
+// one run; an axis k that is not another axis of the dataset (or lo2
+// past its end) gives hi2 == lo2.
+func (s *Slab) RunIn(lo, hi uint64, k int, lo2 uint64) (hi2 uint64, written bool) {
+	if k < 0 || k >= len(s.o.Dims) || k == s.axis || lo2 >= s.o.Dims[k] {
+		return lo2, true // no run: the caller reads
+	}
+	n := s.o.Dims[k]
+	if s.cr == nil {
+		return n, !s.none
+	}
+	var cols []uint64 // chunk indices along k of the chunks in [lo, hi)
+	step2 := s.cr.chunk[k]
+	for _, j := range s.rowChunks(lo, hi) {
+		cols = append(cols, j.org[k]/step2)
+	}
+	slices.Sort(cols)
+	return runOf(slices.Compact(cols), lo2/step2, step2, n)
+}
+
+// runOf is the run from chunk index c of a sorted list of written chunk
+// indices, in elements (chunks of step, an axis of n).
+func runOf(written []uint64, c, step, n uint64) (hi uint64, ok bool) {
+	i, found := slices.BinarySearch(written, c)
 	if !found {
-		if i == len(s.written) {
+		if i == len(written) {
 			return n, false
 		}
-		return min(n, s.written[i]*step), false
+		return min(n, written[i]*step), false
 	}
-	for i+1 < len(s.written) && s.written[i+1] == s.written[i]+1 {
+	for i+1 < len(written) && written[i+1] == written[i]+1 {
 		i++
 	}
-	return min(n, (s.written[i]+1)*step), true
+	return min(n, (written[i]+1)*step), true
 }
 
 // Read delivers to fn, as Object.Read does (the C-order index of a run's
@@ -130,16 +181,27 @@ func (s *Slab) Run(lo uint64) (hi uint64, written bool) {
 // particular order), the elements whose index along the slab's axis lies
 // in [lo, hi). Elements in chunks never written are not reported.
 func (s *Slab) Read(lo, hi uint64, fn func(start uint64, raw []byte) error) error {
+	return s.ReadWindow(lo, hi, -1, 0, 0, fn)
+}
+
+// ReadWindow is Read of the elements whose index along axis k lies in
+// [lo2, hi2) too (k -1: all), so that a window of a wide chunked dataset
+// decodes only the chunks it crosses. A dataset that is not chunked has no
+// window read (an error).
+func (s *Slab) ReadWindow(lo, hi uint64, k int, lo2, hi2 uint64, fn func(start uint64, raw []byte) error) error {
 	o := s.o
 	if lo >= hi || hi > o.Dims[s.axis] {
 		return fmt.Errorf("hdf5: dataset %s: range [%d, %d) of axis %d outside %v", o.Name, lo, hi, s.axis, o.Dims)
 	}
+	if k >= 0 && (k >= len(o.Dims) || k == s.axis || lo2 >= hi2 || hi2 > o.Dims[k]) {
+		return fmt.Errorf("hdf5: dataset %s: range [%d, %d) of axis %d outside %v", o.Name, lo2, hi2, k, o.Dims)
+	}
 	if cr := s.cr; cr != nil {
-		cr.fn, cr.axis, cr.lo, cr.hi = fn, s.axis, lo, hi
-		defer func() { cr.fn = nil }()
+		cr.fn, cr.axis, cr.lo, cr.hi, cr.axis2, cr.lo2, cr.hi2 = fn, s.axis, lo, hi, k, lo2, hi2
+		defer func() { cr.fn, cr.axis2 = nil, -1 }()
 		var jobs []chunkJob
-		for _, j := range s.chunks {
-			if j.org[s.axis] < hi && j.org[s.axis]+cr.chunk[s.axis] > lo {
+		for _, j := range s.rowChunks(lo, hi) {
+			if k < 0 || j.org[k] < hi2 && j.org[k]+cr.chunk[k] > lo2 {
 				jobs = append(jobs, j)
 			}
 		}
@@ -157,6 +219,12 @@ func (s *Slab) Read(lo, hi uint64, fn func(start uint64, raw []byte) error) erro
 			}
 		}
 		return walk()
+	}
+	if k >= 0 {
+		if s.none {
+			return nil // never written: nothing to deliver
+		}
+		return fmt.Errorf("hdf5: dataset %s: a window read needs a chunked dataset", o.Name)
 	}
 	es := uint64(o.Type.Size)
 	outer, inner := uint64(1), uint64(1)

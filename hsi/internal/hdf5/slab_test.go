@@ -1,6 +1,7 @@
 package hdf5
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -96,6 +97,72 @@ func TestSlabRun(t *testing.T) {
 			for i := range got {
 				if got[i] != tc.want[i] {
 					t.Fatalf("element %d: %v, want %v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestSlabRunIn: within a range of rows, RunIn tells the runs of columns
+// that hold a written chunk from those that hold none, and ReadWindow
+// delivers the window's written elements and nothing else: in chunk rows
+// written in part (partial_chunks.h5, wide_written.h5's first chunk of a
+// 240 MB row), one chunk of a 149 GiB dataset, a dataset never written
+// (nothing delivered) and a contiguous one (which has no window read).
+func TestSlabRunIn(t *testing.T) {
+	type run struct {
+		lo, hi  uint64
+		written bool
+	}
+	dir := filepath.Join("..", "..", "products", "testdata")
+	for _, tc := range []struct {
+		file, path string
+		lo, hi     uint64 // rows (axis 0)
+		k          int
+		runs       []run
+		// delivered is the count of elements ReadWindow delivers for each
+		// run's window; -1: an error
+		delivered []int
+	}{
+		{"hostile/partial_chunks.h5", "/cube", 0, 4, 1, []run{{0, 4, true}, {4, 8, false}}, []int{32, 0}},
+		{"hostile/partial_chunks.h5", "/cube", 1, 3, 1, []run{{0, 4, true}, {4, 8, false}}, []int{16, 0}},
+		{"hostile/partial_chunks.h5", "/cube", 4, 8, 1, []run{{0, 8, false}}, []int{0}},
+		{"hostile/partial_chunks.h5", "/cube", 8, 10, 1, []run{{0, 4, false}, {4, 8, true}}, []int{0, 16}},
+		{"hostile/partial_chunks.h5", "/cube", 0, 10, 1, []run{{0, 8, true}}, []int{48}},
+		{"hostile/wide_written.h5", "/cube", 0, 64, 1, []run{{0, 64, true}, {64, 200000, false}}, []int{64 * 64 * 16, 0}},
+		{"hostile/sparse_big.h5", "/cube", 50000, 50016, 1, []run{{0, 16, true}, {16, 100000, false}}, []int{16 * 16 * 4, 0}},
+		{"hostile/huge.h5", "/cube", 0, 3, 1, []run{{0, 200000, false}}, []int{0}},
+		{"generic_hwb.nc", "/radiance", 0, 3, 1, []run{{0, 2, true}}, []int{-1}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			o, err := openFile(t, filepath.Join(dir, tc.file)).Open(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := o.Slab(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range tc.runs {
+				for _, lo2 := range []uint64{r.lo, r.hi - 1} {
+					if hi2, w := s.RunIn(tc.lo, tc.hi, tc.k, lo2); hi2 != r.hi || w != r.written {
+						t.Errorf("rows [%d, %d): RunIn(%d) = %d, %v; want %d, %v", tc.lo, tc.hi, lo2, hi2, w, r.hi, r.written)
+					}
+				}
+				n := 0
+				err := s.ReadWindow(tc.lo, tc.hi, tc.k, r.lo, r.hi, func(start uint64, raw []byte) error {
+					// every element delivered lies in the window
+					for e := uint64(0); e < uint64(len(raw)/o.Type.Size); e++ {
+						idx, rest := (start+e)/(o.Dims[1]*o.Dims[2]), (start+e)%(o.Dims[1]*o.Dims[2])
+						if col := rest / o.Dims[2]; idx < tc.lo || idx >= tc.hi || col < r.lo || col >= r.hi {
+							return fmt.Errorf("element (%d, %d) outside the window", idx, col)
+						}
+					}
+					n += len(raw) / o.Type.Size
+					return nil
+				})
+				if (err != nil) != (tc.delivered[i] < 0) || err == nil && n != tc.delivered[i] {
+					t.Errorf("window [%d, %d) x [%d, %d): %d elements delivered, error %v; want %d", tc.lo, tc.hi, r.lo, r.hi, n, err, tc.delivered[i])
 				}
 			}
 		})
