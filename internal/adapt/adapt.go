@@ -75,6 +75,23 @@ type Settings struct {
 	// Route lets the check choose between the model for clean inputs and
 	// the noise-aware companion.
 	Route bool
+	// RouteMinCheck is the smallest side of the check's reduced input on
+	// which the check may route: on smaller ones the other member of the
+	// pair is not scored and the shipped model's route stands.
+	RouteMinCheck int
+	// RouteMarginPSNR (dB) and RouteMarginSAM (degrees) are what the other
+	// member of the pair must win by in the check, on both scores, to be
+	// routed to (MarginPSNR and MarginSAM are the fine-tune's).
+	RouteMarginPSNR, RouteMarginSAM float64
+	// RoutePlain makes routing (with Recorrupt) also need the plain check:
+	// the input reduced as it is (no z, no top-up) and scored against the
+	// input, on which the other member must win by the same margins. The
+	// two checks err in opposite directions: the recorrupted one adds the
+	// estimated noise, which on a clean textured scene is texture counted
+	// as noise, and so favours the noise-aware member; the plain one
+	// reduces the noise with the input, and so favours the clean member.
+	// A route both agree on is not the bias of either.
+	RoutePlain bool
 }
 
 // Default are the settings of `-adapt`.
@@ -84,6 +101,7 @@ var Default = Settings{
 	MinCheck: 16, Window: 192,
 	MarginPSNR: 0.02, MarginSAM: 0.0,
 	TopUp: false, Recorrupt: true, AutoSteps: 200, Route: true,
+	RouteMinCheck: 20, RouteMarginPSNR: 0.05, RouteMarginSAM: 0.05, RoutePlain: true,
 }
 
 // Options configure Run.
@@ -130,6 +148,9 @@ type Report struct {
 	// on the reduced input (nil when none was trained).
 	Shipped        Score
 	Other, Adapted *Score
+	// PlainShipped and PlainOther are the plain check's scores of the
+	// members (Settings.RoutePlain; nil when it did not run).
+	PlainShipped, PlainOther *Score
 	// ShippedRoute and OtherRoute name the members: "clean", "noise-aware".
 	ShippedRoute, OtherRoute string
 	// Choice is the model that renders: "shipped", "other" (the other
@@ -146,6 +167,9 @@ func (r Report) String() string {
 		s += fmt.Sprintf("; checked on %s, rendered back (Wald's protocol on the input): shipped (%s) %.2f dB / %.3f deg", r.Check, r.ShippedRoute, r.Shipped.PSNR, r.Shipped.SAM)
 		if r.Other != nil {
 			s += fmt.Sprintf(", %s %.2f dB / %.3f deg", r.OtherRoute, r.Other.PSNR, r.Other.SAM)
+		}
+		if r.PlainShipped != nil && r.PlainOther != nil {
+			s += fmt.Sprintf(" (plain check: %.2f dB / %.3f deg, %.2f dB / %.3f deg)", r.PlainShipped.PSNR, r.PlainShipped.SAM, r.PlainOther.PSNR, r.PlainOther.SAM)
 		}
 		if r.Adapted != nil {
 			s += fmt.Sprintf(", adapted there (%d steps) %.2f dB / %.3f deg", r.CheckSteps, r.Adapted.PSNR, r.Adapted.SAM)
@@ -168,6 +192,7 @@ type scene struct {
 	sigmas []float64 // per-band noise of x
 	keep   []int     // bands scored and in the loss (nil: all)
 	small  *hsi.Cube // x reduced by s: the check's input
+	plain  *hsi.Cube // x reduced by s without recorruption (nil: small is)
 	s      float64   // the check's factor
 	// keepNoisy turns off the noisy-band screen of the check's encodings
 	// (model.EncodeOptions.KeepNoisyBands).
@@ -242,13 +267,26 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	tick()
 	best, bestScore := shipped, rep.Shipped
 	rep.Reason = "the shipped model"
-	if other != nil && st.Route {
+	if other != nil && st.Route && min(sc.small.H, sc.small.W) >= st.RouteMinCheck {
 		sco, err := sc.score(ctx, other)
 		if err != nil {
 			return nil, rep, err
 		}
 		rep.Other = &sco
-		if st.wins(sco, bestScore) {
+		route := st.beats(sco, bestScore, st.RouteMarginPSNR, st.RouteMarginSAM)
+		if route && st.RoutePlain && sc.plain != nil {
+			ps, err := sc.scoreOn(ctx, shipped, sc.plain, sc.x)
+			if err != nil {
+				return nil, rep, err
+			}
+			po, err := sc.scoreOn(ctx, other, sc.plain, sc.x)
+			if err != nil {
+				return nil, rep, err
+			}
+			rep.PlainShipped, rep.PlainOther = &ps, &po
+			route = st.beats(po, ps, st.RouteMarginPSNR, st.RouteMarginSAM)
+		}
+		if route {
 			best, bestScore, rep.Choice = other, sco, "other"
 			rep.Reason = fmt.Sprintf("the %s model of the pair, better in the check than the %s one the noise gate picks", rep.OtherRoute, rep.ShippedRoute)
 		}
@@ -324,9 +362,16 @@ func choiceName(r Report) string {
 	return "the shipped model"
 }
 
-// wins reports whether a is better than b on both scores by the margins.
+// wins reports whether a is better than b on both scores by the
+// fine-tune's margins.
 func (st Settings) wins(a, b Score) bool {
-	return a.PSNR >= b.PSNR+st.MarginPSNR && a.SAM <= b.SAM-st.MarginSAM &&
+	return st.beats(a, b, st.MarginPSNR, st.MarginSAM)
+}
+
+// beats reports whether a is better than b by at least mp dB of PSNR and
+// ms degrees of SAM.
+func (Settings) beats(a, b Score, mp, ms float64) bool {
+	return a.PSNR >= b.PSNR+mp && a.SAM <= b.SAM-ms &&
 		!math.IsNaN(a.PSNR) && !math.IsNaN(a.SAM)
 }
 
@@ -407,6 +452,11 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 	if sc.small, err = resample.Downsample(src, lh, lw); err != nil {
 		return nil, "", fmt.Errorf("adapt: %w", err)
 	}
+	if st.Recorrupt && st.RoutePlain {
+		if sc.plain, err = resample.Downsample(x, lh, lw); err != nil {
+			return nil, "", fmt.Errorf("adapt: %w", err)
+		}
+	}
 	switch {
 	case st.Recorrupt:
 		// x + z carries twice the input's noise variance before the
@@ -468,7 +518,13 @@ func (sc *scene) topUp(c *hsi.Cube, f, k float64, rng *rand.Rand) {
 // score renders the check's reduced input back to the window's size with
 // m and scores it against the check's reference (the kept bands).
 func (sc *scene) score(ctx context.Context, m *model.Model) (Score, error) {
-	e, err := m.EncodeImageContext(ctx, sc.small, model.EncodeOptions{KeepNoisyBands: sc.keepNoisy})
+	return sc.scoreOn(ctx, m, sc.small, sc.ref)
+}
+
+// scoreOn renders small back to the window's size with m and scores it
+// against ref (the kept bands).
+func (sc *scene) scoreOn(ctx context.Context, m *model.Model, small, ref *hsi.Cube) (Score, error) {
+	e, err := m.EncodeImageContext(ctx, small, model.EncodeOptions{KeepNoisyBands: sc.keepNoisy})
 	if err != nil {
 		return Score{}, err
 	}
@@ -480,7 +536,7 @@ func (sc *scene) score(ctx context.Context, m *model.Model) (Score, error) {
 	if err != nil {
 		return Score{}, err
 	}
-	ref, yh := sc.ref, y
+	yh := y
 	if sc.keep != nil {
 		if ref, err = ref.SelectBands(sc.keep); err != nil {
 			return Score{}, err

@@ -20,6 +20,14 @@
 // reports each apart; the seed of an image's noise derives from its name
 // and the factor.
 //
+// -tile 64 cuts each image into its 64 x 64 tiles and -square keeps its
+// largest centred square, as the seven and twelve protocols of the
+// evaluation cut a scene. -members adds a line "M" per cell: the gate's
+// route, the noise feature and level, the input's size, the check's
+// factor, the other member of the pair minus the shipped one in the check
+// and on the whole image (PSNR dB, SAM degrees, positive = the other is
+// better), and the choice.
+//
 // -files a.mat,b.tif scores those files instead (e.g. the NEON crop or the
 // bundled sample; -bands lo-hi,lo-hi scores only the bands outside those
 // 1-based ranges, e.g. a sensor's water-vapour windows, and reports the
@@ -81,6 +89,10 @@ func run() error {
 	flag.BoolVar(&st.Recorrupt, "recorrupt", st.Recorrupt, "the check on x + z against x - z")
 	noises := flag.String("noise", "clean", "degradations of the input: clean, SIGMA (white) or MODEL:SIGMA (eval.NoiseModels), comma-separated")
 	flag.BoolVar(&st.Route, "route", st.Route, "let the guard route between the pair's members")
+	flag.IntVar(&st.RouteMinCheck, "route-min-check", st.RouteMinCheck, "smallest side of the check's reduced input on which the check may route")
+	flag.Float64Var(&st.RouteMarginPSNR, "route-margin-psnr", st.RouteMarginPSNR, "routing margin, dB")
+	flag.Float64Var(&st.RouteMarginSAM, "route-margin-sam", st.RouteMarginSAM, "routing margin, degrees")
+	flag.BoolVar(&st.RoutePlain, "route-plain", st.RoutePlain, "routing also needs the plain check (no recorruption) to agree")
 	set := flag.String("set", "hsi,nat", "image sets: hsi (training scenes), nat (held-out natural images)")
 	only := flag.String("only", "", "comma-separated name substrings to keep")
 	natSide := flag.Int("nat-side", 128, "centre crop side of the natural images")
@@ -89,6 +101,10 @@ func run() error {
 	nmWindows := flag.String("nm", "", "wavelength ranges in nm left out of the main score (lo-hi,lo-hi; with -files)")
 	split := flag.String("split", "train", "scenes.tsv split of -set hsi (eval: only to score frozen settings once)")
 	forced := flag.Bool("forced", true, "also fine-tune on the input when the check says no, to score it")
+	tile := flag.Int("tile", 0, "cut each image into its non-overlapping TILE x TILE tiles (the seven protocol's remote-sensing geometry, 64); 0: whole")
+	square := flag.Bool("square", false, "score each image's largest centred square (the twelve protocol's crop)")
+	every := flag.Int("every", 1, "keep every EVERY-th band of each image (a multispectral-like sensor made from a hyperspectral scene); 1: all")
+	members := flag.Bool("members", false, "per cell, also print (line \"M\") the whole-image scores of both members of the pair and the check's scores of them")
 	flag.Parse()
 	st.AutoSteps = *steps
 	var fs []float64
@@ -105,6 +121,21 @@ func run() error {
 	}
 	imgs, err := load(*set, *files, *only, *split, *natSide)
 	if err != nil {
+		return err
+	}
+	if *every > 1 {
+		for i := range imgs {
+			var bs []int
+			for b := 0; b < imgs[i].c.B; b += *every {
+				bs = append(bs, b)
+			}
+			if imgs[i].c, err = imgs[i].c.SelectBands(bs); err != nil {
+				return err
+			}
+			imgs[i].wl = nil
+		}
+	}
+	if imgs, err = cut(imgs, *tile, *square); err != nil {
 		return err
 	}
 	win, err := parseWindows(*windows)
@@ -168,6 +199,11 @@ func run() error {
 				pa, sa := scores(im.c, ad, win)
 				pf, sf := scores(im.c, forced, win)
 				fmt.Printf("%s\t%s\t%g\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%.1f\t%s\n", dg.name, im.name, s, pb[0], ps[0], pa[0], pf[0], sb[0], ss[0], sa[0], sf[0], rep.Choice, secs, rep.String())
+				if *members {
+					if err := printMembers(m, lr, im, s, rep, win); err != nil {
+						return err
+					}
+				}
 				if win != nil {
 					fmt.Printf("  inside the windows: bicubic %.3f shipped %.3f adapt %.3f forced %.3f dB\n", pb[1], ps[1], pa[1], pf[1])
 				}
@@ -188,6 +224,69 @@ func run() error {
 type noiseCase struct {
 	name string
 	deg  eval.Degradation
+}
+
+// cut returns the images cut as the evaluation's geometries cut a scene:
+// the tile x tile tiles of each (eval.Tiles; tile > 0), or its largest
+// centred square (eval.CenterCrop; square).
+func cut(imgs []image, tile int, square bool) ([]image, error) {
+	if tile <= 0 && !square {
+		return imgs, nil
+	}
+	var out []image
+	for _, im := range imgs {
+		var rs []eval.Region
+		if tile > 0 {
+			rs = eval.Tiles(im.c.H, im.c.W, tile)
+		} else {
+			rs = []eval.Region{eval.CenterCrop(im.c.H, im.c.W, 0)}
+		}
+		for _, r := range rs {
+			c, err := im.c.Crop(r.Y0, r.X0, r.H, r.W)
+			if err != nil {
+				return nil, err
+			}
+			name := im.name
+			if tile > 0 {
+				name = fmt.Sprintf("%s#%d", im.name, r.Index)
+			}
+			out = append(out, image{name, c, im.wl})
+		}
+	}
+	return out, nil
+}
+
+// printMembers prints one "M" line: the gate's route and the noise
+// feature, the check's reduced input, the check's scores of the other
+// member minus the shipped one (PSNR dB, SAM degrees shipped minus other:
+// positive = the other is better), and the same difference on the whole
+// image against the reference.
+func printMembers(m *model.Model, lr *hsi.Cube, im image, s float64, rep adapt.Report, win [][2]int) error {
+	nz, err := m.NoiseOf(lr, model.EncodeOptions{})
+	if err != nil {
+		return err
+	}
+	clean, err := m.Alone().Upscale(lr, im.c.H, im.c.W)
+	if err != nil {
+		return err
+	}
+	noisy, err := m.AlwaysNoisy().Upscale(lr, im.c.H, im.c.W)
+	if err != nil {
+		return err
+	}
+	pc, sc := scores(im.c, clean, win)
+	pn, sn := scores(im.c, noisy, win)
+	tp, ts := pc[0]-pn[0], sn[0]-sc[0] // clean minus noise-aware
+	if nz.Routed {
+		tp, ts = -tp, -ts
+	}
+	cp, cs := math.NaN(), math.NaN()
+	if rep.Other != nil {
+		cp, cs = rep.Other.PSNR-rep.Shipped.PSNR, rep.Shipped.SAM-rep.Other.SAM
+	}
+	fmt.Printf("M\t%s\t%g\t%s\t%.3f\t%.4g\t%dx%d\t%.3g\t%+.3f\t%+.3f\t%+.3f\t%+.3f\t%s\n", im.name, s, rep.ShippedRoute, nz.Feature, nz.Sigma,
+		lr.H, lr.W, rep.Factor, cp, cs, tp, ts, rep.Choice)
+	return nil
 }
 
 // parseNoise reads -noise.
