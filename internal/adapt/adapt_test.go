@@ -179,6 +179,20 @@ func TestBadSteps(t *testing.T) {
 	}
 }
 
+// psnrOf is the PSNR of m's rendering of lr at hr's size against hr.
+func psnrOf(t *testing.T, m *model.Model, lr, hr *hsi.Cube) float64 {
+	t.Helper()
+	y, err := m.Upscale(lr, hr.H, hr.W)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := loss.Score(hr, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestNoisyKeepsNoiseRoute: on a smooth scene reduced by 2 with white
 // noise of sigma 0.03 added, the noise gate routes the input to the
 // noise-aware model, which renders it better than the clean one. The check
@@ -197,17 +211,7 @@ func TestNoisyKeepsNoiseRoute(t *testing.T) {
 	for i := range lr.Data {
 		lr.Data[i] += float32(0.03 * r.NormFloat64())
 	}
-	psnr := func(mm *model.Model) float64 {
-		y, err := mm.Upscale(lr, hr.H, hr.W)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, _, err := loss.Score(hr, y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	psnr := func(mm *model.Model) float64 { return psnrOf(t, mm, lr, hr) }
 	shipped := psnr(m)
 	for _, recorrupt := range []bool{false, true} {
 		st := fast()
@@ -282,17 +286,7 @@ func TestCleanTextureKeepsRoute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		psnr := func(mm *model.Model) float64 {
-			y, err := mm.Upscale(lr, hr.H, hr.W)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, _, err := loss.Score(hr, y)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
+		psnr := func(mm *model.Model) float64 { return psnrOf(t, mm, lr, hr) }
 		shipped := psnr(m)
 		for _, old := range []bool{true, false} {
 			st := fast()
