@@ -144,8 +144,9 @@ type Report struct {
 	Factor float64
 	// Shipped is the check's score of the shipped model as it routes the
 	// input; Other that of the other member of the pair (nil without a
-	// pair, or when routing is off); Adapted that of the model fine-tuned
-	// on the reduced input (nil when none was trained).
+	// pair, when routing is off, or on a check smaller than RouteMinCheck);
+	// Adapted that of the model fine-tuned on the reduced input (nil when
+	// none was trained).
 	Shipped        Score
 	Other, Adapted *Score
 	// PlainShipped and PlainOther are the plain check's scores of the

@@ -18,7 +18,12 @@
 // noise-aware companion with its field gain), and by a copy fine-tuned on
 // pairs made from the reduced input alone; each is scored against the input
 // by PSNR and SAM. A candidate replaces the choice so far only when it wins
-// on both scores by a margin. When the fine-tuned copy wins, a copy is
+// on both scores by a margin. The other member of the pair needs more
+// (Settings.RouteMinCheck, RouteMarginPSNR, RouteMarginSAM, RoutePlain): a
+// reduced input large enough to tell the members apart, larger margins, and
+// the agreement of the plain check (the input reduced as it is, scored
+// against the input), which errs the other way from the recorrupted one
+// (Settings.Recorrupt). When the fine-tuned copy wins, a copy is
 // fine-tuned on the input itself and renders; otherwise the choice so far
 // does. The check scores the very step that adaptation relies on (what a
 // fine-tune on one scale does one scale up), on every pixel of the input,
