@@ -12,9 +12,9 @@ import (
 
 // Issue 29: info on a 1.4 KB HDF5 file declaring a 179 TiB cube (and its
 // gzip and 19 GiB variants) describes it without holding the cube: the
-// rows the file never wrote (the Source's RowRun) count as 0 without being
-// read, and a 149 GiB dataset with one chunk written has only the rows of
-// that chunk read, and one whose written chunk lies in rows of 200000 x
+// rows the file never wrote (the Source's RowRun) count as their fill
+// value (0 here) without being read, and a 149 GiB dataset with one chunk
+// written has only the rows of that chunk read, and one whose written chunk lies in rows of 200000 x
 // 300 samples (240 MB) has them read in windows of whole chunks, so less
 // than 64 MiB is allocated (72 MiB with a window; before: "fatal error:
 // runtime: out of memory"). A row of an image that is not chunked, wider than the memory

@@ -31,9 +31,9 @@ const describeBand = 1 << 20
 // reads besides rows (see formats.Source): the runs of rows and columns
 // never written, and windows of a row too wide to read whole.
 type windowed interface {
-	RowRun(y int) (end int, written bool)
+	RowRun(y int) (end int, written bool, fill float32)
 	ChunkSize() (rows, cols int)
-	ColRun(y0, y1, x int) (end int, written bool)
+	ColRun(y0, y1, x int) (end int, written bool, fill float32)
 	ReadWindow(y0, y1, x0, x1 int, dst []float32) error
 }
 
@@ -43,8 +43,8 @@ type windowed interface {
 // rows for a streamed Source) and the screen's grid (at most 32 MiB). A
 // NaN or infinite sample is counted, not an error. The rows a Source says
 // were never written (formats.Source's RowRun: an HDF5 dataset declared
-// large and written in part or not at all) are counted as the 0 samples
-// ReadRows would give, without being read; a row of a chunked dataset
+// large and written in part or not at all) are counted as the samples
+// ReadRows would give (the dataset's fill value), without being read; a row of a chunked dataset
 // wider than the band is read a chunk row at a time in windows of whole
 // chunks (about the band, at least a chunk's columns), its columns never
 // written counted likewise. Another row wider than the band is read
@@ -67,16 +67,16 @@ func describeIn(src formats.Source, path string, band int) (described, error) {
 		ch, cw = win.ChunkSize()
 	}
 	for y := 0; y < H; {
-		end, written := H, true
+		end, written, fill := H, true, float32(0)
 		if win != nil {
-			if e, w := win.RowRun(y); e > y {
-				end, written = min(e, H), w
+			if e, w, v := win.RowRun(y); e > y {
+				end, written, fill = min(e, H), w, v
 			}
 		}
 		var err error
 		switch {
 		case !written:
-			d.unwritten(int64(end-y) * int64(W) * int64(B))
+			d.unwritten(int64(end-y)*int64(W)*int64(B), fill, y, 0)
 		case ch > 0 && cw > 0:
 			err = d.pieces(win, y, end, ch, cw)
 		default:
@@ -146,12 +146,12 @@ func (d *describer) pieces(win windowed, y0, y1, ch, cw int) error {
 		rows := cy1 - cy
 		pw := max(cw, d.band/(rows*B)/cw*cw)
 		for x := 0; x < W; {
-			xe, written := win.ColRun(cy, cy1, x)
+			xe, written, fill := win.ColRun(cy, cy1, x)
 			if xe <= x {
 				xe, written = W, true
 			}
 			if !written {
-				d.unwritten(int64(rows) * int64(xe-x) * int64(B))
+				d.unwritten(int64(rows)*int64(xe-x)*int64(B), fill, cy, x)
 				x = xe
 				continue
 			}
@@ -194,16 +194,35 @@ func (d *describer) add(rows []float32, y0, x0, w int) {
 	}
 }
 
-// unwritten counts n samples the file never wrote, 0 each. The screen
-// takes a sample never added as a valid 0 already, but cannot be told
-// that 0 is no-data there: it is then given up.
-func (d *describer) unwritten(n int64) {
-	d.st.AddRepeat(0, n)
-	if !d.nd.Is(0) {
+// unwritten counts n samples the file never wrote, each v (the
+// dataset's fill value, as ReadRows gives it), the first at row y, column
+// x, band 0, as add would count them. The screen takes a sample never
+// added as a valid 0 already; it cannot be told of another value, nor
+// that the value is no-data there: it is then given up.
+func (d *describer) unwritten(n int64, v float32, y, x int) {
+	if n <= 0 {
+		return
+	}
+	before := d.st
+	d.st.Add(v, y, x, 0)
+	switch {
+	case d.st.NaN != before.NaN:
+		d.st.NaN += n - 1
+	case d.st.Inf != before.Inf:
+		d.st.Inf += n - 1
+	case d.st.Ignored != before.Ignored:
+		d.st.Ignored += n - 1
+	}
+	if !d.nd.Is(v) {
 		for b := range d.valid {
 			d.valid[b] = true
 		}
-	} else if d.ns != nil {
-		d.ns, d.why = nil, errors.New("part of the dataset was never written, and 0 is its no-data value")
+	}
+	switch {
+	case d.ns == nil:
+	case d.nd.Is(v):
+		d.ns, d.why = nil, fmt.Errorf("part of the dataset was never written, and %v is its no-data value", v)
+	case v != 0:
+		d.ns, d.why = nil, fmt.Errorf("part of the dataset was never written, and its fill value %v is not 0", v)
 	}
 }

@@ -98,9 +98,9 @@ type windowCounter struct {
 	n int
 }
 
-func (c *windowCounter) RowRun(y int) (int, bool)         { return c.w.RowRun(y) }
-func (c *windowCounter) ChunkSize() (int, int)            { return c.w.ChunkSize() }
-func (c *windowCounter) ColRun(y0, y1, x int) (int, bool) { return c.w.ColRun(y0, y1, x) }
+func (c *windowCounter) RowRun(y int) (int, bool, float32)         { return c.w.RowRun(y) }
+func (c *windowCounter) ChunkSize() (int, int)                     { return c.w.ChunkSize() }
+func (c *windowCounter) ColRun(y0, y1, x int) (int, bool, float32) { return c.w.ColRun(y0, y1, x) }
 func (c *windowCounter) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
 	c.n++
 	return c.w.ReadWindow(y0, y1, x0, x1, dst)

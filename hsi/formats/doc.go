@@ -35,6 +35,15 @@
 //	       dataset's rows are read by seeking, a chunked one's by decoding
 //	       the chunks that hold them
 //
+// The elements of an HDF5 or NetCDF-4 dataset that the file never wrote
+// (chunks absent from its chunk index, contiguous storage never
+// allocated) read as the dataset's fill value, as h5py and netCDF read
+// them (the Fill Value message: netCDF-4 sets it to the variable's
+// _FillValue, or to netCDF's default fill, 9.969209968386869e+36 for a
+// float, when there is none), converted and unpacked (scale_factor,
+// add_offset) as a stored value is, and 0 when the file defines none; a
+// fill equal to _FillValue is then no-data, as that value always is.
+//
 // A TIFF strip or tile row, or an HDF5 chunk row, that a call needs only
 // in part is kept decoded for the next call (its height of rows of the
 // whole width and bands, checked against the memory limit), so that

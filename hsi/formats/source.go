@@ -20,17 +20,19 @@ import (
 // one that read the file whole (see the package documentation), which a
 // caller that would open the file once a window asks through an
 // interface { Streams() bool }. A Source of an HDF5 or NetCDF-4 dataset
-// has a method RowRun(y int) (end int, written bool) too: rows [y, end)
-// hold data the file wrote, or none (written false: a dataset declared
-// large and written in part, or not at all), every sample of them then
-// being 0 as ReadRows gives it, so that a caller describing the file
-// (omnihsr info) counts them without reading them. Within a written run,
-// methods ChunkSize() (rows, cols int) (the chunk's rows and columns, 0
-// when not chunked), ColRun(y0, y1, x int) (end int, written bool) (the
-// same along the columns of rows [y0, y1)) and ReadWindow(y0, y1, x0, x1
-// int, dst []float32) error (columns [x0, x1) of those rows, the samples
-// as ReadRows gives them, without its non-finite policy's error) read a
-// row too wide for memory in pieces, each chunk decoded once.
+// has a method RowRun(y int) (end int, written bool, fill float32) too:
+// rows [y, end) hold data the file wrote, or none (written false: a
+// dataset declared large and written in part, or not at all), every
+// sample of them then being fill (the dataset's fill value, 0 when the
+// file defines none) as ReadRows gives it, so that a caller describing
+// the file (omnihsr info) counts them without reading them. Within a
+// written run, methods ChunkSize() (rows, cols int) (the chunk's rows and
+// columns, 0 when not chunked), ColRun(y0, y1, x int) (end int, written
+// bool, fill float32) (the same along the columns of rows [y0, y1)) and
+// ReadWindow(y0, y1, x0, x1 int, dst []float32) error (columns [x0, x1)
+// of those rows, the samples as ReadRows gives them, without its
+// non-finite policy's error) read a row too wide for memory in pieces,
+// each chunk decoded once.
 type Source interface {
 	// Header is the cube's shape, metadata and description.
 	Header() hsi.Header
@@ -167,20 +169,22 @@ func (s *rowsSource) ReadRows(y0, y1 int, dst []float32) error {
 func (s *rowsSource) Close() error { return s.r.Close() }
 
 // RowRun returns the end of the run of rows that starts at row y (see
-// Source): rows [y, end) are written, or all 0 without being stored
+// Source): rows [y, end) are written, or all fill without being stored
 // (written false). A format whose reader does not say has every row
 // written.
-func (s *rowsSource) RowRun(y int) (end int, written bool) {
-	if rr, ok := s.r.(interface{ RowRun(int) (int, bool) }); ok {
+func (s *rowsSource) RowRun(y int) (end int, written bool, fill float32) {
+	if rr, ok := s.r.(interface {
+		RowRun(int) (int, bool, float32)
+	}); ok {
 		return rr.RowRun(y)
 	}
-	return s.hd.H, true
+	return s.hd.H, true, 0
 }
 
 // windowed is the window reads of an HDF5 dataset's reader (see Source).
 type windowed interface {
 	ChunkSize() (rows, cols int)
-	ColRun(y0, y1, x int) (end int, written bool)
+	ColRun(y0, y1, x int) (end int, written bool, fill float32)
 	ReadWindow(y0, y1, x0, x1 int, dst []float32) error
 }
 
@@ -194,11 +198,11 @@ func (s *rowsSource) ChunkSize() (rows, cols int) {
 }
 
 // ColRun is RowRun along the columns of rows [y0, y1) (see Source).
-func (s *rowsSource) ColRun(y0, y1, x int) (end int, written bool) {
+func (s *rowsSource) ColRun(y0, y1, x int) (end int, written bool, fill float32) {
 	if w, ok := s.r.(windowed); ok {
 		return w.ColRun(y0, y1, x)
 	}
-	return s.hd.W, true
+	return s.hd.W, true, 0
 }
 
 // ReadWindow reads columns [x0, x1) of rows [y0, y1) (see Source).

@@ -22,10 +22,13 @@
 // datasets) is checked against internal/memlimit first: a small file that
 // declares a cube larger than memory gets an error naming it that wraps
 // hsi.ErrTooLarge. OpenRows streams the rows of a dataset and tells
-// which runs of rows and columns the file never wrote (its RowRun and
-// ColRun methods), so that omnihsr info counts them without reading
-// them, and reads windows of a chunked dataset (ReadWindow) whose rows
-// are too wide to read whole.
+// which runs of rows and columns the file never wrote, and their value
+// (its RowRun and ColRun methods), so that omnihsr info counts them
+// without reading them, and reads windows of a chunked dataset
+// (ReadWindow) whose rows are too wide to read whole. The elements never
+// written read as the dataset's fill value (the Fill Value message:
+// netCDF-4 sets it to _FillValue, or its default fill), mapped by the CF
+// packing attributes as a stored value is; 0 when the file defines none.
 //
 // Product metadata is checked on read: EMIT wavelengths finite, positive
 // and increasing and its geotransform finite with a pixel size

@@ -88,7 +88,16 @@ func (f *file) readFloats(o *hdf5.Object) ([]float64, error) {
 	if err := memlimit.Check(8*n, fmt.Sprintf("%s %v", o.Path, o.Dims)); err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
+	fill, err := o.Fill()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
+	}
 	out := make([]float64, n)
+	if fill != 0 { // the elements never written
+		for i := range out {
+			out[i] = fill
+		}
+	}
 	err = o.Read(func(start uint64, raw []byte) error {
 		k := uint64(len(raw) / o.Type.Size)
 		if start > n || k > n-start {
@@ -225,6 +234,11 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, r
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", f.path, o.Path, err)
 	}
+	fill, err := fillOf(o, fn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
+	}
+	fillRows(c.Data, fill)
 	for k := 0; k < 3; k++ {
 		switch layout[k] {
 		case 'H':
@@ -239,6 +253,32 @@ func (f *file) cubeOf(o *hdf5.Object, layout string, fn func(float64) float64, r
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	return c, nil
+}
+
+// fillOf is the sample the elements of o never written read as: its
+// fill value (hdf5.Object.Fill: 0 when the file defines none) mapped by
+// fn, when not nil, and converted to float32, as a stored value is.
+func fillOf(o *hdf5.Object, fn func(float64) float64) (float32, error) {
+	v, err := o.Fill()
+	if err != nil {
+		return 0, err
+	}
+	if fn != nil {
+		v = fn(v)
+	}
+	return float32(v), nil
+}
+
+// fillRows sets every sample of out to fill (the value of the elements
+// never written, which the reads then leave).
+func fillRows(out []float32, fill float32) {
+	if math.Float32bits(fill) == 0 {
+		clear(out)
+		return
+	}
+	for i := range out {
+		out[i] = fill
+	}
 }
 
 // runDecoder stores the runs of a dataset (hdf5.Object.Read's) in a cube's

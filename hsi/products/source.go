@@ -68,6 +68,8 @@ type hdf5Rows struct {
 	slab *hdf5.Slab
 	step int // rows a chunk holds (1: not chunked along the rows)
 	dec  *runDecoder
+	// fill is the sample the elements never written read as (fillOf)
+	fill float32
 	// the stored axes (H, W, B; HWB for a 2-D dataset) and dimensions
 	// (rank 3), and the stored axes of rows and columns
 	layout       string
@@ -97,6 +99,11 @@ func (r *hdf5Rows) prepare() error {
 		}
 	}
 	r.dec = newRunDecoder(o, layout, dims, stride, r.plan.fn)
+	fill, err := fillOf(o, r.plan.fn)
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.f.path, err)
+	}
+	r.fill = fill
 	r.layout, r.dims = layout, dims
 	r.hAxis, r.wAxis = strings.IndexByte(layout, 'H'), strings.IndexByte(layout, 'W')
 	s, err := o.Slab(r.hAxis)
@@ -156,15 +163,17 @@ func (r *hdf5Rows) ReadRows(y0, y1 int, dst []float32) error {
 // RowRun returns the end of the run of rows that starts at row y: rows
 // [y, end) are either written, in part at least (ReadRows reads them from
 // the file), or hold no element the file ever wrote (written false), so
-// that every sample of them is 0, as ReadRows gives them, and a caller
-// may count them without reading. A dataset declared large and never
-// written (a 1.4 KB file may declare 179 TiB) is then described at once.
-func (r *hdf5Rows) RowRun(y int) (end int, written bool) {
+// that every sample of them is fill, the dataset's fill value as ReadRows
+// gives it (hdf5.Object.Fill, mapped as a stored value is; 0 when the file
+// defines none), and a caller may count them without reading. A dataset
+// declared large and never written (a 1.4 KB file may declare 179 TiB) is
+// then described at once.
+func (r *hdf5Rows) RowRun(y int) (end int, written bool, fill float32) {
 	if y < 0 || y >= r.hd.H || r.slab == nil {
-		return y, true
+		return y, true, r.fill
 	}
 	hi, w := r.slab.Run(uint64(y))
-	return int(min(hi, uint64(r.hd.H))), w
+	return int(min(hi, uint64(r.hd.H))), w, r.fill
 }
 
 // ChunkSize returns the rows and columns of a chunk of the dataset (0, 0
@@ -179,19 +188,20 @@ func (r *hdf5Rows) ChunkSize() (rows, cols int) {
 
 // ColRun is RowRun along the columns within rows [y0, y1): columns [x,
 // end) of those rows are either written, in part at least, or hold no
-// element the file ever wrote (written false: all 0).
-func (r *hdf5Rows) ColRun(y0, y1, x int) (end int, written bool) {
+// element the file ever wrote (written false: all fill).
+func (r *hdf5Rows) ColRun(y0, y1, x int) (end int, written bool, fill float32) {
 	if y0 < 0 || y0 >= y1 || y1 > r.hd.H || x < 0 || x >= r.hd.W || r.slab == nil {
-		return x, true
+		return x, true, r.fill
 	}
 	hi, w := r.slab.RunIn(uint64(y0), uint64(y1), r.wAxis, uint64(x))
-	return int(min(hi, uint64(r.hd.W))), w
+	return int(min(hi, uint64(r.hd.W))), w, r.fill
 }
 
 // ReadWindow fills dst with columns [x0, x1) of rows [y0, y1) ((y1-y0) x
 // (x1-x0) x B values, pixel-interleaved) of a chunked dataset, decoding
 // only the chunks the window crosses and keeping nothing: a row wider
-// than memory allows is read in pieces. The elements never written are 0.
+// than memory allows is read in pieces. The elements never written hold
+// the fill value, as in ReadRows.
 func (r *hdf5Rows) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
 	W, B := r.hd.W, r.hd.B
 	if y0 < 0 || y0 >= y1 || y1 > r.hd.H || x0 < 0 || x0 >= x1 || x1 > W || len(dst) != (y1-y0)*(x1-x0)*B {
@@ -213,17 +223,17 @@ func (r *hdf5Rows) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
 		}
 	}
 	dec := newRunDecoder(r.plan.o, r.layout, r.dims, stride, r.plan.fn)
-	clear(dst)
+	fillRows(dst, r.fill)
 	if err := r.slab.ReadWindow(uint64(y0), uint64(y1), r.wAxis, uint64(x0), uint64(x1), dec.into(dst, y0*ww*B+x0*B)); err != nil {
 		return fmt.Errorf("%s: %w", r.f.path, err)
 	}
 	return nil
 }
 
-// read decodes rows [y0, y1) into out; the elements never written are 0,
-// as in the cube ReadHDF5 reads.
+// read decodes rows [y0, y1) into out; the elements never written hold
+// the fill value, as in the cube ReadHDF5 reads.
 func (r *hdf5Rows) read(y0, y1 int, out []float32) error {
-	clear(out)
+	fillRows(out, r.fill)
 	if err := r.slab.Read(uint64(y0), uint64(y1), r.dec.into(out, y0*r.hd.W*r.hd.B)); err != nil {
 		return fmt.Errorf("%s: %w", r.f.path, err)
 	}

@@ -218,8 +218,8 @@ func (o *Object) LayoutName() string {
 // linear index of the first element of a run and the raw bytes of the run's
 // consecutive elements, in the datatype's byte order (see Datatype.Decode);
 // raw is only valid during the call.
-// Elements in chunks that were never written are not reported. Runs arrive in
-// no particular order.
+// Elements in chunks that were never written are not reported: they hold
+// the fill value (Fill). Runs arrive in no particular order.
 func (o *Object) Read(fn func(start uint64, raw []byte) error) error {
 	if o.Kind != KindDataset {
 		return fmt.Errorf("hdf5: %s is not a dataset", o.Name)

@@ -16,7 +16,10 @@
 // version 4 every chunk index libhdf5 writes: single chunk, implicit, fixed
 // array, extensible array with its super blocks and paged data blocks, for
 // datasets with one unlimited dimension, and version 2 B-tree, for several)
-// and the deflate, shuffle and Fletcher-32 filters. Chunk buffers are reused from
+// and the deflate, shuffle and Fletcher-32 filters, and fill values (the
+// Fill Value message, versions 1 to 3, and the old one: Object.Fill, the
+// value of the elements never written, which reads leave to the caller).
+// Chunk buffers are reused from
 // chunk to chunk. The chunks of a filtered dataset are read and unfiltered
 // by up to four goroutines (one per CPU) and handed to the caller one at a
 // time from the calling goroutine; their buffers are bounded by 256 MiB

@@ -14,12 +14,13 @@ var metaSignatures = []string{"OHDR", "TREE", "BTHD", "FRHP", "GCOL", "HEAP", "S
 // structures (object headers of both versions, group and chunk B-trees v1,
 // B-trees v2, fractal heaps, global heaps, local heaps with their symbol
 // table nodes, fixed and extensible arrays, and the messages an object
-// header holds), each at address 0 of a file made of those bytes. It is
+// header holds, the fill value messages among them), each at address 0 of
+// a file made of those bytes. It is
 // seeded with the structures found in the MAT-file goldens and the product
 // miniatures, cut out at their signatures. Every parser must return an
 // error or a result, never panic, loop or allocate beyond the file.
 func FuzzMetadata(f *testing.F) {
-	for _, pat := range []string{"matfile/testdata/*.mat.golden", "matfile/testdata/*.h5", "products/testdata/*.h5", "products/testdata/*.nc"} {
+	for _, pat := range []string{"matfile/testdata/*.mat.golden", "matfile/testdata/*.h5", "products/testdata/*.h5", "products/testdata/*.nc", "products/testdata/fill/*"} {
 		paths, _ := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(pat)))
 		for _, p := range paths {
 			b, err := os.ReadFile(p)
@@ -52,9 +53,13 @@ func FuzzMetadata(f *testing.F) {
 				_, _, _ = file.parseAttribute(m.data)
 				_, _, _ = file.parseLink(m.data)
 				_ = file.denseAttrs(m.data, map[string]Attr{})
+				_, _ = parseFill(msgFill, m.flags, m.data)
+				_, _ = parseFill(msgFillOld, m.flags, m.data)
 			}
 		}
-		_, _ = file.parseObject("x", 0)
+		if o, err := file.parseObject("x", 0); err == nil && o.Kind == KindDataset {
+			_, _ = o.Fill()
+		}
 		_, _ = file.symbolTable(0, 0)
 		_, _ = file.snod(0, data)
 		_ = file.btree2(0, func([]byte) error { return nil })

@@ -324,6 +324,14 @@ type Object struct {
 	filters []filter
 	null    bool     // null dataspace
 	maxDims []uint64 // maximum dimensions (nil: the current ones)
+
+	// fill is the fill value's bytes as the file stores them (nil: none
+	// defined, the elements never written read as 0); fillNew is true once
+	// the Fill Value message was read (it overrides the old one), fillErr
+	// holds a malformed one's error, reported when the dataset is read.
+	fill    []byte
+	fillNew bool
+	fillErr error
 }
 
 // Attr is an attribute value: a string for string attributes (fixed or
@@ -642,6 +650,12 @@ func (f *File) parseObject(name string, addr uint64) (*Object, error) {
 				return nil, fmt.Errorf("hdf5: object %q: %w", name, err)
 			}
 			o.filters = fl
+		case msgFill, msgFillOld:
+			if m.typ == msgFillOld && o.fillNew {
+				break
+			}
+			o.fill, o.fillErr = parseFill(m.typ, m.flags, m.data)
+			o.fillNew = m.typ == msgFill
 		case msgAttribute:
 			n, a, err := f.parseAttribute(m.data)
 			if errors.Is(err, ErrTruncated) || errors.Is(err, ErrMetadata) {

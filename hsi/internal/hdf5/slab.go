@@ -16,7 +16,7 @@ import (
 //
 // Run tells which ranges of the axis hold no written element: a dataset
 // declared large and written in part (or not at all) is then read only
-// where it was written, the rest being 0 (see Read).
+// where it was written, the rest being its fill value (see Object.Fill).
 type Slab struct {
 	o      *Object
 	axis   int
@@ -106,8 +106,8 @@ func (s *Slab) Step() uint64 {
 // (lo < the axis' extent): [lo, hi) is either written (each of its chunk
 // rows holds at least one chunk the file wrote: Read reports elements of
 // it, maybe not all) or unwritten (no element of it was ever written:
-// Read reports none, and a reader takes them as 0). A dataset that is not
-// chunked is one run, written or not.
+// Read reports none; they hold the fill value, Object.Fill). A dataset
+// that is not chunked is one run, written or not.
 func (s *Slab) Run(lo uint64) (hi uint64, written bool) {
 	n := s.o.Dims[s.axis]
 	if s.cr == nil {
