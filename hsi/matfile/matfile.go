@@ -69,6 +69,9 @@ type variable struct {
 	// stream delivers the values in MATLAB column-major order: emit gets the
 	// linear index of the first value of a run.
 	stream func(emit func(start int, vals []float64) error) error
+	// fill is the value of the elements stream does not deliver: those of
+	// a v7.3 (HDF5) dataset never written, its fill value (0 for v5).
+	fill float64
 	// maxBytes bounds the bytes the values can expand to, from the file size.
 	maxBytes int64
 	elemSize int
@@ -436,6 +439,11 @@ func (s *source) load(v *variable, sh shape) (*hsi.Cube, error) {
 	if err != nil {
 		return nil, fmt.Errorf("variable %s: %w", v, err)
 	}
+	if v.fill != 0 {
+		for i := range c.Data {
+			c.Data[i] = float32(v.fill)
+		}
+	}
 	pb := newPlaneBuffer(&sh, c.Data)
 	err = v.stream(func(start int, vals []float64) error {
 		if start < 0 || start > n-len(vals) {
@@ -587,6 +595,9 @@ func (s *source) readMeta(c *hsi.Cube, main *variable) {
 			for _, n := range names {
 				if strings.EqualFold(v.Name, n) {
 					out := make([]float64, c.B)
+					for i := range out {
+						out[i] = v.fill
+					}
 					err := v.stream(func(start int, vals []float64) error {
 						if start < 0 || start > len(out)-len(vals) {
 							return errors.New("out of range")

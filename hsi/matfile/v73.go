@@ -92,6 +92,11 @@ func (s *source) listV73(fh io.ReaderAt, size int64) error {
 				if fl := o.FilterNames(); fl != "" {
 					v.detail += " " + fl
 				}
+				if fill, err := o.Fill(); err != nil {
+					v.bad = err
+				} else {
+					v.fill = fill
+				}
 				v.stream = func(emit func(int, []float64) error) error {
 					var buf []float64
 					es := o.Type.Size
