@@ -203,15 +203,19 @@ func (d *describer) unwritten(n int64, v float32, y, x int) {
 	if n <= 0 {
 		return
 	}
-	before := d.st
-	d.st.Add(v, y, x, 0)
-	switch {
-	case d.st.NaN != before.NaN:
-		d.st.NaN += n - 1
-	case d.st.Inf != before.Inf:
-		d.st.Inf += n - 1
-	case d.st.Ignored != before.Ignored:
-		d.st.Ignored += n - 1
+	if f := float64(v); !math.IsNaN(f) && !math.IsInf(f, 0) {
+		d.st.AddRepeat(v, n)
+	} else { // the first counted and located as add would, then the rest
+		before := d.st
+		d.st.Add(v, y, x, 0)
+		switch {
+		case d.st.NaN != before.NaN:
+			d.st.NaN += n - 1
+		case d.st.Inf != before.Inf:
+			d.st.Inf += n - 1
+		default:
+			d.st.Ignored += n - 1
+		}
 	}
 	if !d.nd.Is(v) {
 		for b := range d.valid {

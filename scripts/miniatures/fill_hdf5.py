@@ -27,9 +27,11 @@ Files:
   read as 7 * 0.5 + 1 = 4.5, as a stored 7 would.
 - contig_fill.h5 (h5py): /cube (3, 4, 2) float32, contiguous, fillvalue
   -9999, never written (no storage allocated).
-- old_fill.h5 (h5py, libver earliest): explicit_fill.h5's cube written by
-  the oldest file format (Fill Value message version 2, and the old Fill
-  Value message beside it).
+- latest_fill.h5 (h5py, libver latest): explicit_fill.h5's cube in the
+  newest file format (version 2 object headers, Fill Value message version
+  3). h5py's default (explicit_fill.h5 and the int16 files) writes the Fill
+  Value message version 2 with the old message beside it; netCDF-4 writes
+  version 3.
 
 fill_golden.json: for each file, the dataset, its shape (as stored), the
 fill value h5py reports, the CF scale and offset a reader applies, the
@@ -88,7 +90,7 @@ def main():
     nccube(p("nc_default.nc"), None)
     h5cube(p("int16_fill7.h5"), "i2", 7)
     h5cube(p("int16_scaled.h5"), "i2", 7, {"scale_factor": 0.5, "add_offset": 1.0})
-    h5cube(p("old_fill.h5"), "f4", -9999, libver="earliest")
+    h5cube(p("latest_fill.h5"), "f4", -9999, libver="latest")
     with h5py.File(p("contig_fill.h5"), "w") as f:
         f.create_dataset("cube", (3, 4, 2), dtype="f4", fillvalue=-9999)
 

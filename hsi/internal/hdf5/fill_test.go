@@ -46,9 +46,9 @@ func loadFillGoldens(t *testing.T) (string, []fillGolden) {
 // storage never allocated) read as the dataset's fill value, as h5py
 // reads them (scripts/miniatures/fill_hdf5.py: an h5py fill value of
 // -9999, netCDF-4's _FillValue and its default float fill 9.97e36, int16
-// fill 7, the oldest file format's messages): Fill reports it, and the
-// dataset read whole (Read), by rows (Slab.Read) and by windows of
-// columns (Slab.ReadWindow) over a destination holding it gives h5py's
+// fill 7, the newest file format's version 3 message): Fill reports it,
+// and the dataset read whole (Read), by rows (Slab.Read) and by windows
+// of columns (Slab.ReadWindow) over a destination holding it gives h5py's
 // values, element for element; the runs Slab.Run calls unwritten hold
 // only the fill value.
 func TestFillValues(t *testing.T) {
