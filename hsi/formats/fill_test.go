@@ -2,7 +2,6 @@ package formats
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/internal/fillgolden"
 )
 
 // TestHDF5FillValues: an HDF5 or NetCDF-4 cube written in part reads, in
@@ -25,25 +25,7 @@ import (
 // report the fill value of the runs they call unwritten.
 func TestHDF5FillValues(t *testing.T) {
 	dir := filepath.Join("..", "products", "testdata", "fill")
-	b, err := os.ReadFile(filepath.Join(dir, "fill_golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var goldens []struct {
-		File   string    `json:"file"`
-		Shape  []int     `json:"shape"`
-		Fill   float64   `json:"fill"`
-		Scale  float64   `json:"scale"`
-		Offset float64   `json:"offset"`
-		NoData *float64  `json:"nodata"`
-		Values []float64 `json:"values"`
-	}
-	if err := json.Unmarshal(b, &goldens); err != nil {
-		t.Fatal(err)
-	}
-	if len(goldens) != 7 {
-		t.Fatalf("fill_golden.json lists %d files, want 7", len(goldens))
-	}
+	goldens := fillgolden.Load(t, dir)
 	for _, g := range goldens {
 		t.Run(g.File, func(t *testing.T) {
 			p := filepath.Join(dir, g.File)
@@ -63,7 +45,7 @@ func TestHDF5FillValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.H != g.Shape[0] || c.W != g.Shape[1] || c.B != g.Shape[2] {
+			if uint64(c.H) != g.Shape[0] || uint64(c.W) != g.Shape[1] || uint64(c.B) != g.Shape[2] {
 				t.Fatalf("cube %dx%dx%d, h5py's shape %v", c.H, c.W, c.B, g.Shape)
 			}
 			check := func(what string, got []float32) {

@@ -1,13 +1,12 @@
 package matfile
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/hsi/internal/fillgolden"
 )
 
 // An HDF5 (MAT v7.3-like) dataset written in part reads, in its chunks
@@ -17,17 +16,7 @@ import (
 // column-major axes aside).
 func TestV73FillValue(t *testing.T) {
 	dir := filepath.Join("..", "products", "testdata", "fill")
-	b, err := os.ReadFile(filepath.Join(dir, "fill_golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var goldens []struct {
-		File   string    `json:"file"`
-		Values []float64 `json:"values"`
-	}
-	if err := json.Unmarshal(b, &goldens); err != nil {
-		t.Fatal(err)
-	}
+	goldens := fillgolden.Load(t, dir)
 	n := 0
 	for _, g := range goldens {
 		if g.File != "explicit_fill.h5" && g.File != "int16_fill7.h5" {

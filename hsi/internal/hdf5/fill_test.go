@@ -2,45 +2,14 @@ package hdf5
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/hsi/internal/fillgolden"
 )
-
-// fillGolden is one entry of fill_golden.json (scripts/miniatures/fill_hdf5.py):
-// a dataset written in part and every value h5py reads from it, in C order.
-type fillGolden struct {
-	File    string    `json:"file"`
-	Dataset string    `json:"dataset"`
-	Shape   []uint64  `json:"shape"`
-	Fill    float64   `json:"fill"`
-	Values  []float64 `json:"values"`
-	Chunks  int       `json:"chunks_written"`
-	NoData  *float64  `json:"nodata"`
-	Scale   float64   `json:"scale"`
-	Offset  float64   `json:"offset"`
-	Dtype   string    `json:"dtype"`
-}
-
-func loadFillGoldens(t *testing.T) (string, []fillGolden) {
-	t.Helper()
-	dir := filepath.Join("..", "..", "products", "testdata", "fill")
-	b, err := os.ReadFile(filepath.Join(dir, "fill_golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g []fillGolden
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
-	if len(g) != 7 {
-		t.Fatalf("fill_golden.json lists %d files, want 7", len(g))
-	}
-	return dir, g
-}
 
 // TestFillValues: the elements of chunks never written (and of contiguous
 // storage never allocated) read as the dataset's fill value, as h5py
@@ -52,8 +21,8 @@ func loadFillGoldens(t *testing.T) (string, []fillGolden) {
 // values, element for element; the runs Slab.Run calls unwritten hold
 // only the fill value.
 func TestFillValues(t *testing.T) {
-	dir, goldens := loadFillGoldens(t)
-	for _, g := range goldens {
+	dir := filepath.Join("..", "..", "products", "testdata", "fill")
+	for _, g := range fillgolden.Load(t, dir) {
 		t.Run(g.File, func(t *testing.T) {
 			fh, err := os.Open(filepath.Join(dir, g.File))
 			if err != nil {
