@@ -274,19 +274,11 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 			return nil, rep, err
 		}
 		rep.Other = &sco
-		route := st.beats(sco, bestScore, st.RouteMarginPSNR, st.RouteMarginSAM)
-		if route && st.RoutePlain && sc.plain != nil {
-			ps, err := sc.scoreOn(ctx, shipped, sc.plain, sc.x)
-			if err != nil {
-				return nil, rep, err
-			}
-			po, err := sc.scoreOn(ctx, other, sc.plain, sc.x)
-			if err != nil {
-				return nil, rep, err
-			}
-			rep.PlainShipped, rep.PlainOther = &ps, &po
-			route = st.beats(po, ps, st.RouteMarginPSNR, st.RouteMarginSAM)
+		route, po, ps, err := sc.routes(ctx, st, other, shipped, sco, bestScore)
+		if err != nil {
+			return nil, rep, err
 		}
+		rep.PlainOther, rep.PlainShipped = po, ps
 		if route {
 			best, bestScore, rep.Choice = other, sco, "other"
 			rep.Reason = fmt.Sprintf("the %s model of the pair, better in the check than the %s one the noise gate picks", rep.OtherRoute, rep.ShippedRoute)
@@ -306,9 +298,10 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	rep.Adapted = &sca
 	tick()
 	keep := st.wins(sca, bestScore)
+	refused := fmt.Sprintf("not adapted: fine-tuning did not pay in the check (%+.2f dB, %+.3f degrees against %s; needed %+.2f dB and %+.3f degrees): rendering with %s",
+		sca.PSNR-bestScore.PSNR, bestScore.SAM-sca.SAM, choiceName(rep), st.MarginPSNR, st.MarginSAM, choiceName(rep))
 	if !keep && o.Tuned == nil {
-		rep.Reason = fmt.Sprintf("not adapted: fine-tuning did not pay in the check (%+.2f dB, %+.3f degrees against %s; needed %+.2f dB and %+.3f degrees): rendering with %s",
-			sca.PSNR-bestScore.PSNR, bestScore.SAM-sca.SAM, choiceName(rep), st.MarginPSNR, st.MarginSAM, choiceName(rep))
+		rep.Reason = refused
 		return best, rep, nil
 	}
 	ft, err := tune(ctx, m, sc.x, sc, st, o.Factor, nz.Feature, steps, 3, func() { rep.Steps++; tick() })
@@ -320,8 +313,7 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	}
 	if !keep {
 		rep.Steps = 0
-		rep.Reason = fmt.Sprintf("not adapted: fine-tuning did not pay in the check (%+.2f dB, %+.3f degrees against %s; needed %+.2f dB and %+.3f degrees): rendering with %s",
-			sca.PSNR-bestScore.PSNR, bestScore.SAM-sca.SAM, choiceName(rep), st.MarginPSNR, st.MarginSAM, choiceName(rep))
+		rep.Reason = refused
 		return best, rep, nil
 	}
 	rep.Choice = "adapted"
@@ -354,6 +346,28 @@ func tune(ctx context.Context, m *model.Model, src *hsi.Cube, sc *scene, st Sett
 		tick()
 	}
 	return ft, nil
+}
+
+// routes reports whether cand, scored a in the check, passes the routing
+// conditions against cur, scored b: a check of at least RouteMinCheck
+// pixels a side, the routing margins, and (RoutePlain) the margins in the
+// plain check too, whose scores of cand and cur it returns when it ran.
+func (sc *scene) routes(ctx context.Context, st Settings, cand, cur *model.Model, a, b Score) (bool, *Score, *Score, error) {
+	if min(sc.small.H, sc.small.W) < st.RouteMinCheck || !st.beats(a, b, st.RouteMarginPSNR, st.RouteMarginSAM) {
+		return false, nil, nil, nil
+	}
+	if !st.RoutePlain || sc.plain == nil {
+		return true, nil, nil, nil
+	}
+	pa, err := sc.scoreOn(ctx, cand, sc.plain, sc.x)
+	if err != nil {
+		return false, nil, nil, err
+	}
+	pb, err := sc.scoreOn(ctx, cur, sc.plain, sc.x)
+	if err != nil {
+		return false, nil, nil, err
+	}
+	return st.beats(pa, pb, st.RouteMarginPSNR, st.RouteMarginSAM), &pa, &pb, nil
 }
 
 func choiceName(r Report) string {

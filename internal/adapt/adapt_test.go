@@ -314,3 +314,45 @@ func TestCleanTextureKeepsRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutesConditions: a candidate passes the routing conditions only on
+// a check of at least RouteMinCheck pixels a side and by both routing
+// margins, and, with RoutePlain, only when the plain check agrees (here
+// the candidate is the shipped model itself, which cannot beat itself
+// there).
+func TestRoutesConditions(t *testing.T) {
+	m := defaultModel(t)
+	lr := testScene(48, 48, 6, 9)
+	st := Default
+	sc, why, err := newScene(lr, 2, st, model.EncodeOptions{})
+	if err != nil || sc == nil {
+		t.Fatalf("scene: %v %s", err, why)
+	}
+	if sc.small.H != 24 || sc.plain == nil {
+		t.Fatalf("check %d x %d, plain %v", sc.small.H, sc.small.W, sc.plain != nil)
+	}
+	b := Score{PSNR: 30, SAM: 2}
+	for _, c := range []struct {
+		name     string
+		minCheck int
+		plain    bool
+		a        Score
+		want     bool
+	}{
+		{"wins by both margins", 20, false, Score{30.06, 1.94}, true},
+		{"check too small", 25, false, Score{30.06, 1.94}, false},
+		{"PSNR margin not met", 20, false, Score{30.04, 1.94}, false},
+		{"SAM margin not met", 20, false, Score{30.06, 1.96}, false},
+		{"plain check disagrees", 20, true, Score{30.06, 1.94}, false},
+	} {
+		s := st
+		s.RouteMinCheck, s.RoutePlain = c.minCheck, c.plain
+		got, _, _, err := sc.routes(context.Background(), s, m, m, c.a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s: routes %v, want %v", c.name, got, c.want)
+		}
+	}
+}
