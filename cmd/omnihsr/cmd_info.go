@@ -67,23 +67,29 @@ func (r *readFlags) options(in string, outVar bool) (hsi.ReadOptions, error) {
 var infoCmd = &command{
 	name:    "info",
 	summary: "describe a hyperspectral file: format, shape, data type, values, wavelengths, georeferencing",
-	usage: `Usage: omnihsr info FILE [-var NAME] [-layout L -height H -width W]
+	usage: `Usage: omnihsr info FILE [-v] [-var NAME] [-layout L -height H -width W]
 
 Prints the file's format, shape (rows x columns x bands), on-disk data type,
 value range (without the samples at the data ignore value, which it counts;
 with the count of NaN and infinite values, if any), wavelength
-range and units, bad bands, data-ignore value and georeferencing.
+range and units, bad bands, the bands whose noise upscale leaves out of its
+choice of model (more than 6 as ranges; -v lists each with its figures),
+data-ignore value and georeferencing.
 
 Formats, chosen by extension:
 ` + formatsHelp(),
 	flags: func(fs *flag.FlagSet) runner {
 		o := &infoOpts{}
 		o.rf.register(fs)
+		fs.BoolVar(&o.verbose, "v", false, "list every noisy band with its figures (by default more than 6 are listed as ranges)")
 		return o
 	},
 }
 
-type infoOpts struct{ rf readFlags }
+type infoOpts struct {
+	rf      readFlags
+	verbose bool
+}
 
 func (o *infoOpts) run(_ context.Context, e env) error {
 	args, err := interspersed(e.fs)
@@ -97,7 +103,7 @@ func (o *infoOpts) run(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	return runInfo(e.stdout, args[0], opt)
+	return runInfo(e.stdout, args[0], opt, o.verbose)
 }
 
 // interspersed returns the positional arguments of fs, parsing flags that
@@ -113,7 +119,9 @@ func interspersed(fs *flag.FlagSet) ([]string, error) {
 	return pos, nil
 }
 
-func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
+// runInfo prints what info says of the file at path; verbose lists every
+// noisy band with its figures.
+func runInfo(w io.Writer, path string, opt hsi.ReadOptions, verbose bool) error {
 	fi, err := inspect(path, opt)
 	if err != nil {
 		return err
@@ -123,7 +131,7 @@ func runInfo(w io.Writer, path string, opt hsi.ReadOptions) error {
 	p("file", "%s", path)
 	infoFormat(p, c, fi.info)
 	p("value range", "%s", valueRange(&c.Meta, fi.st))
-	infoBands(p, fi)
+	infoBands(p, fi, verbose)
 	infoGeo(p, c)
 	bandTable(w, c)
 	return nil
@@ -253,7 +261,7 @@ func notFinite(vs []float64) string {
 // infoBands prints the spectral lines: wavelengths, FWHM, bad bands, the
 // bands upscale's noise screen leaves out, the data ignore value and the
 // description.
-func infoBands(p infoLine, fi fileInfo) {
+func infoBands(p infoLine, fi fileInfo, verbose bool) {
 	c := fi.c
 	m := &c.Meta
 	if len(m.Wavelengths) > 0 {
@@ -289,7 +297,7 @@ func infoBands(p infoLine, fi fileInfo) {
 			p("noisy bands", "none")
 		default:
 			p("noisy bands", "%d judged unusable, "+noisyBandsNote+" (upscale -keep-noisy-bands keeps them in): %s",
-				len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(m, out))
+				len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(m, out, verbose))
 		}
 	}
 	if m.HasDataIgnore {

@@ -50,7 +50,7 @@ func (n *noiseFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.level, "noise", "auto", "input noise: auto (estimated), clean, or the standard deviation in the input's units")
 	fs.StringVar(&n.file, "noise-file", "", "per-band noise standard deviations: a text file of numbers, an uncertainty cube, or auto (an EMIT granule's RFLUNCERT companion)")
 	fs.BoolVar(&n.keepNoisy, "keep-noisy-bands", false, "keep bands whose estimated noise is far above their neighbours' in the noise estimate and the choice of model (by default they are left out of these, and still rendered)")
-	fs.BoolVar(&n.verbose, "v", false, "also print the technical detail of the model's choice (noise feature, gate, field gain)")
+	fs.BoolVar(&n.verbose, "v", false, "also print the technical detail of the model's choice (noise feature, gate, field gain) and every noisy band's figures")
 }
 
 // check validates the flags before any input is read.

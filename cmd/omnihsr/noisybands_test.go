@@ -9,6 +9,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/noise"
 )
 
 // info and upscale list the bands judged unusable by their noise; upscale
@@ -77,5 +78,35 @@ func TestNoisyBandsStreamedHDF5(t *testing.T) {
 	code, out, errs = runCmd(t, "info", in)
 	if code != 0 || !strings.Contains(out, "noisy bands:    not screened (") || !strings.Contains(out, "does not fit in memory") {
 		t.Fatalf("info under a 64 KiB limit: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// Up to six noisy bands are listed one by one; more are listed as ranges
+// of band numbers (with their wavelengths when known) and the figures of
+// the band furthest above its neighbours, and all (-v) lists every one.
+func TestDescribeOutliers(t *testing.T) {
+	wl := &hsi.Meta{Wavelengths: []float64{400, 410, 420, 430, 440, 450, 460, 470, 480, 490}, WavelengthUnits: "nm"}
+	o := func(b int, ratio float64) noise.Outlier { return noise.Outlier{Band: b, Sigma: ratio, Ref: 1, NSR: 0.5} }
+	seven := []noise.Outlier{o(0, 7), o(1, 8), o(2, 9), o(4, 30), o(7, 7), o(8, 7), o(9, 7)}
+	for _, tc := range []struct {
+		name string
+		m    *hsi.Meta
+		out  []noise.Outlier
+		all  bool
+		want string
+	}{
+		{"two", wl, []noise.Outlier{o(3, 7), o(5, 9)},
+			false, "4 (430 nm): noise 7, 7.0x its neighbours', 50 % of its signal; 6 (450 nm): noise 9, 9.0x its neighbours', 50 % of its signal"},
+		{"seven as ranges", wl, seven, false,
+			"bands 1-3 (400-420 nm), 5 (440 nm), 8-10 (470-490 nm); the furthest above its neighbours, 5 (440 nm): noise 30, 30.0x its neighbours', 50 % of its signal (-v lists every band)"},
+		{"seven without wavelengths", &hsi.Meta{}, seven, false,
+			"bands 1-3, 5, 8-10; the furthest above its neighbours, 5: noise 30, 30.0x its neighbours', 50 % of its signal (-v lists every band)"},
+	} {
+		if got := describeOutliers(tc.m, tc.out, tc.all); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+	if got := describeOutliers(wl, seven, true); strings.Count(got, "its neighbours'") != 7 || strings.Contains(got, "-v") {
+		t.Errorf("all: %s", got)
 	}
 }

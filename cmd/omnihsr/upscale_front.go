@@ -65,7 +65,7 @@ func (o *upscaleOpts) upscaleFile(ctx context.Context, e env, opt omnihsr.Option
 	}
 	if out := res.Model.Screened; len(out) > 0 {
 		fmt.Fprintf(e.stderr, "upscale: %d band(s) judged unusable, "+noisyBandsNote+" (-keep-noisy-bands keeps them in): %s\n",
-			len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(&res.InputMeta, out))
+			len(out), noise.OutlierFactor, 100*noise.OutlierNSR, describeOutliers(&res.InputMeta, out, o.nf.verbose))
 	}
 	if opt.Clamp == omnihsr.ClampInput {
 		fmt.Fprintf(e.stderr, "upscale: -clamp input: %d sample(s) outside their band's range in the input clamped to it\n", res.InputClamped)
