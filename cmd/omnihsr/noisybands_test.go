@@ -86,7 +86,9 @@ func TestNoisyBandsStreamedHDF5(t *testing.T) {
 // the band furthest above its neighbours, and all (-v) lists every one.
 func TestDescribeOutliers(t *testing.T) {
 	wl := &hsi.Meta{Wavelengths: []float64{400, 410, 420, 430, 440, 450, 460, 470, 480, 490}, WavelengthUnits: "nm"}
-	o := func(b int, ratio float64) noise.Outlier { return noise.Outlier{Band: b, Sigma: ratio, Ref: 1, NSR: 0.5} }
+	o := func(b int, ratio float64) noise.Outlier {
+		return noise.Outlier{Band: b, Sigma: ratio, Ref: 1, NSR: 0.5}
+	}
 	seven := []noise.Outlier{o(0, 7), o(1, 8), o(2, 9), o(4, 30), o(7, 7), o(8, 7), o(9, 7)}
 	for _, tc := range []struct {
 		name string
