@@ -12,6 +12,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/testfiles"
 )
 
 // bandRMS, reading the rows of formats.Open's Source a band at a time,
@@ -20,12 +21,7 @@ import (
 // bit (the same sums in the same order); an infinite sample is Read's
 // error, the first of the image counted over all of it.
 func TestBandRMSMatchesWholeCube(t *testing.T) {
-	var paths []string
-	for _, g := range []string{"hsi/envi/testdata/*.hdr", "hsi/npy/testdata/*.npy", "hsi/tiff/testdata/*.tif", "hsi/png/testdata/*.png",
-		"hsi/matfile/testdata/*.h5", "hsi/products/testdata/*.nc", "hsi/products/testdata/*.h5", "hsi/products/testdata/*.he5", "sample/*.tif"} {
-		m, _ := filepath.Glob(g)
-		paths = append(paths, m...)
-	}
+	paths := testfiles.Committed(".")
 	// An ENVI image with infinite samples in two bands of rows.
 	dir := t.TempDir()
 	c := testCube(9, 180000, 3, 2) // two bands of rows (rowBand) are read

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/omnihsr/omnihsr/hsi"
+	"github.com/omnihsr/omnihsr/internal/testfiles"
 )
 
 // Open gives Read's header and samples for every committed file of every
@@ -16,12 +17,7 @@ import (
 // ranges of one row; rows holding an infinite sample are the error Read
 // gives, located in the rows read.
 func TestOpenMatchesRead(t *testing.T) {
-	var paths []string
-	for _, g := range []string{"../envi/testdata/*.hdr", "../npy/testdata/*.npy", "../tiff/testdata/*.tif", "../png/testdata/*.png",
-		"../matfile/testdata/*.h5", "../products/testdata/*.nc", "../products/testdata/*.h5", "testdata/*/*"} {
-		m, _ := filepath.Glob(g)
-		paths = append(paths, m...)
-	}
+	paths := testfiles.Committed(filepath.Join("..", ".."))
 	opened := 0
 	for _, p := range paths {
 		want, info, rerr := Read(p, hsi.ReadOptions{})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/memlimit"
+	"github.com/omnihsr/omnihsr/internal/testfiles"
 )
 
 // ReadAll of the Source Open gives is Read, for every committed file of
@@ -21,12 +22,7 @@ import (
 // an infinite sample, the same error, located and counted over the whole
 // image; a Source read whole hands its cube over once.
 func TestReadAllMatchesRead(t *testing.T) {
-	var paths []string
-	for _, g := range []string{"../envi/testdata/*.hdr", "../npy/testdata/*.npy", "../tiff/testdata/*.tif", "../png/testdata/*.png",
-		"../matfile/testdata/*.h5", "../products/testdata/*.nc", "../products/testdata/*.h5", "../products/testdata/*.he5", "testdata/*/*"} {
-		m, _ := filepath.Glob(g)
-		paths = append(paths, m...)
-	}
+	paths := testfiles.Committed(filepath.Join("..", ".."))
 	dir := t.TempDir()
 	c := hsi.MustNew(6, 5, 3)
 	for i := range c.Data {
