@@ -267,10 +267,10 @@ func (g *Geo) Summary() string {
 		parts = append(parts, "coordinate system "+cs)
 	}
 	if len(g.PixelScale) >= 2 {
-		parts = append(parts, "GeoTIFF pixel scale "+plain(g.PixelScale[0])+" x "+plain(g.PixelScale[1]))
+		parts = append(parts, "GeoTIFF pixel scale "+fmtGeo(g.PixelScale[0])+" x "+fmtGeo(g.PixelScale[1]))
 	}
 	if len(g.Tiepoints) >= 6 {
-		parts = append(parts, "tie point ("+plain(g.Tiepoints[0])+","+plain(g.Tiepoints[1])+") -> ("+plain(g.Tiepoints[3])+","+plain(g.Tiepoints[4])+")")
+		parts = append(parts, "tie point ("+fmtGeo(g.Tiepoints[0])+","+fmtGeo(g.Tiepoints[1])+") -> ("+fmtGeo(g.Tiepoints[3])+","+fmtGeo(g.Tiepoints[4])+")")
 	}
 	if len(g.Transformation) == 16 {
 		parts = append(parts, "GeoTIFF model transformation")
@@ -279,11 +279,4 @@ func (g *Geo) Summary() string {
 		parts = append(parts, fmt.Sprintf("%d geokeys", max(0, len(g.GeoKeys)/4-1)))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// plain writes a coordinate as a decimal, as GDAL does, without an
-// exponent (4e+06 is 4000000 to a reader of map coordinates), in the fewest
-// digits that give v back.
-func plain(v float64) string {
-	return strconv.FormatFloat(v, 'f', -1, 64)
 }
