@@ -42,7 +42,7 @@ func TestAdaptOffIsToday(t *testing.T) {
 // in a file, and covers the fine-tune in Options.Completion; cancellation
 // stops it.
 func TestAdaptReport(t *testing.T) {
-	lr := testCube(42, 40, 36, 5)
+	lr := testCube(42, 48, 48, 5) // a 24 x 24 check: large enough to judge a fine-tune
 	var fr []float64
 	sr, res, err := Upscale(context.Background(), lr, Options{Scale: 2, Adapt: 2, Completion: func(f float64) { fr = append(fr, f) }})
 	if err != nil {

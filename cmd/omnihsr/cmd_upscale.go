@@ -116,10 +116,11 @@ itself; on a noisy input the reduced input carries extra noise z and the
 reference is the input minus z, so that reproducing the noise is not
 rewarded). A candidate replaces the shipped model only when it is better there
 in PSNR and SAM by a margin; inputs too small to reduce keep the shipped
-model. The choice and the scores are printed. It costs seconds to a minute
-of CPU whatever the scene's size, and the result is the same on every run.
-In the evaluation report it keeps every noisy cell, but loses up to 0.32 dB
-on three clean cells of one scene (docs/results.md, section 11).
+model, and a fine-tune is tried only on a reduced input of at least 24 x 24
+pixels with at least 4 bands (never on greyscale or RGB images). The choice
+and the scores are printed. It costs seconds to a minute of CPU whatever the
+scene's size, and the result is the same on every run. Its gains are small
+so far (docs/results.md, section 11), so it is off by default.
 
 ` + noiseFlagsHelp + `
 ` + tiffFlagsHelp + `

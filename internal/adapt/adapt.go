@@ -56,6 +56,16 @@ type Settings struct {
 	// MarginPSNR (dB) and MarginSAM (degrees) are what a candidate must win
 	// by in the check, on both scores, to replace the choice so far.
 	MarginPSNR, MarginSAM float64
+	// TuneMinCheck is the smallest side of the check's reduced input on
+	// which a fine-tune may be kept: on smaller ones none is trained.
+	TuneMinCheck int
+	// TuneMinBands is the fewest bands the check scores (the input's
+	// usable bands less those screened as noisy) on which a fine-tune may
+	// be kept: on fewer none is trained.
+	TuneMinBands int
+	// TunePlain makes keeping a fine-tune (with Recorrupt) also need the
+	// plain check (RoutePlain) to agree, by the same margins.
+	TunePlain bool
 	// TopUp adds white noise to the fine-tune's pairs' low-res inputs (and,
 	// without Recorrupt, to the check's), band by band, to bring their
 	// estimated noise back to the input's (the downsampling averages it
@@ -99,7 +109,7 @@ var Default = Settings{
 	LR: 5e-5, Layers: "all", Batch: 2,
 	PatchMin: 24, PatchMax: 48, FactorMin: 1.5, FactorMax: 4, MinLR: 4,
 	MinCheck: 16, Window: 192,
-	MarginPSNR: 0.02, MarginSAM: 0.0,
+	MarginPSNR: 0.02, MarginSAM: 0.0, TuneMinCheck: 24, TuneMinBands: 4,
 	TopUp: false, Recorrupt: true, AutoSteps: 200, Route: true,
 	RouteMinCheck: 20, RouteMarginPSNR: 0.05, RouteMarginSAM: 0.05, RoutePlain: true,
 }
@@ -152,6 +162,11 @@ type Report struct {
 	// PlainShipped and PlainOther are the plain check's scores of the
 	// members (Settings.RoutePlain; nil when it did not run).
 	PlainShipped, PlainOther *Score
+	// PlainAdapted and PlainBest are the plain check's scores of the model
+	// fine-tuned on the reduced input and of the choice it competed with
+	// (nil when the plain check did not run: it runs with TunePlain, and
+	// for Options.Tuned).
+	PlainAdapted, PlainBest *Score
 	// ShippedRoute and OtherRoute name the members: "clean", "noise-aware".
 	ShippedRoute, OtherRoute string
 	// Choice is the model that renders: "shipped", "other" (the other
@@ -174,6 +189,9 @@ func (r Report) String() string {
 		}
 		if r.Adapted != nil {
 			s += fmt.Sprintf(", adapted there (%d steps) %.2f dB / %.3f deg", r.CheckSteps, r.Adapted.PSNR, r.Adapted.SAM)
+			if r.PlainAdapted != nil && r.PlainBest != nil {
+				s += fmt.Sprintf(" (plain check: %.2f dB / %.3f deg against %.2f dB / %.3f deg)", r.PlainAdapted.PSNR, r.PlainAdapted.SAM, r.PlainBest.PSNR, r.PlainBest.SAM)
+			}
 		}
 	}
 	return s + "; " + r.Reason
@@ -285,6 +303,17 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 		}
 	}
 	tick()
+	bigEnough := min(sc.small.H, sc.small.W) >= st.TuneMinCheck && sc.bands() >= st.TuneMinBands
+	tooSmall := fmt.Sprintf("not adapted: the check's %d x %d pixels are too few to judge a fine-tune (at least %d a side): rendering with %s",
+		sc.small.H, sc.small.W, st.TuneMinCheck, choiceName(rep))
+	if sc.bands() < st.TuneMinBands {
+		tooSmall = fmt.Sprintf("not adapted: the check's %d bands are too few to judge a fine-tune (at least %d): rendering with %s",
+			sc.bands(), st.TuneMinBands, choiceName(rep))
+	}
+	if !bigEnough && o.Tuned == nil {
+		rep.Reason = tooSmall
+		return best, rep, nil
+	}
 	// The check: the whole procedure one scale down. A copy fine-tuned on
 	// the reduced input alone renders it back to the input's size.
 	small, err := tune(ctx, m, sc.small, sc, st, sc.s, nz.Feature, steps, 2, func() { rep.CheckSteps++; tick() })
@@ -296,10 +325,29 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 		return nil, rep, err
 	}
 	rep.Adapted = &sca
+	if sc.plain != nil && (st.TunePlain || o.Tuned != nil) {
+		pa, err := sc.scoreOn(ctx, small, sc.plain, sc.x)
+		if err != nil {
+			return nil, rep, err
+		}
+		pb, err := sc.scoreOn(ctx, best, sc.plain, sc.x)
+		if err != nil {
+			return nil, rep, err
+		}
+		rep.PlainAdapted, rep.PlainBest = &pa, &pb
+	}
 	tick()
 	keep := st.wins(sca, bestScore)
 	refused := fmt.Sprintf("not adapted: fine-tuning did not pay in the check (%+.2f dB, %+.3f degrees against %s; needed %+.2f dB and %+.3f degrees): rendering with %s",
 		sca.PSNR-bestScore.PSNR, bestScore.SAM-sca.SAM, choiceName(rep), st.MarginPSNR, st.MarginSAM, choiceName(rep))
+	switch {
+	case keep && !bigEnough:
+		keep, refused = false, tooSmall
+	case keep && !st.plainAgrees(rep.PlainAdapted, rep.PlainBest):
+		keep = false
+		refused = fmt.Sprintf("not adapted: fine-tuning paid in the check but not in the plain check (%+.2f dB, %+.3f degrees against %s; needed %+.2f dB and %+.3f degrees): rendering with %s",
+			rep.PlainAdapted.PSNR-rep.PlainBest.PSNR, rep.PlainBest.SAM-rep.PlainAdapted.SAM, choiceName(rep), st.MarginPSNR, st.MarginSAM, choiceName(rep))
+	}
 	if !keep && o.Tuned == nil {
 		rep.Reason = refused
 		return best, rep, nil
@@ -381,6 +429,17 @@ func choiceName(r Report) string {
 // fine-tune's margins.
 func (st Settings) wins(a, b Score) bool {
 	return st.beats(a, b, st.MarginPSNR, st.MarginSAM)
+}
+
+// plainAgrees reports whether the plain check's scores of the fine-tuned
+// copy (a) and of the choice so far (b) let the fine-tune be kept: always
+// without TunePlain or when the plain check did not run, else when a wins
+// by the fine-tune's margins.
+func (st Settings) plainAgrees(a, b *Score) bool {
+	if !st.TunePlain || a == nil || b == nil {
+		return true
+	}
+	return st.wins(*a, *b)
 }
 
 // beats reports whether a is better than b by at least mp dB of PSNR and
@@ -481,6 +540,14 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 		sc.topUp(sc.small, sc.s, 1, rng)
 	}
 	return sc, "", nil
+}
+
+// bands is the number of bands the check scores.
+func (sc *scene) bands() int {
+	if sc.keep != nil {
+		return len(sc.keep)
+	}
+	return sc.x.B
 }
 
 // recorrupt returns x + z and x - z for z drawn per sample from N(0,

@@ -152,7 +152,7 @@ func TestTooSmall(t *testing.T) {
 // TestCancel: a cancelled context stops the fine-tune at the next step.
 func TestCancel(t *testing.T) {
 	m := defaultModel(t)
-	lr := testScene(40, 40, 4, 5)
+	lr := testScene(48, 48, 4, 5) // a 24 x 24 check: large enough to judge a fine-tune
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	calls, after := 0, -1
@@ -353,6 +353,66 @@ func TestRoutesConditions(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s: routes %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTuneGates: a fine-tune is not trained, and the shipped model
+// renders bit for bit, on a check smaller than TuneMinCheck a side or with
+// fewer scored bands than TuneMinBands; and with TunePlain a fine-tune is
+// kept only when the plain check agrees.
+func TestTuneGates(t *testing.T) {
+	m := defaultModel(t)
+	for _, c := range []struct {
+		name          string
+		h, b          int
+		minCheck, nb  int
+		want, wantNot string
+	}{
+		{"check too small", 48, 6, 25, 0, "too few to judge a fine-tune (at least 25 a side)", ""},
+		{"too few bands", 48, 3, 20, 4, "3 bands are too few to judge a fine-tune (at least 4)", ""},
+		{"large enough", 48, 6, 24, 6, "fine-tuning", "too few"},
+	} {
+		lr := testScene(c.h, c.h, c.b, 11)
+		st := fast()
+		st.TuneMinCheck, st.TuneMinBands = c.minCheck, c.nb
+		am, rep, err := Run(context.Background(), m, lr, Options{Steps: 3, Factor: 2, Settings: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(rep.Reason, c.want) || (c.wantNot != "" && strings.Contains(rep.Reason, c.wantNot)) {
+			t.Errorf("%s: reason %q, want %q", c.name, rep.Reason, c.want)
+		}
+		if c.wantNot != "" {
+			if rep.CheckSteps != 3 {
+				t.Errorf("%s: %d check steps, want 3", c.name, rep.CheckSteps)
+			}
+			continue
+		}
+		if rep.CheckSteps != 0 || rep.Steps != 0 || rep.Choice == "adapted" {
+			t.Errorf("%s: report %+v, want no fine-tune", c.name, rep)
+		}
+		if !slices.Equal(render(t, am, lr, 2), render(t, m, lr, 2)) && rep.Choice == "shipped" {
+			t.Errorf("%s: output differs from the shipped model's", c.name)
+		}
+	}
+	b := &Score{PSNR: 30, SAM: 2}
+	for _, c := range []struct {
+		name  string
+		plain bool
+		a     *Score
+		want  bool
+	}{
+		{"plain off", false, &Score{29, 3}, true},
+		{"plain check did not run", true, nil, true},
+		{"plain check agrees", true, &Score{30.03, 2}, true},
+		{"plain check disagrees in PSNR", true, &Score{30.01, 1.9}, false},
+		{"plain check disagrees in SAM", true, &Score{30.5, 2.01}, false},
+	} {
+		st := Default
+		st.TunePlain = c.plain
+		if got := st.plainAgrees(c.a, b); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -28,7 +28,11 @@
 // does. The check scores the very step that adaptation relies on (what a
 // fine-tune on one scale does one scale up), on every pixel of the input,
 // none of which its fine-tune saw. Inputs too small to be reduced for the
-// check keep the shipped model.
+// check keep the shipped model. A fine-tune is judged only on a reduced
+// input of at least Settings.TuneMinCheck pixels a side with at least
+// TuneMinBands bands scored: on smaller checks, and on greyscale and RGB
+// images, the check's verdict did not tell the fine-tunes that gain from
+// those that lose on the training images, so none is trained there.
 //
 // Everything is deterministic: the random streams are seeded from a hash of
 // the input and the factor, the step count is fixed before training starts

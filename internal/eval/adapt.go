@@ -18,7 +18,7 @@ const (
 	NoteAdapted  = "adapted"     // the check kept the copy fine-tuned on the input
 	NoteRouted   = "routed"      // the check chose the other member of the model pair, not the fine-tune
 	NoteCheckNo  = "check: no"   // the check refused: the shipped model renders
-	NoteTooSmall = "too small"   // the input is too small for the check: the shipped model renders
+	NoteTooSmall = "too small"   // the input is too small for the check, or to judge a fine-tune: the shipped model renders
 	NoteOff      = "off"         // Steps 0: adaptation off
 	NoteNone     = "not checked" // a constant input: the shipped model renders
 )
@@ -74,6 +74,11 @@ func AdaptNote(rep adapt.Report) string {
 		return NoteTooSmall
 	case rep.Check == "":
 		return NoteNone
+	case rep.Adapted == nil:
+		// The check's reduced input is too small, or has too few bands,
+		// to judge a fine-tune (adapt.Settings.TuneMinCheck,
+		// TuneMinBands): none was trained.
+		return NoteTooSmall
 	}
 	return NoteCheckNo
 }

@@ -25,7 +25,7 @@ func TestAdaptedNotes(t *testing.T) {
 	if ad.Name() != "OmniHSR+adapt2" || off.Name() != "OmniHSR+adapt0" {
 		t.Fatalf("names %q, %q", ad.Name(), off.Name())
 	}
-	scenes := []*Scene{CubeScene("closeup", "CAVE", smoothCube(80, 90, 5, 1))}
+	scenes := []*Scene{CubeScene("closeup", "CAVE", smoothCube(96, 100, 5, 1))}
 	res, err := Run(context.Background(), scenes, Config{Protocol: ProtocolTwelve, Factors: []float64{2, 8},
 		Methods: []Method{shipped, ad, off}, Resamples: 10})
 	if err != nil {
@@ -44,9 +44,9 @@ func TestAdaptedNotes(t *testing.T) {
 			t.Errorf("x%g: zero steps scored %v / %v, the shipped model %v / %v", f, o.PSNR, o.SAM, sh.PSNR, sh.SAM)
 		}
 		switch {
-		case f == 8 && a.Note != NoteTooSmall: // a 10 x 10 input
+		case f == 8 && a.Note != NoteTooSmall: // a 12 x 12 input
 			t.Errorf("x8: note %q, want %q", a.Note, NoteTooSmall)
-		case f == 2 && !slices.Contains([]string{NoteAdapted, NoteRouted, NoteCheckNo}, a.Note): // a 40 x 40 input
+		case f == 2 && !slices.Contains([]string{NoteAdapted, NoteRouted, NoteCheckNo}, a.Note): // a 48 x 48 input, a 24 x 24 check
 			t.Errorf("x2: note %q: the check did not run", a.Note)
 		}
 		if (a.Note == NoteTooSmall || a.Note == NoteCheckNo) && (a.PSNR != sh.PSNR || a.SAM != sh.SAM) {

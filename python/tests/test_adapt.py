@@ -35,9 +35,11 @@ def cube(h: int, w: int, b: int, seed: int = 0) -> np.ndarray:
 
 
 def test_adapt_steps_reported() -> None:
-    x = cube(40, 36, 5)
+    # The check's reduced input, 24 x 24, is large enough to judge a
+    # fine-tune (at least 24 pixels a side).
+    x = cube(48, 48, 5)
     sr, res = omnihsr.upscale(x, scale=2, adapt=2, return_result=True, progress=False)
-    assert sr.shape == (80, 72, 5) and sr.dtype == np.float32 and np.isfinite(sr).all()
+    assert sr.shape == (96, 96, 5) and sr.dtype == np.float32 and np.isfinite(sr).all()
     a = res["adapt"]
     assert a is not None, res
     # The check ran its 2 steps one scale down; the fine-tune on the input
