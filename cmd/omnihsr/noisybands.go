@@ -36,15 +36,11 @@ func describeOutliers(m *hsi.Meta, out []noise.Outlier, all bool) string {
 		for j+1 < len(out) && out[j+1].Band == out[j].Band+1 {
 			j++
 		}
-		r := strconv.Itoa(out[i].Band + 1)
-		if j > i {
-			r += "-" + strconv.Itoa(out[j].Band+1)
-		}
-		if lo, hi := out[i].Band, out[j].Band; hi < len(m.Wavelengths) {
-			if j > i {
+		r := bandLabel(m, out[i].Band)
+		if lo, hi := out[i].Band, out[j].Band; j > i {
+			r = strconv.Itoa(lo+1) + "-" + strconv.Itoa(hi+1)
+			if hi < len(m.Wavelengths) {
 				r += fmt.Sprintf(" (%g-%g %s)", m.Wavelengths[lo], m.Wavelengths[hi], m.WavelengthUnits)
-			} else {
-				r += fmt.Sprintf(" (%g %s)", m.Wavelengths[lo], m.WavelengthUnits)
 			}
 		}
 		ranges = append(ranges, r)

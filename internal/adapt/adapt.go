@@ -326,11 +326,7 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	}
 	rep.Adapted = &sca
 	if sc.plain != nil && (st.TunePlain || o.Tuned != nil) {
-		pa, err := sc.scoreOn(ctx, small, sc.plain, sc.x)
-		if err != nil {
-			return nil, rep, err
-		}
-		pb, err := sc.scoreOn(ctx, best, sc.plain, sc.x)
+		pa, pb, err := sc.scorePlain(ctx, small, best)
 		if err != nil {
 			return nil, rep, err
 		}
@@ -407,15 +403,22 @@ func (sc *scene) routes(ctx context.Context, st Settings, cand, cur *model.Model
 	if !st.RoutePlain || sc.plain == nil {
 		return true, nil, nil, nil
 	}
-	pa, err := sc.scoreOn(ctx, cand, sc.plain, sc.x)
-	if err != nil {
-		return false, nil, nil, err
-	}
-	pb, err := sc.scoreOn(ctx, cur, sc.plain, sc.x)
+	pa, pb, err := sc.scorePlain(ctx, cand, cur)
 	if err != nil {
 		return false, nil, nil, err
 	}
 	return st.beats(pa, pb, st.RouteMarginPSNR, st.RouteMarginSAM), &pa, &pb, nil
+}
+
+// scorePlain scores a and b in the plain check: the input reduced as it
+// is (no recorruption), rendered back and scored against the input.
+func (sc *scene) scorePlain(ctx context.Context, a, b *model.Model) (Score, Score, error) {
+	sa, err := sc.scoreOn(ctx, a, sc.plain, sc.x)
+	if err != nil {
+		return Score{}, Score{}, err
+	}
+	sb, err := sc.scoreOn(ctx, b, sc.plain, sc.x)
+	return sa, sb, err
 }
 
 func choiceName(r Report) string {
