@@ -284,6 +284,12 @@ func TestFlags(t *testing.T) {
 			t.Errorf("-help shows Beam's %s", beamFlag)
 		}
 	}
+	// It fits a terminal of 80 columns (the flag package's "    \t" is 8).
+	for n, line := range strings.Split(help, "\n") {
+		if w := len([]rune(strings.ReplaceAll(line, "\t", "    "))); w > 80 {
+			t.Errorf("-help line %d is %d columns: %q", n+1, w, line)
+		}
+	}
 }
 
 func TestWorkerMode(t *testing.T) {

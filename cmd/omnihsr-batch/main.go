@@ -30,14 +30,15 @@ import (
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
 	"github.com/omnihsr/omnihsr/internal/atomicfile"
+	"github.com/omnihsr/omnihsr/internal/helptext"
 	"github.com/omnihsr/omnihsr/internal/method"
 	"github.com/omnihsr/omnihsr/internal/model"
 	"github.com/omnihsr/omnihsr/internal/opttext"
 )
 
 const usage = `Usage: omnihsr-batch (-in GLOB | -manifest FILE) -out DIR (-scale S | -scales S1,S2,...)
-       [-method M] [-weights FILE] [-adapt STEPS|auto] [-type T] [-ext .EXT] [-scratch DIR] [-runner R] [-v]
-       [-- BEAM FLAGS...]
+                     [-method M] [-weights FILE] [-adapt STEPS|auto] [-type T] [-ext .EXT] [-scratch DIR] [-runner R] [-v]
+                     [-- BEAM FLAGS...]
 
 Super-resolves every scene that GLOB matches or FILE lists (one path a line;
 blank lines and lines starting with # are skipped; relative paths are
@@ -172,9 +173,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.scratch, "scratch", "", "local directory for the copies of remote scenes and their outputs (default $TMPDIR)")
 	fs.StringVar(&o.runner, "runner", "direct", "Beam runner: direct (in process, no job server), prism (a Prism job server at --endpoint), flink, spark, universal, dataflow")
 	fs.BoolVar(&o.verbose, "v", false, "keep Beam's log lines (INFO and up)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
+	fs.Usage = func() { // the usage and the flags, wrapped to 80 columns
+		var b strings.Builder
+		fs.SetOutput(&b)
+		b.WriteString(usage)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+		io.WriteString(stderr, helptext.Wrap(b.String(), helptext.Width))
 	}
 	if err := fs.Parse(ours); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -22,8 +22,8 @@ var benchCmd = &command{
 	name:    "bench",
 	stops:   true,
 	summary: "inference latency and peak memory table (paper Table \"Inference latency\")",
-	usage: `omnihsr bench [-size 32] [-bands 31,103,128,145] [-factors 4,8,16] [-runs 12] [-warmup 3] [-weights FILE] [-md FILE]
-       omnihsr bench -scene HxWxB [-scene-factors 2,4] [-runs N] [-dir DIR] [-of ENVI|GTiff|COG] [-co KEY=VALUE]... [-md FILE]
+	usage: `Usage: omnihsr bench [-size 32] [-bands 31,103,128,145] [-factors 4,8,16] [-runs 12] [-warmup 3] [-weights FILE] [-md FILE]
+   or: omnihsr bench -scene HxWxB [-scene-factors 2,4] [-runs N] [-dir DIR] [-of ENVI|GTiff|COG] [-co KEY=VALUE]... [-md FILE]
 
 Times OmniHSR inference (C_B + encoder + FiLM + head + COFR, one image,
 batch 1, float32) on a synthetic clean low-res input of size x size pixels

@@ -20,7 +20,7 @@ import (
 var trainCmd = &command{
 	name:    "train",
 	summary: "train OmniHSR on ../shared/data (natural images + hsi/train scenes)",
-	usage: `omnihsr train -out DIR [-steps N] [-resume] [flags]
+	usage: `Usage: omnihsr train -out DIR [-steps N] [-resume] [flags]
 
 Trains the OmniHSR model on the natural images of SHARED/data/rgb (an RGB
 image is a 3-band sensor, a grey one a 1-band sensor) and the training

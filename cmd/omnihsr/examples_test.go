@@ -14,8 +14,9 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
-// Every command's help starts with its one-line synopsis and ends with an
-// Examples section; every example runs as printed from the repository's
+// Every command's help starts with its synopsis and ends with an Examples
+// section; every example (a long one broken with " \" as a POSIX shell
+// takes it) runs as printed from the repository's
 // root and exits 0 (here with its paths under ../.., its outputs in a
 // temporary out/, view stopped once it serves, train's ../shared a
 // generated miniature of 26 small natural images, and upscale's sample its
@@ -30,7 +31,7 @@ func TestHelpExamplesRun(t *testing.T) {
 				t.Fatalf("help %s: exit %d: %s", c.name, code, errb.String())
 			}
 			h := help.String()
-			if first, _, _ := strings.Cut(h, "\n"); first != "omnihsr "+c.name+": "+c.summary {
+			if first, _, _ := strings.Cut(h, "\n\n"); strings.Join(strings.Fields(first), " ") != "omnihsr "+c.name+": "+c.summary {
 				t.Errorf("help %s starts with %q, want the synopsis", c.name, first)
 			}
 			i := strings.LastIndex(h, "\nExamples:\n")
@@ -42,7 +43,9 @@ func TestHelpExamplesRun(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(dir, "out"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			for _, line := range strings.Split(strings.TrimSpace(h[i+len("\nExamples:\n"):]), "\n") {
+			// A command broken to the help's width continues after " \\".
+			joined := strings.ReplaceAll(strings.TrimSpace(h[i+len("\nExamples:\n"):]), " \\\n", " ")
+			for _, line := range strings.Split(joined, "\n") {
 				line = strings.TrimSpace(line)
 				if strings.HasPrefix(line, "#") {
 					continue

@@ -7,9 +7,10 @@ import (
 	"github.com/omnihsr/omnihsr/hsi/formats"
 )
 
-// formatsHelp is the formats table of the commands' help: one line a
-// format of the registry (hsi/formats), its extensions, whether it is
-// written and what it keeps.
+// formatsHelp is the formats table of the commands' help: for each format
+// of the registry (hsi/formats) a line with its extensions and whether it
+// is written, and an indented line of what it keeps (which the help's
+// wrapping breaks to 80 columns).
 func formatsHelp() string {
 	fs := formats.Formats()
 	wExt := 0
@@ -22,7 +23,7 @@ func formatsHelp() string {
 		if f.Write == nil {
 			mode = "read only"
 		}
-		fmt.Fprintf(&b, "  %-5s %-*s  %-11s  %s\n", f.Name, wExt, strings.Join(f.Exts, " "), mode, f.Note)
+		fmt.Fprintf(&b, "  %-5s %-*s  %s\n        %s\n", f.Name, wExt, strings.Join(f.Exts, " "), mode, f.Note)
 	}
 	return b.String()
 }

@@ -50,7 +50,7 @@ func TestFormatsTable(t *testing.T) {
 	}
 	for _, f := range formats.Formats() {
 		for _, part := range append([]string{f.Name, f.Note}, f.Exts...) {
-			if !strings.Contains(out.String(), part) || !strings.Contains(want, strings.ReplaceAll(part, "|", `\|`)) {
+			if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), part) || !strings.Contains(want, strings.ReplaceAll(part, "|", `\|`)) {
 				t.Errorf("%s: %q is not in both help formats and the README's table", f.Name, part)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/gemm"
 	"github.com/omnihsr/omnihsr/internal/capi"
+	"github.com/omnihsr/omnihsr/internal/helptext"
 	"github.com/omnihsr/omnihsr/internal/progress"
 	"github.com/omnihsr/omnihsr/internal/sigctx"
 )
@@ -83,26 +84,34 @@ func newFlagSet(c *command, out io.Writer) (*flag.FlagSet, runner) {
 	return fs, r
 }
 
-// printCommandHelp prints a command's help: a one-line synopsis, the usage
-// and description, the flags, and the examples last.
-func printCommandHelp(out io.Writer, c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(out, "omnihsr %s: %s\n\n", c.name, c.summary)
-	fmt.Fprintf(out, "%s\n\n", strings.TrimSpace(c.usage))
+// printCommandHelp prints a command's help, wrapped to 80 columns: a
+// synopsis, the usage and description, the flags, and the examples last.
+func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
+	var out strings.Builder
+	defer func() { io.WriteString(w, helptext.Wrap(out.String(), helptext.Width)) }()
+	fs.SetOutput(&out)
+	defer fs.SetOutput(w)
+	fmt.Fprintf(&out, "omnihsr %s: %s\n\n", c.name, c.summary)
+	fmt.Fprintf(&out, "%s\n\n", strings.TrimSpace(c.usage))
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n > 0 {
-		fmt.Fprintln(out, "Flags:")
+		fmt.Fprintln(&out, "Flags:")
 		fs.PrintDefaults()
 	}
 	if ex := examples[c.name]; len(ex) > 0 {
-		fmt.Fprintln(out, "\nExamples:")
+		fmt.Fprintln(&out, "\nExamples:")
 		for _, e := range ex {
-			fmt.Fprintf(out, "  %s\n", e)
+			fmt.Fprintf(&out, "  %s\n", e)
 		}
 	}
 }
 
-func printHelp(out io.Writer) {
+// printHelp prints the list of commands, wrapped to 80 columns.
+func printHelp(w io.Writer) {
+	var b strings.Builder
+	out := &b
+	defer func() { io.WriteString(w, helptext.Wrap(b.String(), helptext.Width)) }()
 	fmt.Fprintln(out, "omnihsr: hyperspectral super-resolution for any sensor at any scale.")
 	fmt.Fprintln(out, "\nUsage: omnihsr COMMAND [flags]\n\nCommands:")
 	for _, c := range commands {
@@ -120,9 +129,7 @@ func printHelp(out io.Writer) {
 // printFormats prints the formats table of `omnihsr help formats`, made
 // from the registry of hsi/formats as the README's is (formatsMarkdown).
 func printFormats(out io.Writer) {
-	fmt.Fprintln(out, "omnihsr formats: the files omnihsr reads and writes, chosen by signature, then by extension.")
-	fmt.Fprintln(out)
-	fmt.Fprint(out, formatsHelp())
+	io.WriteString(out, helptext.Wrap("omnihsr formats: the files omnihsr reads and writes, chosen by signature, then by extension.\n\n"+formatsHelp(), helptext.Width))
 }
 
 // run executes the command line args (without the program name) and returns

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/omnihsr/omnihsr/internal/helptext"
 )
 
 func TestHelpListsCommands(t *testing.T) {
@@ -17,6 +19,32 @@ func TestHelpListsCommands(t *testing.T) {
 		if !strings.Contains(out.String(), name) {
 			t.Errorf("help does not list %s", name)
 		}
+	}
+}
+
+// Every help text fits a terminal of helptext.Width columns: no line is
+// longer unless it is a single word (a path, a URL) after its indentation.
+func TestHelpFitsTerminal(t *testing.T) {
+	topics := [][]string{{"help"}, {"help", "formats"}}
+	for _, c := range commands {
+		topics = append(topics, []string{"help", c.name})
+	}
+	for _, args := range topics {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		for n, line := range strings.Split(out.String(), "\n") {
+			w := len([]rune(strings.ReplaceAll(line, "\t", "    "))) // the flag package's "    \t" is 8 columns
+			if w > helptext.Width && len(strings.Fields(strings.TrimSuffix(line, `\`))) > 1 {
+				t.Errorf("%v: line %d is %d columns: %q", args, n+1, w, line)
+			}
+		}
+	}
+	// A bad flag prints the command's help too, to stderr, wrapped the same.
+	var out, errb bytes.Buffer
+	if code := run([]string{"info", "-nosuch"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-var string\n    \tMATLAB variable to read (default: the largest numeric array); convert\n") {
+		t.Errorf("info -nosuch: exit %d, stderr not the wrapped help:\n%s", code, errb.String())
 	}
 }
 

@@ -29,15 +29,14 @@ a share of the signal next to the limit up to which the sharpening model
 renders); -v adds the figures the choice was made on (the noise feature,
 the gate, the share of the operator field kept). -noise SIGMA gives the
 noise standard deviation instead (the input's units, every band), -noise
-clean treats the input as clean,
-and -noise-file FILE takes one value per band: a text file of numbers, or a
-cube of the input's band count (e.g. a sensor's per-pixel uncertainty
-product), reduced to the root mean square of each band's valid samples.
--noise-file auto, for an EMIT L2A reflectance granule
-(EMIT_L2A_RFL_001_<time>_<orbit>_<scene>.nc), takes the granule's
-uncertainty companion from the same folder
-(EMIT_L2A_RFLUNCERT_001_<time>_<orbit>_<scene>.nc, as LP DAAC delivers the
-two); its grid must match the input's (swath, or the GLT grid with -ortho).
+clean treats the input as clean, and -noise-file FILE takes one value per
+band: a text file of numbers, or a cube of the input's band count (e.g. a
+sensor's per-pixel uncertainty product), reduced to the root mean square of
+each band's valid samples. -noise-file auto, for an EMIT L2A reflectance
+granule (EMIT_L2A_RFL_001_<time>_<orbit>_<scene>.nc), takes the granule's
+uncertainty companion from the same folder (as LP DAAC delivers the two:
+EMIT_L2A_RFLUNCERT_001_<time>_<orbit>_<scene>.nc); its grid must match the
+input's (swath, or the GLT grid with -ortho).
 A band whose estimated noise is far above its spectral neighbours' (over
 6 times their level and over 10 % of its own signal: a water-vapour band,
 a detector edge, a subset exported without a bad-band list) is left out
