@@ -190,6 +190,11 @@ type AdaptReport struct {
 	// Choice is what rendered: "shipped", "other" or "adapted"; Reason
 	// says why.
 	Choice, Reason string
+	// TooSmall is set when the input was too small to check (Check is
+	// empty), or the check's input too small or with too few bands to
+	// judge a fine-tune (then none was trained): the shipped model, or
+	// the member of the pair the check chose, rendered.
+	TooSmall bool
 }
 
 // String describes the report in one line ("" when adaptation was off).
@@ -203,7 +208,7 @@ func (r AdaptReport) String() string {
 func adaptReport(r AdaptReport) adapt.Report {
 	return adapt.Report{Steps: r.Steps, CheckSteps: r.CheckSteps, Check: r.Check, Factor: r.Factor, Shipped: adapt.Score(r.Shipped),
 		Other: (*adapt.Score)(r.Other), Adapted: (*adapt.Score)(r.Adapted), ShippedRoute: r.ShippedRoute,
-		OtherRoute: r.OtherRoute, Choice: r.Choice, Reason: r.Reason}
+		OtherRoute: r.OtherRoute, Choice: r.Choice, Reason: r.Reason, TooSmall: r.TooSmall}
 }
 
 // ModelReport says which model rendered and with what noise.
@@ -694,7 +699,7 @@ func adaptModel(ctx context.Context, m *model.Model, lr *hsi.Cube, enc model.Enc
 	}
 	return am, AdaptReport{Steps: rep.Steps, CheckSteps: rep.CheckSteps, Check: rep.Check, Factor: rep.Factor, Shipped: AdaptScore(rep.Shipped),
 		Other: (*AdaptScore)(rep.Other), Adapted: (*AdaptScore)(rep.Adapted), ShippedRoute: rep.ShippedRoute,
-		OtherRoute: rep.OtherRoute, Choice: rep.Choice, Reason: rep.Reason}, nil
+		OtherRoute: rep.OtherRoute, Choice: rep.Choice, Reason: rep.Reason, TooSmall: rep.TooSmall}, nil
 }
 
 // countNoData counts the no-data samples of c (its declared value, or

@@ -174,6 +174,10 @@ type Report struct {
 	Choice string
 	// Reason says why, in words.
 	Reason string
+	// TooSmall is set when the input is too small to check (Check is
+	// empty), or the check's reduced input too small or with too few
+	// bands to judge a fine-tune (Settings.TuneMinCheck, TuneMinBands).
+	TooSmall bool
 }
 
 // String describes the report in one line, as `omnihsr upscale` prints it.
@@ -255,7 +259,7 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 		return nil, rep, err
 	}
 	if sc == nil {
-		rep.Reason = why + ": the shipped model"
+		rep.Reason, rep.TooSmall = why.text+": the shipped model", why.tooSmall
 		return m, rep, nil
 	}
 	rep.Factor = sc.s
@@ -304,6 +308,7 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	}
 	tick()
 	bigEnough := min(sc.small.H, sc.small.W) >= st.TuneMinCheck && sc.bands() >= st.TuneMinBands
+	rep.TooSmall = !bigEnough
 	tooSmall := fmt.Sprintf("not adapted: the check's %d x %d pixels are too few to judge a fine-tune (at least %d a side): rendering with %s",
 		sc.small.H, sc.small.W, st.TuneMinCheck, choiceName(rep))
 	if sc.bands() < st.TuneMinBands {
@@ -337,7 +342,7 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	refused := fmt.Sprintf("not adapted: fine-tuning did not pay in the check (%+.2f dB, %+.3f degrees against %s; needed %+.2f dB and %+.3f degrees): rendering with %s",
 		sca.PSNR-bestScore.PSNR, bestScore.SAM-sca.SAM, choiceName(rep), st.MarginPSNR, st.MarginSAM, choiceName(rep))
 	switch {
-	case keep && !bigEnough:
+	case !bigEnough:
 		keep, refused = false, tooSmall
 	case keep && !st.plainAgrees(rep.PlainAdapted, rep.PlainBest):
 		keep = false
@@ -452,21 +457,27 @@ func (Settings) beats(a, b Score, mp, ms float64) bool {
 		!math.IsNaN(a.PSNR) && !math.IsNaN(a.SAM)
 }
 
-// newScene prepares the input; a nil scene (and the reason) when it is too
-// small for the check.
-func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*scene, string, error) {
+// refusal says why newScene made no scene.
+type refusal struct {
+	text     string
+	tooSmall bool // the input is too small for the check
+}
+
+// newScene prepares the input; a nil scene and the reason when it cannot
+// be checked (too small for the check, or constant).
+func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*scene, refusal, error) {
 	if err := lr.Validate(); err != nil {
-		return nil, "", fmt.Errorf("adapt: %w", err)
+		return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 	}
 	filled, nd, err := hsi.FillNoData(lr)
 	if err != nil {
-		return nil, "", fmt.Errorf("adapt: %w", err)
+		return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 	}
 	usable := nd.Usable(filled.B)
 	x := filled
 	if len(usable) < filled.B {
 		if x, err = filled.SelectBands(usable); err != nil {
-			return nil, "", fmt.Errorf("adapt: %w", err)
+			return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 		}
 	}
 	var given []float64
@@ -477,18 +488,20 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 	}
 	if h, w := min(x.H, st.Window), min(x.W, st.Window); h < x.H || w < x.W {
 		if x, err = x.Crop((x.H-h)/2, (x.W-w)/2, h, w); err != nil {
-			return nil, "", fmt.Errorf("adapt: %w", err)
+			return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 		}
 	} else {
 		x = x.Clone()
 	}
 	x.Meta = hsi.Meta{}
 	var mx float32
-	for _, v := range x.Data {
+	flat := true // every band the same value everywhere: nothing to learn or score
+	for i, v := range x.Data {
 		mx = max(mx, v, -v)
+		flat = flat && v == x.Data[i%x.B]
 	}
-	if !(mx > 0) {
-		return nil, "a constant input", nil
+	if !(mx > 0) || flat {
+		return nil, refusal{text: "a constant input"}, nil
 	}
 	for i := range x.Data {
 		x.Data[i] /= mx
@@ -499,7 +512,7 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 	sc.s = min(s, float64(min(x.H, x.W))/float64(st.MinCheck))
 	lh, lw := resample.OutSize(x.H, sc.s), resample.OutSize(x.W, sc.s)
 	if sc.s < min(s, 2) || lh < 3 || lw < 3 {
-		return nil, fmt.Sprintf("input too small to check the adaptation one scale down at x%.3g (%d x %d pixels)", s, x.H, x.W), nil
+		return nil, refusal{fmt.Sprintf("input too small to check the adaptation one scale down at x%.3g (%d x %d pixels)", s, x.H, x.W), true}, nil
 	}
 	if given != nil {
 		sc.sigmas = make([]float64, len(given))
@@ -507,7 +520,7 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 			sc.sigmas[i] = v / float64(mx)
 		}
 	} else if sc.sigmas, err = noise.Bands(x, true); err != nil {
-		return nil, "", fmt.Errorf("adapt: %w", err)
+		return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 	}
 	if out := noise.Outliers(x, sc.sigmas); len(out) > 0 && len(out) < x.B {
 		skip := make([]bool, x.B)
@@ -527,11 +540,11 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 		src, sc.ref = sc.recorrupt(rng)
 	}
 	if sc.small, err = resample.Downsample(src, lh, lw); err != nil {
-		return nil, "", fmt.Errorf("adapt: %w", err)
+		return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 	}
 	if st.Recorrupt && st.RoutePlain {
 		if sc.plain, err = resample.Downsample(x, lh, lw); err != nil {
-			return nil, "", fmt.Errorf("adapt: %w", err)
+			return nil, refusal{}, fmt.Errorf("adapt: %w", err)
 		}
 	}
 	switch {
@@ -542,7 +555,7 @@ func newScene(lr *hsi.Cube, s float64, st Settings, enc model.EncodeOptions) (*s
 	case st.TopUp:
 		sc.topUp(sc.small, sc.s, 1, rng)
 	}
-	return sc, "", nil
+	return sc, refusal{}, nil
 }
 
 // bands is the number of bands the check scores.

@@ -110,7 +110,7 @@ func TestOff(t *testing.T) {
 // model's, bit for bit.
 func TestGuardRefuses(t *testing.T) {
 	m := defaultModel(t).Alone()
-	lr := testScene(40, 40, 5, 3)
+	lr := testScene(48, 48, 5, 3) // a 24 x 24 check: large enough to judge
 	st := fast()
 	st.LR = 0.5
 	var tuned *model.Model
@@ -141,11 +141,20 @@ func TestTooSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Steps != 0 || rep.Choice != "shipped" || !strings.Contains(rep.Reason, "too small") {
+	if rep.Steps != 0 || rep.Choice != "shipped" || !strings.Contains(rep.Reason, "too small") || !rep.TooSmall || rep.Check != "" {
 		t.Errorf("report %+v", rep)
 	}
 	if !slices.Equal(render(t, am, lr, 4), render(t, m, lr, 4)) {
 		t.Error("output differs from the shipped model's")
+	}
+	// A constant input cannot be checked either, but is not too small.
+	c := testScene(48, 48, 4, 4)
+	for i := range c.Data {
+		c.Data[i] = 0.5
+	}
+	_, rep, err = Run(context.Background(), m, c, Options{Steps: Auto, Factor: 2, Settings: fast()})
+	if err != nil || rep.TooSmall || rep.Check != "" || !strings.Contains(rep.Reason, "constant") {
+		t.Errorf("constant input: %v, report %+v", err, rep)
 	}
 }
 
@@ -326,7 +335,7 @@ func TestRoutesConditions(t *testing.T) {
 	st := Default
 	sc, why, err := newScene(lr, 2, st, model.EncodeOptions{})
 	if err != nil || sc == nil {
-		t.Fatalf("scene: %v %s", err, why)
+		t.Fatalf("scene: %v %s", err, why.text)
 	}
 	if sc.small.H != 24 || sc.plain == nil {
 		t.Fatalf("check %d x %d, plain %v", sc.small.H, sc.small.W, sc.plain != nil)
@@ -382,6 +391,9 @@ func TestTuneGates(t *testing.T) {
 		}
 		if !strings.Contains(rep.Reason, c.want) || (c.wantNot != "" && strings.Contains(rep.Reason, c.wantNot)) {
 			t.Errorf("%s: reason %q, want %q", c.name, rep.Reason, c.want)
+		}
+		if rep.TooSmall != (c.wantNot == "") {
+			t.Errorf("%s: TooSmall %v", c.name, rep.TooSmall)
 		}
 		if c.wantNot != "" {
 			if rep.CheckSteps != 3 {

@@ -184,6 +184,9 @@ type adaptJSON struct {
 	OtherRoute   string     `json:"other_route"`
 	Choice       string     `json:"choice"`
 	Reason       string     `json:"reason"`
+	// TooSmall: the input, or the check's, was too small to judge
+	// (omnihsr.AdaptReport.TooSmall).
+	TooSmall bool `json:"too_small"`
 	// Summary is the line `omnihsr upscale` prints.
 	Summary string `json:"summary"`
 }
@@ -238,7 +241,7 @@ func ResultOf(r omnihsr.Result, file bool) resultJSON {
 	}
 	if a := r.Adapt; a.Choice != "" {
 		j.Adapt = &adaptJSON{Steps: a.Steps, CheckSteps: a.CheckSteps, Check: a.Check, Factor: num(a.Factor), Other: scoreOf(a.Other), Adapted: scoreOf(a.Adapted),
-			ShippedRoute: a.ShippedRoute, OtherRoute: a.OtherRoute, Choice: a.Choice, Reason: a.Reason, Summary: a.String()}
+			ShippedRoute: a.ShippedRoute, OtherRoute: a.OtherRoute, Choice: a.Choice, Reason: a.Reason, TooSmall: a.TooSmall, Summary: a.String()}
 		if a.Check != "" {
 			j.Adapt.Shipped = scoreOf(&a.Shipped)
 		}

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/internal/adapt"
@@ -70,15 +69,10 @@ func AdaptNote(rep adapt.Report) string {
 		return NoteAdapted
 	case rep.Choice == "other":
 		return NoteRouted
-	case rep.Check == "" && strings.Contains(rep.Reason, "too small"):
+	case rep.TooSmall:
 		return NoteTooSmall
 	case rep.Check == "":
 		return NoteNone
-	case rep.Adapted == nil:
-		// The check's reduced input is too small, or has too few bands,
-		// to judge a fine-tune (adapt.Settings.TuneMinCheck,
-		// TuneMinBands): none was trained.
-		return NoteTooSmall
 	}
 	return NoteCheckNo
 }

@@ -249,7 +249,9 @@ def upscale(x: Any, scale: Optional[float] = None, size: Optional[Tuple[int, int
        no-data excluded) or "type", as ``omnihsr upscale -clamp``.
     adapt: per-scene adaptation, as ``-adapt``: "auto", or a number of
        fine-tuning steps on the input itself (0, the default, is off); the
-       result's ``adapt`` says what it chose and why.
+       result's ``adapt`` says what it chose (``choice``) and why
+       (``reason``; ``too_small`` is True when the input, or the check's,
+       was too small to judge).
     progress: None (default): a tqdm bar over the whole call when tqdm is
        installed, on a terminal or in a notebook; False: none; True: a
        tqdm bar always; or a function called as progress(done, total) from

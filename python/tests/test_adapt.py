@@ -48,7 +48,7 @@ def test_adapt_steps_reported() -> None:
     assert a["choice"] in ("shipped", "other", "adapted")
     assert a["steps"] == (2 if a["choice"] == "adapted" else 0)
     assert a["shipped"] is not None and a["adapted"] is not None
-    assert a["reason"] and "2 steps" in a["summary"]
+    assert a["reason"] and "2 steps" in a["summary"] and a["too_small"] is False
     # Deterministic: the same call gives the same bytes and report.
     sr2, res2 = omnihsr.upscale(x, scale=2, adapt=2, return_result=True, progress=False)
     assert sr2.tobytes() == sr.tobytes() and res2["adapt"] == a
@@ -60,7 +60,18 @@ def test_adapt_too_small_keeps_shipped() -> None:
     sr, res = omnihsr.upscale(x, scale=2, adapt="auto", return_result=True, progress=False)
     a = res["adapt"]
     assert a["choice"] == "shipped" and a["steps"] == 0 and a["check_steps"] == 0 and "too small" in a["reason"]
+    assert a["too_small"] is True and not a["check"]
     assert sr.tobytes() == plain.tobytes()
+
+
+def test_adapt_too_few_bands_trains_nothing() -> None:
+    # A 24 x 24 check with 3 bands: checked, but too few bands to judge a
+    # fine-tune, so none is trained.
+    x = cube(48, 48, 3, seed=3)
+    _, res = omnihsr.upscale(x, scale=2, adapt=2, return_result=True, progress=False)
+    a = res["adapt"]
+    assert a["too_small"] is True and a["check"] and a["check_steps"] == 0 and a["adapted"] is None
+    assert a["choice"] in ("shipped", "other") and "too few" in a["reason"]
 
 
 def test_adapt_zero_is_no_adapt() -> None:
