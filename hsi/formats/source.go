@@ -32,7 +32,11 @@ import (
 // ReadWindow(y0, y1, x0, x1 int, dst []float32) error (columns [x0, x1)
 // of those rows, the samples as ReadRows gives them, without its
 // non-finite policy's error) read a row too wide for memory in pieces,
-// each chunk decoded once.
+// each chunk decoded once. A Source of a TIFF or of an HDF5 or NetCDF-4
+// dataset has a method BlockRows() int: the rows its reader decodes
+// together (a strip or tile row; a chunk's rows, 0 when not chunked), so
+// that a caller reading a window at a time (Python's dask chunks) can
+// align its windows on them and decode each block once.
 type Source interface {
 	// Header is the cube's shape, metadata and description.
 	Header() hsi.Header
@@ -211,6 +215,20 @@ func (s *rowsSource) ReadWindow(y0, y1, x0, x1 int, dst []float32) error {
 		return w.ReadWindow(y0, y1, x0, x1, dst)
 	}
 	return fmt.Errorf("%s: the %s reader has no window reads", s.path, s.hd.Info.Format)
+}
+
+// BlockRows returns the rows the format's reader decodes together (see
+// Source): a TIFF's strip or tile rows, an HDF5 dataset's chunk rows; 0
+// when a range of rows costs only its own rows.
+func (s *rowsSource) BlockRows() int {
+	if b, ok := s.r.(interface{ BlockRows() int }); ok {
+		return b.BlockRows()
+	}
+	if w, ok := s.r.(windowed); ok {
+		rows, _ := w.ChunkSize()
+		return min(rows, s.hd.H)
+	}
+	return 0
 }
 
 // Streams reports whether the format's reader streams: one that reads the

@@ -80,6 +80,25 @@ type pageRows struct {
 
 func (r *rowReader) Header() hsi.Header { return r.hd }
 
+// BlockRows returns the rows a strip or tile row holds (the least common
+// multiple over the pages, at most the image's height): reading rows in
+// ranges aligned on it decodes each strip or tile once, whichever reader
+// reads them.
+func (r *rowReader) BlockRows() int {
+	n := 1
+	for _, pr := range r.pages {
+		a, b := n, max(1, pr.p.ch)
+		for b != 0 {
+			a, b = b, a%b
+		}
+		n = n / a * max(1, pr.p.ch)
+		if n >= r.hd.H {
+			return r.hd.H
+		}
+	}
+	return n
+}
+
 func (r *rowReader) ReadRows(y0, y1 int, dst []float32) error {
 	W, B := r.hd.W, r.hd.B
 	if err := raw.CheckRows("tiff: "+r.path, r.hd.H, W, B, y0, y1, len(dst)); err != nil {

@@ -43,6 +43,12 @@ type metaJSON struct {
 	CRSNote string `json:"crs_note"`
 	// Transform is GDAL's geotransform of the grid (null when none).
 	Transform *[6]num `json:"transform"`
+
+	// BlockRows, in ReadRows's header only, is the rows the file's reader
+	// decodes together (formats.Source's BlockRows: a TIFF's strip or tile
+	// rows, an HDF5 dataset's chunk rows); absent when reading any range
+	// of rows costs only those rows.
+	BlockRows int `json:"block_rows,omitempty"`
 }
 
 type fieldJSON struct {

@@ -46,6 +46,9 @@ func ReadRows(path, s string, y0, y1 int, dst []float32) (any, error) {
 	}
 	hd := src.Header()
 	meta := MetaOf(&hsi.Cube{H: hd.H, W: hd.W, B: hd.B, Meta: hd.Meta}, hd.Info)
+	if br, ok := src.(interface{ BlockRows() int }); ok {
+		meta.BlockRows = br.BlockRows()
+	}
 	if y0 == y1 && y0 >= 0 && y0 <= hd.H {
 		return meta, nil
 	}

@@ -9,7 +9,9 @@ indexed (``chunks=``: one read of the rows each dask chunk covers): ENVI,
 PNG (8 or 16 bits, not interlaced, no palette), C-order NPY, TIFF (only
 the strips or tiles that hold the rows are decoded) and HDF5/NetCDF-4
 cubes stored in one dataset (generic datasets, EMIT swaths: only the
-chunks that hold the rows). The others are read whole on first access and
+chunks that hold the rows; ``chunks={}`` makes a dask chunk of each strip,
+tile or chunk row, ``encoding["preferred_chunks"]``, as xarray's other
+engines do). The others are read whole on first access and
 their windows served from memory: MATLAB files, Fortran-order NPY arrays
 (each row is scattered over the whole file) and the products assembled
 from several datasets or files (EnMAP, DESIS, PRISMA, NEON, EMIT with
@@ -104,6 +106,12 @@ def open_lazy(path: str, reader_options: dict) -> xr.DataArray:
     arr = indexing.LazilyIndexedArray(OmniHSRArray(path, js, (h, w, b), stream, whole))
     da = dataarray(arr, m, path, lazy=True)
     da.encoding["omnihsr_streams"] = stream
+    block = int(m.get("block_rows") or 0) if stream else 0
+    if 0 < block < h:
+        # The rows the file's reader decodes together (a TIFF's strip or
+        # tile rows, an HDF5 dataset's chunk rows): chunks={} follows them,
+        # and xarray warns when chunks= splits them.
+        da.encoding["preferred_chunks"] = {"band": b, "y": block, "x": w}
     return da
 
 

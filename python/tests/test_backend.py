@@ -51,6 +51,7 @@ def test_engine_envi_streams_windows(tmp_path: Path) -> None:
                                        (PRODUCTS / "noisy_bands.h5", {}),
                                        (ROOT / "hsi" / "npy" / "testdata" / "float32_C_le.npy", {})],
                          ids=["geotiff", "emit-swath", "hdf5-chunked", "npy"])
+@pytest.mark.filterwarnings("ignore:The specified Dask chunks separate")  # 5-row windows on purpose
 def test_engine_formats_stream(path: Path, opts: dict) -> None:
     """TIFF, HDF5/NetCDF-4 datasets and C-order NPY stream window by window
     as ENVI does: the same values as omnihsr.open."""
@@ -68,6 +69,28 @@ def test_engine_formats_read_whole(path: Path, opts: dict) -> None:
     da = xr.open_dataarray(path, engine="omnihsr", chunks={"y": 64}, **opts)
     assert isinstance(da.data, dask.Array) and da.encoding["omnihsr_streams"] is False
     same(da, omnihsr.open(path, **opts))
+
+
+def test_engine_chunks_follow_blocks(tmp_path: Path) -> None:
+    """chunks={} gives a dask chunk per strip or tile row of a TIFF (as
+    xarray's rasterio engine does), and chunks that split them are warned
+    about; an ENVI file has no preferred chunks."""
+    dask = pytest.importorskip("dask.array")
+    rasterio = pytest.importorskip("rasterio")
+    a = np.arange(3 * 40 * 32, dtype=np.float32).reshape(3, 40, 32)
+    tif = tmp_path / "tiled.tif"
+    with rasterio.open(tif, "w", driver="GTiff", width=32, height=40, count=3, dtype="float32", tiled=True,
+                       blockxsize=16, blockysize=16, compress="deflate") as dst:
+        dst.write(a)
+    da = xr.open_dataarray(tif, engine="omnihsr", chunks={})
+    assert isinstance(da.data, dask.Array)
+    assert da.encoding["preferred_chunks"] == {"band": 3, "y": 16, "x": 32}
+    assert da.chunks == ((3,), (16, 16, 8), (32,))
+    assert np.array_equal(da.values, a)
+    with pytest.warns(UserWarning, match="separate the stored chunks"):
+        xr.open_dataarray(tif, engine="omnihsr", chunks={"y": 10})
+    hdr = scene(tmp_path, 23, 17)
+    assert "preferred_chunks" not in xr.open_dataarray(hdr, engine="omnihsr").encoding
 
 
 def test_engine_errors(tmp_path: Path) -> None:
