@@ -1,6 +1,8 @@
 package formats
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,5 +73,21 @@ func TestBlockRows(t *testing.T) {
 	}
 	if chunked == 0 {
 		t.Error("no committed HDF5 file is chunked in fewer rows than it has")
+	}
+}
+
+// A missing input is named with the system's words, as GDAL names it,
+// whatever its format, and is fs.ErrNotExist for callers that match it.
+func TestMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.hdr", "a.img", "a.tif", "a.npy", "a.mat", "a.png", "a.h5", "a.nc", "a.xml"} {
+		p := filepath.Join(dir, name)
+		_, _, rerr := Read(p, hsi.ReadOptions{})
+		_, oerr := Open(p, hsi.ReadOptions{})
+		for _, err := range []error{rerr, oerr} {
+			if !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), p+": ") || strings.Count(err.Error(), p) != 1 {
+				t.Errorf("%s: %v, want %q and the path once", name, err, p+": no such file or directory")
+			}
+		}
 	}
 }
