@@ -9,9 +9,10 @@ indexed (``chunks=``: one read of the rows each dask chunk covers): ENVI,
 PNG (8 or 16 bits, not interlaced, no palette), C-order NPY, TIFF (only
 the strips or tiles that hold the rows are decoded) and HDF5/NetCDF-4
 cubes stored in one dataset (generic datasets, EMIT swaths: only the
-chunks that hold the rows; ``chunks={}`` makes a dask chunk of each strip,
-tile or chunk row, ``encoding["preferred_chunks"]``, as xarray's other
-engines do). The others are read whole on first access and
+chunks that hold the rows; ``chunks={}`` makes dask chunks of whole strip,
+tile or chunk rows, ``encoding["preferred_chunks"]``, as xarray's other
+engines do, grouped to at least ``CHUNK_BYTES``). The others are read
+whole on first access and
 their windows served from memory: MATLAB files, Fortran-order NPY arrays
 (each row is scattered over the whole file) and the products assembled
 from several datasets or files (EnMAP, DESIS, PRISMA, NEON, EMIT with
@@ -106,13 +107,30 @@ def open_lazy(path: str, reader_options: dict) -> xr.DataArray:
     arr = indexing.LazilyIndexedArray(OmniHSRArray(path, js, (h, w, b), stream, whole))
     da = dataarray(arr, m, path, lazy=True)
     da.encoding["omnihsr_streams"] = stream
-    block = int(m.get("block_rows") or 0) if stream else 0
-    if 0 < block < h:
-        # The rows the file's reader decodes together (a TIFF's strip or
-        # tile rows, an HDF5 dataset's chunk rows): chunks={} follows them,
-        # and xarray warns when chunks= splits them.
-        da.encoding["preferred_chunks"] = {"band": b, "y": block, "x": w}
+    rows = preferred_rows(int(m.get("block_rows") or 0) if stream else 0, h, w, b)
+    if 0 < rows < h:
+        # Whole blocks of the file's reader (a TIFF's strip or tile rows,
+        # an HDF5 dataset's chunk rows): chunks={} follows them, and xarray
+        # warns when chunks= splits them.
+        da.encoding["preferred_chunks"] = {"band": b, "y": rows, "x": w}
     return da
+
+
+#: The least a preferred chunk holds, in bytes: small strips (GDAL writes
+#: strips of about 8 KB) are grouped, so that chunks={} does not make a
+#: dask task of each.
+CHUNK_BYTES = 8 << 20
+
+
+def preferred_rows(block: int, h: int, w: int, b: int) -> int:
+    """The rows of a preferred chunk: the least multiple of the file's
+    block rows holding CHUNK_BYTES of float32 (at most h); 0 without
+    blocks."""
+    if block <= 0:
+        return 0
+    row = max(1, w * b * 4)
+    k = max(1, -(-CHUNK_BYTES // (block * row)))
+    return min(h, block * k)
 
 
 class OmniHSRBackendEntrypoint(BackendEntrypoint):

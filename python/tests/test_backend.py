@@ -71,11 +71,14 @@ def test_engine_formats_read_whole(path: Path, opts: dict) -> None:
     same(da, omnihsr.open(path, **opts))
 
 
-def test_engine_chunks_follow_blocks(tmp_path: Path) -> None:
-    """chunks={} gives a dask chunk per strip or tile row of a TIFF (as
-    xarray's rasterio engine does), and chunks that split them are warned
-    about; an ENVI file has no preferred chunks."""
+def test_engine_chunks_follow_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chunks={} gives dask chunks of whole strip or tile rows of a TIFF, at
+    least CHUNK_BYTES each (here one tile row is enough), and chunks that
+    split them are warned about; an ENVI file has no preferred chunks, and
+    small strips are grouped."""
     dask = pytest.importorskip("dask.array")
+    from omnihsr import _backend
+    monkeypatch.setattr(_backend, "CHUNK_BYTES", 1)
     rasterio = pytest.importorskip("rasterio")
     a = np.arange(3 * 40 * 32, dtype=np.float32).reshape(3, 40, 32)
     tif = tmp_path / "tiled.tif"
@@ -91,6 +94,11 @@ def test_engine_chunks_follow_blocks(tmp_path: Path) -> None:
         xr.open_dataarray(tif, engine="omnihsr", chunks={"y": 10})
     hdr = scene(tmp_path, 23, 17)
     assert "preferred_chunks" not in xr.open_dataarray(hdr, engine="omnihsr").encoding
+    # A tile row holds 16 x 32 x 3 float32, 6 KiB: 16 KiB takes three of them.
+    monkeypatch.setattr(_backend, "CHUNK_BYTES", 16 << 10)
+    assert xr.open_dataarray(tif, engine="omnihsr", chunks={}).chunks == ((3,), (40,), (32,))
+    assert _backend.preferred_rows(16, 40, 32, 3) == 40 and _backend.preferred_rows(16, 400, 32, 3) == 48
+    assert _backend.preferred_rows(0, 40, 32, 3) == 0
 
 
 def test_engine_errors(tmp_path: Path) -> None:
