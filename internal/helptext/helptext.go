@@ -105,9 +105,6 @@ func continues(sh shape, prev, next string) bool {
 		if own != comment {
 			return false
 		}
-		if !strings.HasPrefix(body, "# ") {
-			return false
-		}
 		body = strings.TrimLeft(body[2:], " ")
 		if strings.HasPrefix(body, "omnihsr") {
 			return false // a command shown in a comment
