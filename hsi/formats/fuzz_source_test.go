@@ -2,7 +2,6 @@ package formats
 
 import (
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -76,9 +75,6 @@ func FuzzOpenMatchesRead(f *testing.F) {
 			}
 		} else if err != nil {
 			t.Fatalf("ReadRows: %v", err)
-		}
-		same := func(a, b []float32) bool {
-			return slices.EqualFunc(a, b, func(x, y float32) bool { return x == y || math.IsNaN(float64(x)) && math.IsNaN(float64(y)) })
 		}
 		if !same(got, want.Data) {
 			t.Fatal("rows differ from Read's")

@@ -12,6 +12,11 @@ import (
 	"github.com/omnihsr/omnihsr/internal/testfiles"
 )
 
+// same reports whether a and b hold the same samples, NaN equal to NaN.
+func same(a, b []float32) bool {
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return x == y || math.IsNaN(float64(x)) && math.IsNaN(float64(y)) })
+}
+
 // Open gives Read's header and samples for every committed file of every
 // format (streamed or served from memory), in one range of rows and in
 // ranges of one row; rows holding an infinite sample are the error Read
@@ -44,9 +49,6 @@ func TestOpenMatchesRead(t *testing.T) {
 			}
 		} else if err != nil {
 			t.Errorf("%s: %v", p, err)
-		}
-		same := func(a, b []float32) bool {
-			return slices.EqualFunc(a, b, func(x, y float32) bool { return x == y || math.IsNaN(float64(x)) && math.IsNaN(float64(y)) })
 		}
 		if !same(got, want.Data) {
 			t.Errorf("%s: rows differ from Read's", p)
