@@ -3,8 +3,6 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -206,18 +204,7 @@ func read(path string, opt hsi.ReadOptions) (*hsi.Cube, hsi.SourceInfo, error) {
 // checkRegular refuses a path that is missing, or that exists but is not
 // a regular file (after symbolic links): a directory, a named pipe, a
 // socket or a device, which a reader would misread or block on.
-func checkRegular(path string) error {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		// "scene.tif: no such file or directory", as GDAL says it, rather
-		// than the format reader's "tiff: read scene.tif: open scene.tif: ...".
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return regfile.Check(path)
-}
+func checkRegular(path string) error { return regfile.CheckInput(path) }
 
 // ErrNotRegular marks an input that is not a regular file.
 var ErrNotRegular = regfile.ErrNotRegular

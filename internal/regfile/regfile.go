@@ -45,6 +45,25 @@ func Check(path string) error {
 	return notRegular(path, st.Mode())
 }
 
+// CheckInput is Check for a path that must exist, with one stat: a
+// missing path is an error naming it in the system's words
+// ("scene.tif: no such file or directory", as GDAL says it), wrapping
+// fs.ErrNotExist, rather than each reader's own message.
+func CheckInput(path string) error {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err != nil || st.Mode().IsRegular() {
+		return nil
+	}
+	return notRegular(path, st.Mode())
+}
+
 // Open opens path for reading when it is a regular file, and otherwise
 // returns an error wrapping ErrNotRegular without blocking: the file is
 // opened non-blocking (where the system has the flag), so that opening a

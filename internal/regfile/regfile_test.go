@@ -41,9 +41,23 @@ func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 		if err := Check(path); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("Check(%s) = %v", path, err)
 		}
+		if err := CheckInput(path); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("CheckInput(%s) = %v", path, err)
+		}
 	}
-	if err := Check(filepath.Join(dir, "missing")); err != nil {
+	missing := filepath.Join(dir, "missing")
+	if err := Check(missing); err != nil {
 		t.Errorf("Check of a missing path: %v; want nil (the reader reports it)", err)
+	}
+	if err := CheckInput(missing); !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), missing+": ") || strings.Count(err.Error(), missing) != 1 {
+		t.Errorf("CheckInput of a missing path: %v; want fs.ErrNotExist naming it once", err)
+	}
+	f := filepath.Join(dir, "file")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckInput(f); err != nil {
+		t.Errorf("CheckInput of a regular file: %v", err)
 	}
 }
 
