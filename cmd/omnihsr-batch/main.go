@@ -179,7 +179,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		b.WriteString(usage)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
-		io.WriteString(stderr, helptext.Wrap(b.String(), helptext.Width))
+		helptext.Fprint(stderr, b.String())
 	}
 	if err := fs.Parse(ours); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

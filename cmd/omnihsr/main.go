@@ -88,8 +88,7 @@ func newFlagSet(c *command, out io.Writer) (*flag.FlagSet, runner) {
 // synopsis, the usage and description, the flags, and the examples last.
 func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 	var out strings.Builder
-	defer func() { io.WriteString(w, helptext.Wrap(out.String(), helptext.Width)) }()
-	fs.SetOutput(&out)
+	fs.SetOutput(&out) // for PrintDefaults
 	defer fs.SetOutput(w)
 	fmt.Fprintf(&out, "omnihsr %s: %s\n\n", c.name, c.summary)
 	fmt.Fprintf(&out, "%s\n\n", strings.TrimSpace(c.usage))
@@ -105,13 +104,12 @@ func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 			fmt.Fprintf(&out, "  %s\n", e)
 		}
 	}
+	helptext.Fprint(w, out.String())
 }
 
 // printHelp prints the list of commands, wrapped to 80 columns.
 func printHelp(w io.Writer) {
-	var b strings.Builder
-	out := &b
-	defer func() { io.WriteString(w, helptext.Wrap(b.String(), helptext.Width)) }()
+	out := new(strings.Builder)
 	fmt.Fprintln(out, "omnihsr: hyperspectral super-resolution for any sensor at any scale.")
 	fmt.Fprintln(out, "\nUsage: omnihsr COMMAND [flags]\n\nCommands:")
 	for _, c := range commands {
@@ -124,12 +122,13 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(out, "  help CMD      show a command's flags and examples: omnihsr help upscale")
 	fmt.Fprintln(out, "  help formats  the file formats omnihsr reads and writes")
 	fmt.Fprintln(out, "\nExample:\n  omnihsr upscale -in sample/L7_ETMs.tif -out out/sample_x4.tif -scale 4")
+	helptext.Fprint(w, out.String())
 }
 
 // printFormats prints the formats table of `omnihsr help formats`, made
 // from the registry of hsi/formats as the README's is (formatsMarkdown).
 func printFormats(out io.Writer) {
-	io.WriteString(out, helptext.Wrap("omnihsr formats: the files omnihsr reads and writes, chosen by signature, then by extension.\n\n"+formatsHelp(), helptext.Width))
+	helptext.Fprint(out, "omnihsr formats: the files omnihsr reads and writes, chosen by signature, then by extension.\n\n"+formatsHelp())
 }
 
 // run executes the command line args (without the program name) and returns

@@ -1,6 +1,7 @@
 package helptext
 
 import (
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -13,6 +14,13 @@ const Width = 80
 // for its continuation lines to be indented under it; a row whose
 // description starts further right continues under its own indentation.
 const tableColumn = 32
+
+// Fprint writes text to w wrapped to Width, as every command's help is
+// printed.
+func Fprint(w io.Writer, text string) error {
+	_, err := io.WriteString(w, Wrap(text, Width))
+	return err
+}
 
 // Wrap returns text with its long lines broken to width columns as the
 // package's documentation says; a tab counts to the next multiple of 8
