@@ -16,6 +16,7 @@ import (
 
 	"github.com/omnihsr/omnihsr/hsi"
 	"github.com/omnihsr/omnihsr/hsi/formats"
+	"github.com/omnihsr/omnihsr/internal/helptext"
 )
 
 // omnihsrBin is the omnihsr binary built by TestMain, the reference the
@@ -284,9 +285,9 @@ func TestFlags(t *testing.T) {
 			t.Errorf("-help shows Beam's %s", beamFlag)
 		}
 	}
-	// It fits a terminal of 80 columns (the flag package's "    \t" is 8).
+	// It fits a terminal of helptext.Width columns.
 	for n, line := range strings.Split(help, "\n") {
-		if w := len([]rune(strings.ReplaceAll(line, "\t", "    "))); w > 80 {
+		if w := helptext.Columns(line); w > helptext.Width {
 			t.Errorf("-help line %d is %d columns: %q", n+1, w, line)
 		}
 	}

@@ -35,7 +35,7 @@ func TestHelpFitsTerminal(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 		}
 		for n, line := range strings.Split(out.String(), "\n") {
-			w := len([]rune(strings.ReplaceAll(line, "\t", "    "))) // the flag package's "    \t" is 8 columns
+			w := helptext.Columns(line)
 			if w > helptext.Width && len(strings.Fields(strings.TrimSuffix(line, `\`))) > 1 {
 				t.Errorf("%v: line %d is %d columns: %q", args, n+1, w, line)
 			}

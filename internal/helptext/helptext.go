@@ -131,6 +131,10 @@ func continues(sh shape, prev, next string) bool {
 	return true
 }
 
+// Columns is the display width of line on a terminal: tabs advance to the
+// next multiple of 8 columns, other runes count one.
+func Columns(line string) int { return columns(line, 0) }
+
 // columns is the display width of s from column start: tabs advance to the
 // next multiple of 8, other runes count one.
 func columns(s string, start int) int {

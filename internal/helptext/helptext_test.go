@@ -112,3 +112,14 @@ func TestWrapKeepsWords(t *testing.T) {
 		t.Errorf("%d lines from %d: every long line should have been broken:\n%s", n+1, strings.Count(in, "\n")+1, got)
 	}
 }
+
+func TestColumns(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want int
+	}{{"", 0}, {"abc", 3}, {"    \tx", 9}, {"  -v\tx", 9}, {"\t\t", 16}, {"é", 1}} {
+		if got := Columns(tc.line); got != tc.want {
+			t.Errorf("Columns(%q) = %d, want %d", tc.line, got, tc.want)
+		}
+	}
+}
