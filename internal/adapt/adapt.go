@@ -309,15 +309,18 @@ func Run(ctx context.Context, m *model.Model, lr *hsi.Cube, o Options) (*model.M
 	tick()
 	bigEnough := min(sc.small.H, sc.small.W) >= st.TuneMinCheck && sc.bands() >= st.TuneMinBands
 	rep.TooSmall = !bigEnough
-	tooSmall := fmt.Sprintf("not adapted: the check's %d x %d pixels are too few to judge a fine-tune (at least %d a side): rendering with %s",
-		sc.small.H, sc.small.W, st.TuneMinCheck, choiceName(rep))
-	if sc.bands() < st.TuneMinBands {
-		tooSmall = fmt.Sprintf("not adapted: the check's %d bands are too few to judge a fine-tune (at least %d): rendering with %s",
-			sc.bands(), st.TuneMinBands, choiceName(rep))
-	}
-	if !bigEnough && o.Tuned == nil {
-		rep.Reason = tooSmall
-		return best, rep, nil
+	var tooSmall string // why a fine-tune is not judged here
+	if !bigEnough {
+		tooSmall = fmt.Sprintf("not adapted: the check's %d x %d pixels are too few to judge a fine-tune (at least %d a side): rendering with %s",
+			sc.small.H, sc.small.W, st.TuneMinCheck, choiceName(rep))
+		if sc.bands() < st.TuneMinBands {
+			tooSmall = fmt.Sprintf("not adapted: the check's %d bands are too few to judge a fine-tune (at least %d): rendering with %s",
+				sc.bands(), st.TuneMinBands, choiceName(rep))
+		}
+		if o.Tuned == nil {
+			rep.Reason = tooSmall
+			return best, rep, nil
+		}
 	}
 	// The check: the whole procedure one scale down. A copy fine-tuned on
 	// the reduced input alone renders it back to the input's size.
